@@ -79,7 +79,7 @@ type ReadContributingInput struct {
 // ReadContributingOutput is the result of mod_read_contributing.
 type ReadContributingOutput struct {
 	Path string `json:"path" jsonschema:"Where the guide lives, relative to the repository root."`
-	lineRange
+	LineRange
 }
 
 func (s *Server) readContributingTool() server.ServerTool {
@@ -102,6 +102,6 @@ func (s *Server) readContributing(_ context.Context, in ReadContributingInput) (
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}
-	out := ReadContributingOutput{Path: s.rel(s.contributingPath()), lineRange: r}
+	out := ReadContributingOutput{Path: s.rel(s.contributingPath()), LineRange: r}
 	return out, r.text(out.Path), nil
 }
