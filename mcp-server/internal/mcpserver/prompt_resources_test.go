@@ -29,7 +29,7 @@ func TestModdingContextPrompt(t *testing.T) {
 		"## Task\n\nadd a crafting hook",
 		"## Layout",
 		"- Hooks are named category.snake_case.\n- Wrap errors with context.", // CONTRIBUTING.md's Conventions section
-		"- guide/intro.md: Introduction",                                       // doc titles
+		"- guide/intro.md: Introduction",                                      // doc titles
 		"mod_search_docs {query}",
 	} {
 		if !strings.Contains(text, want) {
@@ -107,7 +107,7 @@ func TestResources(t *testing.T) {
 
 	// Reading: listed docs, docs by template, and the repo files.
 	for uri, want := range map[string]string{
-		"docs://server/tools.md":                   "# Tools\n",
+		"docs://server/tools.md":                    "# Tools\n",
 		"docs://odd%20names/100%25%20c++%20%231.md": "# Odd\n",
 		registryURI:     `"player.joined"`,
 		contributingURI: "## Conventions",
