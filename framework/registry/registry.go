@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Kind says how a hook is dispatched.
@@ -212,4 +213,21 @@ func displayPointer(ptr string) string {
 		return "document"
 	}
 	return ptr
+}
+
+// initialisms are written in capitals in Go names.
+var initialisms = map[string]string{"ai": "AI", "hud": "HUD", "id": "ID", "ip": "IP", "motd": "MOTD", "ui": "UI"}
+
+// GoName returns the name of the hook's constant in package modkit:
+// "player.joined" is PlayerJoined, "ui.hud_elements" is UIHUDElements.
+func (h *Hook) GoName() string {
+	var b strings.Builder
+	for _, word := range strings.FieldsFunc(h.Name, func(r rune) bool { return r == '.' || r == '_' }) {
+		if up, ok := initialisms[word]; ok {
+			b.WriteString(up)
+			continue
+		}
+		b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+	}
+	return b.String()
 }
