@@ -143,7 +143,10 @@ func compileSchema() (*jsonschema.Schema, error) {
 // name when it has one, and the path inside the hook.
 func subject(doc any, loc []string) string {
 	if len(loc) < 2 || loc[0] != "hooks" {
-		return displayPointer(pointer(stringsToAny(loc)...))
+		if len(loc) == 0 {
+			return "document"
+		}
+		return strings.Join(loc, ".")
 	}
 	who := "hook #" + loc[1]
 	if obj, ok := doc.(map[string]any); ok {

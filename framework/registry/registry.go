@@ -173,8 +173,11 @@ func decodeError(data []byte, err error) error {
 			off-- // Offset counts the offending byte; point at it.
 		}
 		line, col := lineCol(data, off)
-		if msg == "unexpected end of JSON input" {
+		switch {
+		case msg == "unexpected end of JSON input":
 			msg = "unexpected end of file: the JSON document is incomplete"
+		case strings.HasSuffix(msg, "after object key:value pair"), strings.HasSuffix(msg, "after array element"):
+			msg += " (is a comma missing?)"
 		}
 		return &ParseError{Offset: off, Line: line, Col: col, Msg: "JSON syntax error: " + msg}
 	}

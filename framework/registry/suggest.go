@@ -10,8 +10,9 @@ import (
 // "did you mean" hint; n <= 0 means no limit. It returns nothing for a name
 // that is in the registry or for which nothing is close.
 //
-// Close means a small edit distance (insertions, deletions, substitutions
-// and swaps of adjacent letters, ignoring case), measured against the full
+// Close means at most two edits (insertions, deletions, substitutions and
+// swaps of adjacent letters, ignoring case; one edit for names of three or
+// four letters, none for shorter ones), measured against the full
 // name, against the name without its category ("joined" finds
 // "player.joined"), and against the name without separators
 // ("PlayerJoined" finds "player.joined"). A query of three or more letters
@@ -28,7 +29,15 @@ func nearest(query string, candidates []string, n int) []string {
 	if q == "" {
 		return nil
 	}
-	limit := max(1, len([]rune(q))/3)
+	// Edits allowed: none for very short names, where any edit makes another
+	// word, then one, then two (cobra's default, and what people mistype).
+	limit := 0
+	switch n := len([]rune(squash(q))); {
+	case n >= 5:
+		limit = 2
+	case n >= 3:
+		limit = 1
+	}
 	type match struct {
 		name  string
 		score int

@@ -171,6 +171,9 @@ func (v *validator) hook(i int, seen map[string]int) {
 
 	switch h.Kind {
 	case Filter:
+		if h.Cancellable {
+			v.add(at("cancellable"), "%s: a filter cannot be cancellable; only events are", who)
+		}
 		if h.Returns == nil {
 			v.add(at("returns"), "%s: a filter must say what it returns (\"returns\": {\"type\", \"description\"})", who)
 			break
@@ -178,9 +181,6 @@ func (v *validator) hook(i int, seen map[string]int) {
 		v.typ(at("returns", "type"), who+": returns", h.Returns.Type)
 		if strings.TrimSpace(h.Returns.Description) == "" {
 			v.add(at("returns", "description"), "%s: returns has no description", who)
-		}
-		if h.Cancellable {
-			v.add(at("cancellable"), "%s: a filter cannot be cancellable; only events are", who)
 		}
 		if len(h.Params) == 0 {
 			v.add(at("params"), "%s: a filter needs a first parameter, the value it transforms", who)
@@ -215,7 +215,8 @@ func (v *validator) deprecation(i int, who string, at func(...any) string) {
 		v.add(at("deprecated", "replacement"), "%s: replacement is the hook itself", who)
 	case !ok:
 		msg := fmt.Sprintf("%s: replacement %q is not in the registry", who, d.Replacement)
-		if s := v.r.Suggest(d.Replacement, 1); len(s) > 0 {
+		others := slices.DeleteFunc(v.r.Names(), func(n string) bool { return n == h.Name })
+		if s := nearest(d.Replacement, others, 1); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
 		}
 		v.add(at("deprecated", "replacement"), "%s", msg)
