@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,11 +147,7 @@ func TestValidateBuiltInGo(t *testing.T) {
 			name: "multi-line and long summaries",
 			change: func(r *Registry) {
 				r.Hooks[0].Summary = "one\ntwo"
-				r.Hooks[1].Summary = string(make([]byte, MaxSummary+1))
-				for i := range r.Hooks[1].Summary {
-					_ = i
-				}
-				r.Hooks[1].Summary = "x" + r.Hooks[1].Summary[1:]
+				r.Hooks[1].Summary = strings.Repeat("x", MaxSummary+1)
 			},
 			want: []Problem{
 				{Pointer: "/hooks/0/summary", Message: `hook "player.x": summary must be one line`},
