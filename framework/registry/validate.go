@@ -174,6 +174,9 @@ func (v *validator) hook(i int, seen map[string]int) {
 		if h.Cancellable {
 			v.add(at("cancellable"), "%s: a filter cannot be cancellable; only events are", who)
 		}
+		if len(h.Params) == 0 {
+			v.add(at("params"), "%s: a filter needs a first parameter, the value it transforms", who)
+		}
 		if h.Returns == nil {
 			v.add(at("returns"), "%s: a filter must say what it returns (\"returns\": {\"type\", \"description\"})", who)
 			break
@@ -182,10 +185,8 @@ func (v *validator) hook(i int, seen map[string]int) {
 		if strings.TrimSpace(h.Returns.Description) == "" {
 			v.add(at("returns", "description"), "%s: returns has no description", who)
 		}
-		if len(h.Params) == 0 {
-			v.add(at("params"), "%s: a filter needs a first parameter, the value it transforms", who)
-		} else if first := h.Params[0]; first.Type != h.Returns.Type {
-			v.add(at("params", 0, "type"), "%s: a filter's first parameter is the value it transforms, so its type %q must equal the return type %q", who, first.Type, h.Returns.Type)
+		if len(h.Params) > 0 && h.Params[0].Type != h.Returns.Type {
+			v.add(at("params", 0, "type"), "%s: a filter's first parameter is the value it transforms, so its type %q must equal the return type %q", who, h.Params[0].Type, h.Returns.Type)
 		}
 	case Event:
 		if h.Returns != nil {
