@@ -1,3 +1,17 @@
 module github.com/docs-mcp/docs-mcp/tools
 
 go 1.26.0
+
+require (
+	github.com/docs-mcp/docs-mcp/framework v0.0.0
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)
+
+replace github.com/docs-mcp/docs-mcp/framework => ../framework
