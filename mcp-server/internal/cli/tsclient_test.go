@@ -86,7 +86,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("summary %q: %v", out, err)
 	}
-	if diff := cmp.Diff([]string{"mod_hook_registry", "mod_list_doc_paths", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
+	if diff := cmp.Diff([]string{"mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	switch {

@@ -32,9 +32,10 @@ type Options struct {
 
 // Server holds what the MCP handlers share.
 type Server struct {
-	opts  Options
-	store *docs.Store
-	log   *slog.Logger
+	opts      Options
+	store     *docs.Store
+	log       *slog.Logger
+	hookCache hookCache
 }
 
 // New returns an MCP server answering from store.
@@ -64,6 +65,7 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 		s.readDocTool(),
 		s.listDocPathsTool(),
 		s.hookRegistryTool(),
+		s.getHookTool(),
 		s.readContributingTool(),
 		s.repoLayoutTool(),
 	)
@@ -95,7 +97,7 @@ const instructions = `This server answers questions about the modkit modding fra
 
 - Find things with mod_search_docs (plain substring search, case-insensitive by default, not ranked): search for an identifier or a short phrase, then open the hit with mod_read_doc at the given path and line.
 - Browse with mod_list_doc_paths; read a whole page with mod_read_doc, following next_start_line when a result says it was cut.
-- Hooks: mod_hook_registry returns framework/mod_hooks.json exactly as on disk.
+- Hooks: mod_get_hook {name} gives one hook's parameters and example; mod_hook_registry returns framework/mod_hooks.json exactly as on disk. mod_search_docs also lists hooks whose name or text matches.
 - Conventions for changes: mod_read_contributing. The repo's shape: mod_repo_layout.
 - The prompt mod_modding_context packs all of this into one message.
 Cite doc paths (docs://...) in answers. Every result is size-capped; when a result is cut it says so and tells how to continue.`
