@@ -125,12 +125,12 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
 
 	mcp := mcpserver.New(mcpserver.Options{
-		Version:        cfg.Version,
-		DataRoot:       cfg.DataRoot,
-		DocsDir:        cfg.DocsDir,
-		FrameworkDir:   cfg.FrameworkDir,
-		MaxResultBytes: cfg.MaxResultBytes,
-		Logger:         log,
+		Version:          cfg.Version,
+		DataRoot:         cfg.DataRoot,
+		RegistryPath:     cfg.RegistryPath,
+		ContributingPath: cfg.ContributingPath,
+		MaxResultBytes:   cfg.MaxResultBytes,
+		Logger:           log,
 	}, docs.NewStore(snap))
 
 	stdio := server.NewStdioServer(mcp)

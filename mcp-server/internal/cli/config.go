@@ -16,16 +16,16 @@ import (
 
 // config is everything the flags decide, checked.
 type config struct {
-	Version        string
-	Stdio          bool
-	DataRoot       string // absolute
-	DocsDir        string // as given, relative to DataRoot unless absolute
-	DocsPath       string // absolute path of the docs folder
-	FrameworkDir   string
-	MaxResultBytes int
-	MaxDocBytes    int64
-	LogLevel       slog.Level
-	LogFormat      string
+	Version          string
+	Stdio            bool
+	DataRoot         string // absolute
+	DocsPath         string // absolute path of the docs folder
+	RegistryPath     string // absolute path of mod_hooks.json
+	ContributingPath string
+	MaxResultBytes   int
+	MaxDocBytes      int64
+	LogLevel         slog.Level
+	LogFormat        string
 }
 
 const minResultBytes = 1 << 10
@@ -57,8 +57,6 @@ func flags() []cli.Flag {
 func configFrom(c *cli.Context) (config, error) {
 	cfg := config{
 		Stdio:          c.Bool("stdio"),
-		DocsDir:        c.String("docs-dir"),
-		FrameworkDir:   c.String("framework-dir"),
 		MaxResultBytes: c.Int("max-result-bytes"),
 		MaxDocBytes:    c.Int64("max-doc-bytes"),
 		LogFormat:      c.String("log-format"),
@@ -81,10 +79,9 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, err
 	}
 	cfg.DataRoot = root
-	cfg.DocsPath = cfg.DocsDir
-	if !filepath.IsAbs(cfg.DocsPath) {
-		cfg.DocsPath = filepath.Join(root, cfg.DocsDir)
-	}
+	cfg.DocsPath = under(root, c.String("docs-dir"))
+	cfg.RegistryPath = filepath.Join(under(root, c.String("framework-dir")), "mod_hooks.json")
+	cfg.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
 	if err := isDir(cfg.DocsPath); err != nil {
 		return cfg, usagef("no docs folder at %s: %v (set --docs-dir, or --data-root to the repository)", cfg.DocsPath, err)
 	}
@@ -117,6 +114,14 @@ func dataRoot(flag string) (string, error) {
 			return wd, nil
 		}
 	}
+}
+
+// under resolves a folder flag: relative to the data root unless absolute.
+func under(root, dir string) string {
+	if filepath.IsAbs(dir) {
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(root, dir)
 }
 
 func isDir(path string) error {

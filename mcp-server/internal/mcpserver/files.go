@@ -21,8 +21,8 @@ func (s *Server) readRepoFile(path, what string) (string, error) {
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%w: %s is expected at %s (under the data root %s), and there is no such file",
-			errUnavailable, what, s.rel(path), s.opts.DataRoot)
+		return "", fmt.Errorf("%w: %s is expected at %s in the repository, and there is no such file",
+			errUnavailable, what, s.rel(path))
 	case err != nil:
 		return "", fmt.Errorf("read %s: %w", s.rel(path), err)
 	case !utf8.Valid(b):

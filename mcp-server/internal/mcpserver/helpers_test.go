@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -30,9 +29,9 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 		t.Fatal(err)
 	}
 	opts.DataRoot = abs
-	opts.DocsDir = cmp.Or(opts.DocsDir, "docs")
-	opts.FrameworkDir = cmp.Or(opts.FrameworkDir, "framework")
-	snap, err := docs.Load(context.Background(), filepath.Join(abs, opts.DocsDir), docs.LoadOptions{Generation: 1})
+	opts.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
+	opts.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
+	snap, err := docs.Load(context.Background(), filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,8 +60,8 @@ func invalidRegistryError(path string, problems []registry.Problem) error {
 		}
 		fmt.Fprintf(&b, "\n  %s:%d:%d: %s", path, p.Line, p.Col, p.Message)
 	}
-	return fmt.Errorf("%w: the hook registry %s is invalid (%d problems); mod_hook_registry still returns it as it is:%s",
-		errUnavailable, path, len(problems), b.String())
+	return fmt.Errorf("%w: the hook registry %s is invalid (%s); mod_hook_registry still returns it as it is:%s",
+		errUnavailable, path, plural(len(problems), "problem", "problems"), b.String())
 }
 
 // GetHookInput are the arguments of mod_get_hook.

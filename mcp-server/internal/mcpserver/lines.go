@@ -104,3 +104,11 @@ func (r LineRange) text(name string) string {
 	}
 	return b.String()
 }
+
+// plural says "1 match" or "2 matches".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

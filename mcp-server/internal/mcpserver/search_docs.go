@@ -149,7 +149,7 @@ func (o SearchDocsOutput) text(query string) string {
 		}
 		fmt.Fprintf(&b, "\n    %s\n", m.Snippet)
 	}
-	fmt.Fprintf(&b, "\n[%d matches", len(o.Matches))
+	fmt.Fprintf(&b, "\n[%s", plural(len(o.Matches), "match", "matches"))
 	if o.HasMore {
 		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
 	}

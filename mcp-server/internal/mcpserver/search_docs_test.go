@@ -77,7 +77,7 @@ func TestSearchDocsResultFields(t *testing.T) {
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "guide/intro.md:11:15") || !strings.Contains(text, "[1 matches]") {
+	if !strings.Contains(text, "guide/intro.md:11:15") || !strings.Contains(text, "[1 match]") {
 		t.Errorf("text copy lacks the location or the count:\n%s", text)
 	}
 }

@@ -11,6 +11,7 @@ package mcpserver
 import (
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -22,12 +23,12 @@ const DefaultMaxResultBytes = 64 << 10
 
 // Options configures the server.
 type Options struct {
-	Version        string
-	DataRoot       string // absolute path of the repository served
-	DocsDir        string // docs folder, relative to DataRoot
-	FrameworkDir   string // framework folder (holding mod_hooks.json), relative to DataRoot
-	MaxResultBytes int    // 0 means DefaultMaxResultBytes
-	Logger         *slog.Logger
+	Version          string
+	DataRoot         string // absolute path of the repository served
+	RegistryPath     string // absolute path of mod_hooks.json
+	ContributingPath string // absolute path of CONTRIBUTING.md
+	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
+	Logger           *slog.Logger
 }
 
 // Server holds what the MCP handlers share.
@@ -76,19 +77,16 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 
 // registryPath and contributingPath are the two files read from disk on
 // every call, so that edits show without a restart.
-func (s *Server) registryPath() string {
-	return filepath.Join(s.opts.DataRoot, s.opts.FrameworkDir, "mod_hooks.json")
-}
+func (s *Server) registryPath() string     { return s.opts.RegistryPath }
+func (s *Server) contributingPath() string { return s.opts.ContributingPath }
 
-func (s *Server) contributingPath() string {
-	return filepath.Join(s.opts.DataRoot, "CONTRIBUTING.md")
-}
-
-// rel names a path under the data root the way users see it in the repo.
+// rel names a path the way users see it in the repository: relative to the
+// data root. A file configured outside the data root is named by its base
+// name only, so that errors do not show clients the server's file system.
 func (s *Server) rel(path string) string {
 	r, err := filepath.Rel(s.opts.DataRoot, path)
-	if err != nil {
-		return path
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return filepath.Base(path)
 	}
 	return filepath.ToSlash(r)
 }
