@@ -29,20 +29,20 @@ type hookCache struct {
 // the file is missing, unreadable, or invalid (with its problems).
 func (s *Server) hooks() (*registry.Registry, error) {
 	path := s.registryPath()
-	content, err := s.readRepoFile(path, "the hook registry")
-	if err != nil {
-		return nil, err
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("stat %s: %w", s.rel(path), err)
-	}
 	c := &s.hookCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.size != info.Size() || !c.modTime.Equal(info.ModTime()) || (c.reg == nil && c.problems == nil) {
+	info, err := os.Stat(path)
+	if err != nil || c.size != info.Size() || !c.modTime.Equal(info.ModTime()) || (c.reg == nil && c.problems == nil) {
+		content, err := s.readRepoFile(path, "the hook registry")
+		if err != nil {
+			c.reg, c.problems, c.size, c.modTime = nil, nil, 0, time.Time{}
+			return nil, err
+		}
 		c.reg, c.problems = registry.Check([]byte(content))
-		c.size, c.modTime = info.Size(), info.ModTime()
+		if info != nil {
+			c.size, c.modTime = info.Size(), info.ModTime()
+		}
 	}
 	if len(c.problems) > 0 {
 		return c.reg, invalidRegistryError(s.rel(path), c.problems)
