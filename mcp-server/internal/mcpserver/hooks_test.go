@@ -78,3 +78,18 @@ func TestSearchDocsFindsHooks(t *testing.T) {
 		t.Errorf("doc matches = %+v, want the intro's mention", out.Matches)
 	}
 }
+
+// TestGetHookFollowsEdits: the parsed registry is cached, but an edit on
+// disk shows in the next call.
+func TestGetHookFollowsEdits(t *testing.T) {
+	dir := copyTree(t, fixtureRoot)
+	c := newClient(t, dir, Options{})
+	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
+
+	reg := mustRead(t, dir+"/framework/mod_hooks.json")
+	writeFile(t, dir, "framework/mod_hooks.json", strings.ReplaceAll(reg, `"player.joined"`, `"player.arrived"`))
+	if got := callErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"}); !strings.Contains(got, `no hook is named "player.joined"`) {
+		t.Errorf("after renaming the hook on disk: %q", got)
+	}
+	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.arrived"})
+}
