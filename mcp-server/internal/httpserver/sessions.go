@@ -1,0 +1,172 @@
+package httpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Session errors, mapped to HTTP statuses by writeError.
+var (
+	errNoSession      = errors.New("this request needs the Mcp-Session-Id header from the initialize response")
+	errUnknownSession = errors.New("unknown, expired or ended session: start a new one with initialize")
+	errSessionsFull   = errors.New("too many live sessions: try again later, or end unused sessions with DELETE")
+	errStreamOpen     = errors.New("this session already has an open GET stream")
+)
+
+// sessions tracks the live sessions of the Streamable HTTP endpoint. It is
+// the SessionIdManager handed to mcp-go, so mcp-go's own checks (on POST) and
+// its idle sweeper go through it too.
+//
+// Memory is bounded: an ended or expired session is forgotten at once (a
+// later request with its id gets 404 just like a forged id), live sessions
+// are capped by max, and admit reserves a slot before an initialize request
+// mints an id, so concurrent initializes cannot overshoot the cap.
+type sessions struct {
+	max  int
+	idle time.Duration
+	now  func() time.Time
+
+	mu        sync.Mutex
+	live      map[string]*session
+	admitting int // initialize requests admitted and not yet finished
+}
+
+type session struct {
+	lastSeen time.Time
+	stream   context.CancelFunc // ends the open GET stream; nil when there is none
+}
+
+func newSessions(max int, idle time.Duration) *sessions {
+	return &sessions{max: max, idle: idle, now: time.Now, live: make(map[string]*session)}
+}
+
+// Generate mints the id of a new session. mcp-go calls it for an initialize
+// request, which admit has already counted against the cap.
+func (s *sessions) Generate() string {
+	id := rand.Text()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live[id] = &session{lastSeen: s.now()}
+	return id
+}
+
+// Validate reports whether id names a live session. An unknown, forged,
+// ended or expired id is an error (mcp-go answers 404); ended sessions are
+// not remembered, so isTerminated is always false.
+func (s *sessions) Validate(id string) (isTerminated bool, err error) {
+	return false, s.touch(id)
+}
+
+// Terminate ends a session and its GET stream, if any. mcp-go calls it for
+// DELETE, for sessions its idle sweeper finds, and on shutdown.
+func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.end(id)
+	return false, nil
+}
+
+// end forgets a session and ends its stream. The caller holds mu.
+func (s *sessions) end(id string) {
+	if ss, ok := s.live[id]; ok {
+		if ss.stream != nil {
+			ss.stream()
+		}
+		delete(s.live, id)
+	}
+}
+
+// expired reports whether a session has been idle too long. A session with
+// an open GET stream is in use, however quiet the stream. The caller holds mu.
+func (s *sessions) expired(ss *session, now time.Time) bool {
+	return ss.stream == nil && now.Sub(ss.lastSeen) > s.idle
+}
+
+// touch checks that id is live and records activity on it.
+func (s *sessions) touch(id string) error {
+	if id == "" {
+		return errNoSession
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.live[id]
+	now := s.now()
+	if ok && s.expired(ss, now) {
+		s.end(id)
+		ok = false
+	}
+	if !ok {
+		return errUnknownSession
+	}
+	ss.lastSeen = now
+	return nil
+}
+
+// admit reserves a slot for a new session; release must be called once the
+// initialize request is done. At the cap it first forgets expired sessions,
+// and fails with errSessionsFull when none were.
+func (s *sessions) admit() (release func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.live)+s.admitting >= s.max {
+		s.pruneLocked()
+	}
+	if len(s.live)+s.admitting >= s.max {
+		return nil, errSessionsFull
+	}
+	s.admitting++
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.admitting--
+	}), nil
+}
+
+// openStream registers the GET stream of a live session. The returned
+// context ends when the session ends (DELETE, expiry, shutdown); done must
+// be called when the stream closes.
+func (s *sessions) openStream(ctx context.Context, id string) (_ context.Context, done func(), err error) {
+	if err := s.touch(id); err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.live[id]
+	if !ok {
+		return nil, nil, errUnknownSession
+	}
+	if ss.stream != nil {
+		return nil, nil, errStreamOpen
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ss.stream = cancel
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if cur, ok := s.live[id]; ok && cur == ss {
+			ss.stream = nil
+			ss.lastSeen = s.now()
+		}
+	}, nil
+}
+
+// count returns the number of live sessions, forgetting expired ones.
+func (s *sessions) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pruneLocked()
+	return len(s.live)
+}
+
+func (s *sessions) pruneLocked() {
+	now := s.now()
+	for id, ss := range s.live {
+		if s.expired(ss, now) {
+			s.end(id)
+		}
+	}
+}
