@@ -115,6 +115,7 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	mux.Handle("/mcp", s.guard(s.mcp))
 	mux.HandleFunc("GET /health", s.health)
 	mux.HandleFunc("GET /wiki/", s.wiki)
+	mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
 	mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
 	s.handler = s.accessLog(s.checkHost(mux))
 	return s
