@@ -11,7 +11,6 @@ package httpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -138,11 +137,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	srv.RegisterOnShutdown(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
-		defer cancel()
-		s.Shutdown(ctx)
-	})
+	// Shutdown closes the listener, then runs this: GET streams never go
+	// idle by themselves, so they are ended here, and their clients see a
+	// clean end of stream. Sessions stay valid for the requests in flight.
+	srv.RegisterOnShutdown(s.endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -155,15 +153,23 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.stopping.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(ctx); err != nil {
+	err := srv.Shutdown(ctx)
+	if err != nil {
 		srv.Close()
-		<-served
+	}
+	<-served
+	s.Shutdown(context.WithoutCancel(ctx))
+	if err != nil {
 		return fmt.Errorf("shutdown: requests still running after %s were cut off: %w", s.opts.ShutdownTimeout, err)
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve http: %w", err)
-	}
 	return nil
+}
+
+// endStreams ends every open GET stream.
+func (s *Server) endStreams() {
+	if s.sessions != nil {
+		s.sessions.endStreams()
+	}
 }
 
 // Shutdown ends every session and its GET stream and stops the idle
@@ -171,6 +177,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // (httptest) calls it when done.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.stopping.Store(true)
+	s.endStreams()
 	if err := s.mcp.Shutdown(ctx); err != nil {
 		s.log.Warn("end mcp sessions", "err", err)
 	}

@@ -101,14 +101,18 @@ func TestRules(t *testing.T) {
 			want:    outcome{Status: 404, Code: codeNoSession},
 		},
 		{
-			name:    "foreign Origin",
-			req:     func(f *fixture, _ string) *http.Request { return withHeader(f.rpc(t, "", initializeBody), "Origin", "https://evil.example") },
+			name: "foreign Origin",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "https://evil.example")
+			},
 			headers: []string{"Content-Type"},
 			want:    outcome{Status: 403, Code: codeServer, Headers: map[string]string{"Content-Type": "application/json"}},
 		},
 		{
 			name: "Origin null",
-			req:  func(f *fixture, _ string) *http.Request { return withHeader(f.rpc(t, "", initializeBody), "Origin", "null") },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "null")
+			},
 			want: outcome{Status: 403, Code: codeServer},
 		},
 		{
@@ -141,7 +145,9 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "rebinding Host on /mcp",
-			req:  func(f *fixture, _ string) *http.Request { return withHost(f.rpc(t, "", initializeBody), "evil.example:3000") },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHost(f.rpc(t, "", initializeBody), "evil.example:3000")
+			},
 			want: outcome{Status: 403, Code: codeServer},
 		},
 		{
@@ -161,7 +167,9 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "localhost Host",
-			req:  func(f *fixture, _ string) *http.Request { return withHost(f.rpc(t, "", initializeBody), "localhost:3000") },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHost(f.rpc(t, "", initializeBody), "localhost:3000")
+			},
 			want: outcome{Status: 200, Session: true},
 		},
 		{

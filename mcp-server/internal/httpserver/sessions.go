@@ -31,7 +31,8 @@ type sessions struct {
 
 	mu        sync.Mutex
 	live      map[string]*session
-	admitting int // initialize requests admitted and not yet finished
+	admitting int  // initialize requests admitted and not yet finished
+	stopping  bool // endStreams was called: no new streams
 }
 
 type session struct {
@@ -135,10 +136,12 @@ func (s *sessions) openStream(ctx context.Context, id string) (_ context.Context
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, ok := s.live[id]
-	if !ok {
+	switch {
+	case s.stopping:
+		return nil, nil, errStopping
+	case !ok:
 		return nil, nil, errUnknownSession
-	}
-	if ss.stream != nil {
+	case ss.stream != nil:
 		return nil, nil, errStreamOpen
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -167,6 +170,19 @@ func (s *sessions) pruneLocked() {
 	for id, ss := range s.live {
 		if s.expired(ss, now) {
 			s.end(id)
+		}
+	}
+}
+
+// endStreams ends every open GET stream and refuses new ones; the
+// sessions stay, for the requests in flight.
+func (s *sessions) endStreams() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopping = true
+	for _, ss := range s.live {
+		if ss.stream != nil {
+			ss.stream()
 		}
 	}
 }
