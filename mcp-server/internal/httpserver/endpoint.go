@@ -99,14 +99,14 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		writeError(w, errStopping, msg.ID)
 		return
 	}
-	release, err := s.sessions.admit()
+	ctx, release, err := s.sessions.admit(r.Context())
 	if err != nil {
 		s.log.Warn("session refused", "err", err, "max_sessions", s.opts.MaxSessions)
 		writeError(w, fmt.Errorf("%w (limit %d)", err, s.opts.MaxSessions), msg.ID)
 		return
 	}
 	defer release()
-	next.ServeHTTP(w, r)
+	next.ServeHTTP(w, r.WithContext(ctx))
 }
 
 // readBody reads a POST body of at most MaxBodyBytes.

@@ -98,7 +98,7 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	} else {
 		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout)
 		mcpOpts = append(mcpOpts,
-			server.WithSessionIdManager(s.sessions),
+			server.WithSessionIdManagerResolver(s.sessions),
 			// mcp-go's sweeper frees its own per-session state and ends
 			// our record through sessions.Terminate.
 			server.WithSessionIdleTTL(opts.SessionIdleTimeout),

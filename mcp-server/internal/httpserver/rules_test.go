@@ -471,3 +471,35 @@ func withHost(req *http.Request, host string) *http.Request {
 	req.Host = host
 	return req
 }
+
+// TestSessionCapConcurrent fills the cap with initializes sent all at once:
+// every one of them fits, and the next is refused.
+func TestSessionCapConcurrent(t *testing.T) {
+	const max = 50
+	f := newFixture(t, func(o *Options) { o.MaxSessions = max })
+	statuses := make(chan int, max)
+	for range max {
+		go func() {
+			res, err := http.DefaultClient.Do(f.rpc(t, "", initializeBody))
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			res.Body.Close()
+			statuses <- res.StatusCode
+		}()
+	}
+	got := map[int]int{}
+	for range max {
+		got[<-statuses]++
+	}
+	if diff := cmp.Diff(map[int]int{200: max}, got); diff != "" {
+		t.Errorf("statuses of %d concurrent initializes (-want +got):\n%s", max, diff)
+	}
+	if res := do(t, f.rpc(t, "", initializeBody)); res.status != http.StatusServiceUnavailable {
+		t.Errorf("initialize past the cap: %d, want 503", res.status)
+	}
+	if got := f.health(t).Sessions; got != max {
+		t.Errorf("live sessions %d, want %d", got, max)
+	}
+}

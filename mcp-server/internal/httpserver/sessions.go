@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // Session errors, mapped to HTTP statuses by writeError.
@@ -23,7 +26,9 @@ var (
 // Memory is bounded: an ended or expired session is forgotten at once (a
 // later request with its id gets 404 just like a forged id), live sessions
 // are capped by max, and admit reserves a slot before an initialize request
-// mints an id, so concurrent initializes cannot overshoot the cap.
+// mints an id, so concurrent initializes cannot overshoot the cap. It is
+// also mcp-go's SessionIdManagerResolver, to hand each initialize request
+// its reservation.
 type sessions struct {
 	max  int
 	idle time.Duration
@@ -44,12 +49,21 @@ func newSessions(max int, idle time.Duration) *sessions {
 	return &sessions{max: max, idle: idle, now: time.Now, live: make(map[string]*session)}
 }
 
-// Generate mints the id of a new session. mcp-go calls it for an initialize
-// request, which admit has already counted against the cap.
-func (s *sessions) Generate() string {
+// Generate mints the id of a new session. mcp-go calls it for an
+// initialize request, through the request's reservation (see
+// ResolveSessionIdManager); this method serves callers without one.
+func (s *sessions) Generate() string { return s.generate(nil) }
+
+// generate mints an id, turning the request's reservation, if any, into
+// the live session it was held for.
+func (s *sessions) generate(r *reservation) string {
 	id := rand.Text()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r != nil && !r.done {
+		r.done = true
+		s.admitting--
+	}
 	s.live[id] = &session{lastSeen: s.now()}
 	return id
 }
@@ -106,24 +120,55 @@ func (s *sessions) touch(id string) error {
 	return nil
 }
 
-// admit reserves a slot for a new session; release must be called once the
-// initialize request is done. At the cap it first forgets expired sessions,
-// and fails with errSessionsFull when none were.
-func (s *sessions) admit() (release func(), err error) {
+// reservation is a slot held for one initialize request. It is the
+// session id manager mcp-go uses for that request, so the id it mints fills
+// exactly the slot reserved for it.
+type reservation struct {
+	s    *sessions
+	done bool // the slot was filled or released; guarded by s.mu
+}
+
+func (r *reservation) Generate() string                  { return r.s.generate(r) }
+func (r *reservation) Validate(id string) (bool, error)  { return r.s.Validate(id) }
+func (r *reservation) Terminate(id string) (bool, error) { return r.s.Terminate(id) }
+
+type reservationKey struct{}
+
+// ResolveSessionIdManager gives mcp-go the manager for a request: the
+// request's reservation when admit made one, else the sessions themselves
+// (r is nil for mcp-go's idle sweeper).
+func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
+	if r != nil {
+		if res, ok := r.Context().Value(reservationKey{}).(*reservation); ok {
+			return res
+		}
+	}
+	return s
+}
+
+// admit reserves a slot for a new session and returns a context carrying
+// it; release must be called once the initialize request is done. At the
+// cap it first forgets expired sessions, and fails with errSessionsFull
+// when none were.
+func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.live)+s.admitting >= s.max {
 		s.pruneLocked()
 	}
 	if len(s.live)+s.admitting >= s.max {
-		return nil, errSessionsFull
+		return nil, nil, errSessionsFull
 	}
 	s.admitting++
-	return sync.OnceFunc(func() {
+	r := &reservation{s: s}
+	return context.WithValue(ctx, reservationKey{}, r), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.admitting--
-	}), nil
+		if !r.done {
+			r.done = true
+			s.admitting--
+		}
+	}, nil
 }
 
 // openStream registers the GET stream of a live session. The returned

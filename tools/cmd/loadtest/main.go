@@ -12,6 +12,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -98,10 +99,24 @@ func run(ctx context.Context, cfg config) error {
 	}
 	wg.Wait()
 	opened := time.Since(start)
+	defer func() {
+		for _, w := range workers {
+			if w.client != nil {
+				wg.Go(func() { w.client.Close() }) // DELETE
+			}
+		}
+		wg.Wait()
+	}()
+	failed := 0
+	var firstErr error
 	for _, w := range workers {
 		if w.firstErr != nil {
-			return w.firstErr
+			failed++
+			firstErr = cmp.Or(firstErr, w.firstErr)
 		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d sessions failed to open; first: %w", failed, cfg.sessions, firstErr)
 	}
 
 	req := mcp.CallToolRequest{}
@@ -127,10 +142,6 @@ func run(ctx context.Context, cfg config) error {
 		case <-ctx.Done():
 		}
 	}
-	for _, w := range workers {
-		wg.Go(func() { w.client.Close() })
-	}
-	wg.Wait()
 	return nil
 }
 
