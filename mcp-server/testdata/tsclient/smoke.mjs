@@ -51,5 +51,10 @@ if (doc) {
 const prompt = await client.getPrompt({ name: "mod_modding_context", arguments: { task: "add a hook" } });
 summary.promptBytes = prompt.messages[0].content.text.length;
 
+if (mode === "http") {
+  summary.session = Boolean(transport.sessionId);
+  await transport.terminateSession();
+  summary.terminated = transport.sessionId === undefined;
+}
 await client.close();
 console.log(JSON.stringify(summary));
