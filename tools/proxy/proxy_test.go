@@ -396,7 +396,26 @@ func openStream(t *testing.T, c *http.Client, url, session, version string) *str
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", session)
 	req.Header.Set("Mcp-Protocol-Version", version)
-	resp, err := c.Do(req)
+	// The response head arrives in its own time; a proxy that buffers the
+	// stream holds it back, and the test says so instead of hanging.
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	answered := make(chan result, 1)
+	go func() {
+		resp, err := c.Do(req)
+		answered <- result{resp, err}
+	}()
+	var r result
+	select {
+	case r = <-answered:
+	case <-time.After(patience):
+		cancel()
+		<-answered
+		t.Fatalf("GET /mcp: no response head within %s: the proxy holds the event stream back", patience)
+	}
+	resp, err := r.resp, r.err
 	if err != nil {
 		cancel()
 		t.Fatalf("GET /mcp: %v", err)
