@@ -227,6 +227,7 @@ type proc struct {
 func start(t *testing.T, name string, args []string, lines func(string)) *proc {
 	t.Helper()
 	p := &proc{name: filepath.Base(name), cmd: exec.Command(name, args...), exited: make(chan struct{})}
+	dieWithTest(p.cmd)
 	pipe, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
