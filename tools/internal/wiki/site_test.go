@@ -1,0 +1,394 @@
+package wiki
+
+import (
+	"context"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+
+	"github.com/docs-mcp/docs-mcp/tools/crawl"
+)
+
+type searchIndex struct {
+	Pages []struct {
+		Title    string   `json:"title"`
+		URL      string   `json:"url"`
+		Path     string   `json:"path"`
+		Lines    []string `json:"lines"`
+		Headings []struct {
+			ID    string `json:"id"`
+			Title string `json:"title"`
+		} `json:"headings"`
+	} `json:"pages"`
+}
+
+// checkSite checks a built site against the tree it was built from, the way
+// a reader would notice: every link and asset resolves when the site is
+// served under /wiki/, every doc has a page, a raw twin and an llms.txt entry,
+// and the hook reference lists every hook in the registry.
+func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
+	t.Helper()
+	c := crawl.Crawler{Handler: siteHandler(out), Base: "http://wiki.test/wiki/"}
+	res, err := c.Crawl(context.Background(), "llms.txt", "404.html")
+	if err != nil {
+		t.Fatalf("crawl: %v", err)
+	}
+	for _, b := range res.Broken {
+		t.Errorf("broken: %s", b)
+	}
+
+	var idx searchIndex
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
+		t.Fatalf("search index: %v", err)
+	}
+	byPath := map[string]string{}
+	for _, p := range idx.Pages {
+		byPath[p.Path] = p.URL
+	}
+	llms := readFile(t, filepath.Join(out, "llms.txt"))
+	sources := map[string]string{} // repository path -> raw twin path in the site
+	for _, doc := range tree.Docs {
+		sources["docs/"+doc] = doc
+	}
+	if tree.Contributing {
+		sources["CONTRIBUTING.md"] = "contributing.md"
+	}
+	for repoPath, twin := range sources {
+		url, ok := byPath[repoPath]
+		if !ok {
+			t.Errorf("%s: no page in the search index", repoPath)
+			continue
+		}
+		if p := res.Pages[url]; p == nil || p.Status != 200 {
+			t.Errorf("%s: page %s was not reached from the home page", repoPath, url)
+		}
+		src := readFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
+		if got := readFile(t, filepath.Join(out, filepath.FromSlash(twin))); got != src {
+			t.Errorf("%s: the raw twin /wiki/%s differs from the source", repoPath, twin)
+		}
+		if !strings.Contains(llms, "(/wiki/"+twin+")") {
+			t.Errorf("%s: llms.txt does not list /wiki/%s", repoPath, twin)
+		}
+	}
+
+	var reg struct {
+		Hooks []struct {
+			Name string `json:"name"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(tree.Root, "framework", "mod_hooks.json"))), &reg); err != nil {
+		t.Fatalf("registry: %v", err)
+	}
+	if len(reg.Hooks) == 0 {
+		t.Fatal("the registry lists no hooks")
+	}
+	refPage := res.Pages["/wiki/hook-reference/"]
+	if refPage == nil || refPage.Status != 200 {
+		t.Fatal("the hook reference /wiki/hook-reference/ was not reached from the home page")
+	}
+	refMD := readFile(t, filepath.Join(out, "hook-reference.md"))
+	for _, h := range reg.Hooks {
+		if !refPage.IDs[h.Name] {
+			t.Errorf("hook %s: no section with id %q on the hook reference page", h.Name, h.Name)
+		}
+		if !strings.Contains(refMD, fmt.Sprintf("### `%s`", h.Name)) {
+			t.Errorf("hook %s: missing from /wiki/hook-reference.md", h.Name)
+		}
+	}
+	if want := fmt.Sprintf(": %d hooks in", len(reg.Hooks)); !strings.Contains(refMD, want) {
+		t.Errorf("hook reference: no %q in its introduction", want)
+	}
+	return res
+}
+
+var titleRe = regexp.MustCompile(`<title>(.*?)</title>`)
+
+func pageTitle(t *testing.T, res *crawl.Result, url string) string {
+	t.Helper()
+	p := res.Pages[url]
+	if p == nil {
+		return "(not crawled)"
+	}
+	m := titleRe.FindSubmatch(p.Body)
+	if m == nil {
+		return "(no title)"
+	}
+	return strings.TrimSuffix(string(m[1]), " · modkit wiki")
+}
+
+func TestBuildFixture(t *testing.T) {
+	root := fixture(t)
+	opt := options(t, root)
+	out, res := build(t, opt)
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crawled := checkSite(t, out, tree)
+	t.Logf("fixture: %d HTML pages, %d files, Hugo ran %s", res.Pages, res.Files, res.Duration)
+
+	// Titles: front matter, else the first heading, else the file name.
+	got := map[string]string{}
+	for _, url := range []string{
+		"/wiki/", "/wiki/getting-started/", "/wiki/clients/", "/wiki/clients/claude-desktop/",
+		"/wiki/clients/vscode/", "/wiki/server/", "/wiki/server/configuration/",
+		"/wiki/framework/", "/wiki/framework/overview/", "/wiki/framework/advanced/",
+		"/wiki/framework/advanced/priorities/", "/wiki/contributing/", "/wiki/hook-reference/",
+		"/wiki/search/",
+	} {
+		got[url] = pageTitle(t, crawled, url)
+	}
+	want := map[string]string{
+		"/wiki/":                               "modkit wiki",
+		"/wiki/getting-started/":               "Getting started with modkit", // front matter
+		"/wiki/clients/":                       "Clients",                     // folder name
+		"/wiki/clients/claude-desktop/":        "Claude Desktop",              // first heading
+		"/wiki/clients/vscode/":                "Vscode",                      // file name
+		"/wiki/server/":                        "The server",                  // index.md's heading
+		"/wiki/server/configuration/":          "Server configuration",        // front matter beats the h1
+		"/wiki/framework/":                     "Framework",
+		"/wiki/framework/overview/":            "Framework overview",
+		"/wiki/framework/advanced/":            "Advanced",
+		"/wiki/framework/advanced/priorities/": "Handler priorities",
+		"/wiki/contributing/":                  "Contributing to the fixture",
+		"/wiki/hook-reference/":                "Hook reference",
+		"/wiki/search/":                        "Search",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("page titles (-want +got):\n%s", diff)
+	}
+
+	// The sidebar mirrors the folder tree (depth, link text), then the reference pages.
+	if diff := cmp.Diff([]string{
+		"0 Fixture wiki",
+		"0 Getting started with modkit",
+		"0 Clients", "1 Claude Desktop", "1 Vscode",
+		"0 Framework", "1 Framework overview", "1 Advanced", "2 Handler priorities",
+		"0 The server", "1 Server configuration",
+		"0 Hook reference", "0 Contributing to the fixture",
+	}, sidebar(t, crawled.Pages["/wiki/framework/overview/"].Body)); diff != "" {
+		t.Errorf("sidebar (-want +got):\n%s", diff)
+	}
+
+	page := func(url string) string { return string(crawled.Pages[url].Body) }
+	for _, c := range []struct{ url, want, why string }{
+		{"/wiki/", `<a href="/wiki/clients/claude-desktop/#configure">`, "a relative .md link with a fragment becomes a page link"},
+		{"/wiki/", `<a href="/wiki/contributing/">`, "../CONTRIBUTING.md becomes the Contributing page"},
+		{"/wiki/", `<a href="/wiki/hook-reference/">`, "../framework/mod_hooks.json becomes the hook reference"},
+		{"/wiki/contributing/", `<a href="/wiki/getting-started/">`, "CONTRIBUTING.md's docs/ links become pages"},
+		{"/wiki/contributing/", `<span class="repo-link" title="README.md in the repository">`, "a repository file outside docs/ is named, not linked"},
+		{"/wiki/server/", `<img src="/wiki/server/diagram.svg"`, "an image beside the doc"},
+		{"/wiki/server/configuration/", `<img src="/wiki/server/img/flags.svg"`, "an image in a sub-folder"},
+		{"/wiki/getting-started/", `<table>`, "tables"},
+		{"/wiki/getting-started/", `<span class="kd">func</span>`, "code is highlighted with CSS classes"},
+		{"/wiki/getting-started/", `<nav id="TableOfContents">`, "a table of contents"},
+		{"/wiki/getting-started/", `<a href="#your-first-mod">Your first mod</a>`, "the table of contents links the headings"},
+		{"/wiki/getting-started/", `<link rel="canonical" href="/wiki/getting-started/">`, "canonical under /wiki/"},
+		{"/wiki/getting-started/", `<link rel="alternate" type="text/markdown" href="/wiki/getting-started.md"`, "the raw twin is announced"},
+		{"/wiki/hook-reference/", `<span class="kd">func</span>`, "hook examples are highlighted"},
+	} {
+		if !strings.Contains(page(c.url), c.want) {
+			t.Errorf("%s: %s: no %q", c.url, c.why, c.want)
+		}
+	}
+	for url, p := range crawled.Pages {
+		if strings.Contains(string(p.Body), "https://cdn") || strings.Contains(string(p.Body), "fonts.googleapis") {
+			t.Errorf("%s references a CDN", url)
+		}
+	}
+}
+
+func TestBuildRepoDocs(t *testing.T) {
+	opt := options(t, "")
+	docs := filepath.Join(opt.Repo, "docs")
+	if entries, err := os.ReadDir(docs); err != nil || len(entries) == 0 {
+		missing(t, "the repository has no docs/ yet (%s)", docs)
+	}
+	out, res := build(t, opt)
+	tree, err := ScanTree(opt.Repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSite(t, out, tree)
+	t.Logf("repository docs: %d docs, %d HTML pages, %d files; Hugo ran %s", len(tree.Docs), res.Pages, res.Files, res.Duration)
+}
+
+func TestBuildWithoutContributing(t *testing.T) {
+	root := fixture(t)
+	if err := os.Remove(filepath.Join(root, "CONTRIBUTING.md")); err != nil {
+		t.Fatal(err)
+	}
+	// docs/index.md links ../CONTRIBUTING.md: without the file that link is broken.
+	index := filepath.Join(root, "docs", "index.md")
+	writeFile(t, index, strings.ReplaceAll(readFile(t, index), "- [Contributing](../CONTRIBUTING.md)\n", ""))
+	out, _ := build(t, options(t, root))
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := checkSite(t, out, tree)
+	if p := res.Pages["/wiki/contributing/"]; p != nil {
+		t.Errorf("/wiki/contributing/ was reached (status %d) though there is no CONTRIBUTING.md", p.Status)
+	}
+	if _, err := os.Stat(filepath.Join(out, "contributing")); err == nil {
+		t.Error("a contributing page was built without CONTRIBUTING.md")
+	}
+}
+
+func TestBuildBaseURL(t *testing.T) {
+	opt := options(t, fixture(t))
+	opt.BaseURL = "https://docs.example.org/modkit/"
+	out, _ := build(t, opt)
+	home := readFile(t, filepath.Join(out, "index.html"))
+	for _, want := range []string{
+		`<link rel="canonical" href="https://docs.example.org/modkit/">`,
+		`<a href="/modkit/getting-started/">`,
+	} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home page: no %q", want)
+		}
+	}
+	if llms := readFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
+		t.Errorf("llms.txt does not use the base URL:\n%s", llms)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/modkit/", http.StripPrefix("/modkit/", http.FileServer(http.Dir(out))))
+	c := crawl.Crawler{Handler: mux, Base: "https://docs.example.org/modkit/"}
+	res, err := c.Crawl(context.Background(), "llms.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Broken {
+		t.Errorf("broken under /modkit/: %s", b)
+	}
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	opt := options(t, fixture(t))
+	a, _ := build(t, opt)
+	b, _ := build(t, opt)
+	fa, fb := tree(t, a), tree(t, b)
+	if diff := cmp.Diff(fa, fb); diff != "" {
+		t.Errorf("two builds of the same tree differ (-first +second):\n%s", diff)
+	}
+}
+
+// tree maps every file under dir to its content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func TestBuildFailsOnBrokenReferences(t *testing.T) {
+	root := fixture(t)
+	writeFile(t, filepath.Join(root, "docs", "broken.md"), `# Broken
+
+Line 3 links [nowhere](missing.md).
+
+![gone](pics/gone.png)
+
+A [repository file that is not there](../NOPE.md), and a [good one](../README.md).
+`)
+	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
+	writeFile(t, vscode, readFile(t, vscode)+"\nAnd a [bad anchor target](../nope/x.md#setup).\n")
+
+	out := filepath.Join(t.TempDir(), "wiki")
+	_, err := Build(context.Background(), options(t, root), out)
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("Build = %v, want a *BuildError", err)
+	}
+	want := []Problem{
+		{File: "docs/broken.md", Line: 3, Msg: `broken link "missing.md": docs/missing.md does not exist`},
+		{File: "docs/broken.md", Line: 5, Msg: `broken image "pics/gone.png": docs/pics/gone.png is not a file under docs/`},
+		{File: "docs/broken.md", Line: 7, Msg: `broken link "../NOPE.md": NOPE.md does not exist`},
+		{File: "docs/clients/vscode.md", Line: 5, Msg: `broken link "../nope/x.md#setup": docs/nope/x.md does not exist`},
+	}
+	if diff := cmp.Diff(want, be.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(err.Error(), "docs/broken.md:3: broken link") {
+		t.Errorf("the error does not give file:line: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a failed build left %s behind", out)
+	}
+}
+
+// sidebar outlines the sidebar of a page: one "depth text" line per link,
+// depth counting the nested lists around it.
+func sidebar(t *testing.T, page []byte) []string {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nav *html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "nav" && attr(n, "id") == "sidebar" {
+			nav = n
+			break
+		}
+	}
+	if nav == nil {
+		t.Fatal("no nav#sidebar")
+	}
+	var out []string
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if n.Type == html.ElementNode && n.Data == "ul" {
+			depth++
+		}
+		if n.Type == html.ElementNode && n.Data == "a" {
+			out = append(out, fmt.Sprintf("%d %s", depth-1, text(n)))
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, depth)
+		}
+	}
+	walk(nav, 0)
+	return out
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
