@@ -200,8 +200,8 @@ func (t *Tree) data() siteData {
 
 // writeGenerated writes the generated part of the site into dir: the folder
 // pages, data/wiki.json and the config holding the mounts. It returns the
-// config file's path.
-func (t *Tree) writeGenerated(dir, siteDir string) (string, error) {
+// config file's path. A preview leaves out the raw twins (see config).
+func (t *Tree) writeGenerated(dir, siteDir string, preview bool) (string, error) {
 	for _, s := range t.generatedSections() {
 		front := "---\nwikiGenerated: true\n---\n"
 		if s == "" {
@@ -229,7 +229,7 @@ func (t *Tree) writeGenerated(dir, siteDir string) (string, error) {
 		return "", fmt.Errorf("generate data: %w", err)
 	}
 	cfg := filepath.Join(dir, "mounts.json")
-	b, err = json.MarshalIndent(t.config(dir, siteDir), "", "  ")
+	b, err = json.MarshalIndent(t.config(dir, siteDir, preview), "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("generate config: %w", err)
 	}
@@ -255,7 +255,12 @@ type hugoConfig struct {
 
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
 // defaults, so the site's own folders are mounted too.
-func (t *Tree) config(genDir, siteDir string) hugoConfig {
+//
+// A preview (hugo server) does not publish the raw .md twins: Hugo's watcher
+// treats a changed file under a folder mounted as static as a static file
+// only (a "! **.md" filter on the mount does not change that), and would
+// stop re-rendering the page. So a preview mounts the other files one by one.
+func (t *Tree) config(genDir, siteDir string, preview bool) hugoConfig {
 	docs := filepath.Join(t.Root, "docs")
 	var c hugoConfig
 	c.ResourceDir = filepath.Join(genDir, "resources")
@@ -275,12 +280,18 @@ func (t *Tree) config(genDir, siteDir string) hugoConfig {
 	}
 	// Every file under docs/ is also published as is: the .md files are the
 	// raw twins of the pages, the rest are the images and attachments they use.
-	m = append(m, mount{Source: docs, Target: "static"})
+	if preview {
+		for _, f := range t.Files {
+			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(f)), Target: path.Join("static", f)})
+		}
+	} else {
+		m = append(m, mount{Source: docs, Target: "static"})
+	}
+	if t.Contributing && !preview {
+		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "static/contributing.md"})
+	}
 	if t.Contributing {
-		contributing := filepath.Join(t.Root, "CONTRIBUTING.md")
-		m = append(m,
-			mount{Source: contributing, Target: "content/contributing.md"},
-			mount{Source: contributing, Target: "static/contributing.md"})
+		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "content/contributing.md"})
 	}
 	m = append(m,
 		mount{Source: filepath.Join(t.Root, "framework", "mod_hooks.json"), Target: "data/mod_hooks.json"},

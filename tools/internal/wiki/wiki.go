@@ -132,7 +132,7 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir())
+	cfg, err := tree.writeGenerated(gen, opt.siteDir(), false)
 	if err != nil {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
@@ -255,7 +255,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir())
+	cfg, err := tree.writeGenerated(gen, opt.siteDir(), true)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
@@ -269,7 +269,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	if base == "" {
 		base = "http://" + net.JoinHostPort(host, port) + DefaultBaseURL
 	}
-	fmt.Fprintf(progress, "wiki: live preview with %s at %s (new folders need a restart; Ctrl-C stops)\n", version, base)
+	fmt.Fprintf(progress, "wiki: live preview with %s at %s (edits show live; restart after adding, moving or removing a doc; raw .md twins are only in builds; Ctrl-C stops)\n", version, base)
 	err = hugo.Run(ctx, func(line string) {
 		if r, ok := parseReport(line); ok {
 			for _, p := range problems(root, []report{r}) {
@@ -286,6 +286,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		"--baseURL", base,
 		"--appendPort=false",
 		"--disableFastRender",
+		"--renderToMemory",
 		"--logLevel", "warn",
 		"--noBuildLock",
 	)
