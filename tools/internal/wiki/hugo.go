@@ -20,8 +20,9 @@ import (
 type Hugo struct {
 	ModDir   string    // tools/hugo, the module with the tool directive
 	Progress io.Writer // where the user reads what is happening
-	// SlowAfter is how long the first call may take before the user is told
-	// Hugo is being compiled; zero means 3 seconds.
+	// SlowAfter is how long Version may take before the user is told Hugo is
+	// probably being compiled; zero means 10 seconds (a cached Hugo answers
+	// in about one).
 	SlowAfter time.Duration
 }
 
@@ -39,7 +40,7 @@ func (h *Hugo) command(ctx context.Context, args ...string) *exec.Cmd {
 func (h *Hugo) Version(ctx context.Context) (string, error) {
 	slow := h.SlowAfter
 	if slow == 0 {
-		slow = 3 * time.Second
+		slow = 10 * time.Second
 	}
 	start := time.Now()
 	done := make(chan struct{})
@@ -50,7 +51,7 @@ func (h *Hugo) Version(ctx context.Context) (string, error) {
 		select {
 		case <-done:
 		case <-time.After(slow):
-			fmt.Fprintf(h.Progress, "wiki: compiling Hugo from tools/hugo/go.mod (first run only: this takes several minutes; later builds reuse the Go build cache)…\n")
+			fmt.Fprintf(h.Progress, "wiki: Hugo has not answered after %s: the go command is probably compiling it from tools/hugo/go.mod (the first run takes several minutes; later runs reuse the Go build cache)…\n", slow)
 		}
 	}()
 	var out bytes.Buffer
@@ -65,7 +66,7 @@ func (h *Hugo) Version(ctx context.Context) (string, error) {
 	}
 	v := strings.TrimSpace(out.String())
 	if d := time.Since(start); d > slow {
-		fmt.Fprintf(h.Progress, "wiki: Hugo compiled in %s\n", d.Round(time.Second))
+		fmt.Fprintf(h.Progress, "wiki: Hugo ready after %s\n", d.Round(time.Second))
 	}
 	return v, nil
 }
