@@ -99,10 +99,10 @@ func TestBrowser(t *testing.T) {
 	if exe == "" {
 		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
 	}
-	opt := options(t, "")
+	opt := repoOptions(t)
 	// The repository's docs when it has them (the screenshots show the real
 	// wiki), else the fixture.
-	if _, err := os.Stat(filepath.Join(opt.Repo, "docs", "index.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "index.md")); err != nil {
 		opt.Root = fixture(t)
 	}
 	out, _ := build(t, opt)

@@ -208,14 +208,25 @@ func TestBuildFixture(t *testing.T) {
 	}
 }
 
+// repoOptions builds the repository's own tree, or the tree in
+// $WIKI_TEST_ROOT when set (to check another checkout's docs).
+func repoOptions(t *testing.T) Options {
+	t.Helper()
+	opt := options(t, os.Getenv("WIKI_TEST_ROOT"))
+	if opt.Root == "" {
+		opt.Root = opt.Repo
+	}
+	return opt
+}
+
 func TestBuildRepoDocs(t *testing.T) {
-	opt := options(t, "")
-	docs := filepath.Join(opt.Repo, "docs")
+	opt := repoOptions(t)
+	docs := filepath.Join(opt.Root, "docs")
 	if entries, err := os.ReadDir(docs); err != nil || len(entries) == 0 {
 		missing(t, "the repository has no docs/ yet (%s)", docs)
 	}
 	out, res := build(t, opt)
-	tree, err := ScanTree(opt.Repo)
+	tree, err := ScanTree(opt.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
