@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -358,7 +359,7 @@ func sidebar(t *testing.T, page []byte) []string {
 		t.Fatal(err)
 	}
 	var nav *html.Node
-	for n := range doc.Descendants() {
+	for n := range descendants(doc) {
 		if n.Type == html.ElementNode && n.Data == "nav" && attr(n, "id") == "sidebar" {
 			nav = n
 			break
@@ -396,10 +397,27 @@ func attr(n *html.Node, key string) string {
 
 func text(n *html.Node) string {
 	var b strings.Builder
-	for d := range n.Descendants() {
+	for d := range descendants(n) {
 		if d.Type == html.TextNode {
 			b.WriteString(d.Data)
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// descendants yields the nodes below n in document order (x/net/html has
+// no Node.Descendants in v0.30, the x/net the workspace already uses).
+func descendants(n *html.Node) iter.Seq[*html.Node] {
+	return func(yield func(*html.Node) bool) {
+		var walk func(*html.Node) bool
+		walk = func(n *html.Node) bool {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if !yield(c) || !walk(c) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(n)
+	}
 }

@@ -1,0 +1,230 @@
+// Package cli is the docs-mcp command line: flags (each with a DOCS_MCP_*
+// environment variable), configuration checks, logging, and serving.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/urfave/cli/v2"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the server failed while running
+	exitUsage   = 2 // bad flags or configuration: nothing was served
+)
+
+// usageError is a mistake in the command line or the configuration.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// Main runs docs-mcp and returns its exit code. version is the build's
+// version stamp; empty means: take it from the build information.
+func Main(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if version == "" {
+		version = buildVersion()
+	}
+	app := newApp(version, stdin, stdout, stderr)
+	err := app.RunContext(ctx, args)
+	var uerr usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &uerr):
+		fmt.Fprintf(stderr, "docs-mcp: %s\n", uerr.msg)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "docs-mcp: %v\n", err)
+		return exitFailure
+	}
+}
+
+func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "docs-mcp",
+		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]",
+		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
+assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
+registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
+overview of the repository, and use the prompt mod_modding_context.
+
+With --stdio it speaks MCP over standard input and output: the MCP client starts it,
+for example as "cd mcp-server && go run . --stdio --data-root ..". Standard output
+carries only protocol messages; logs go to standard error.
+
+Without --stdio it serves HTTP on --listen (default 127.0.0.1:3000): MCP Streamable
+HTTP at /mcp (POST, GET for the event stream, DELETE to end a session), a JSON health
+report at /health, and the static wiki from --site-dir under /wiki/ (/ leads there).
+Sessions are tracked: unknown or ended ids get 404, idle ones expire, their number is
+capped. Browser requests from other origins get 403 unless listed in --allowed-origins;
+on loopback, a Host that is not localhost gets 403 (DNS rebinding). A bearer token is
+optional (--auth-token-file or DOCS_MCP_AUTH_TOKEN). Each request is logged to stderr.
+
+The data root is the repository to serve. Without --data-root it is the nearest
+folder, from the working directory up, that holds go.work; without one, the working
+directory itself. It must hold the docs folder; a missing registry or CONTRIBUTING.md
+only makes the tools that need them answer an error naming the expected path.
+
+Every flag can also be set by the environment variable shown next to it.
+
+Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
+requests in flight have finished), 1 when serving failed or requests were still
+running after --shutdown-timeout, 2 for bad flags or configuration (a missing data
+root or docs folder, an unusable flag value).`,
+		Version:         version,
+		HideVersion:     true,
+		HideHelpCommand: true,
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Flags:           flags(),
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%v (see docs-mcp --help)", err)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to exit codes
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintf(stdout, "docs-mcp %s\n", version)
+				return nil
+			}
+			if c.NArg() > 0 {
+				return usagef("unexpected argument %q (see docs-mcp --help)", c.Args().First())
+			}
+			cfg, err := configFrom(c)
+			if err != nil {
+				return err
+			}
+			cfg.Version = version
+			return run(c.Context, cfg, stdin, stdout, stderr)
+		},
+	}
+}
+
+// run loads the corpus and serves it, over stdio or HTTP, until the client
+// leaves or a signal arrives.
+func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
+	if err != nil {
+		return fmt.Errorf("load docs: %w", err)
+	}
+	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
+
+	opts := mcpserver.Options{
+		Version:          cfg.Version,
+		DataRoot:         cfg.DataRoot,
+		RegistryPath:     cfg.RegistryPath,
+		ContributingPath: cfg.ContributingPath,
+		MaxResultBytes:   cfg.MaxResultBytes,
+		Logger:           log,
+	}
+	store := docs.NewStore(snap)
+	if cfg.Stdio {
+		return serveStdio(ctx, log, mcpserver.New(opts, store), stdin, stdout)
+	}
+	return serveHTTP(ctx, log, cfg, mcpserver.New(opts, store), store)
+}
+
+func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
+	stdio := server.NewStdioServer(mcp)
+	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
+	pipes := newAnswered(ctx, stdin, stdout)
+	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("serve stdio: %w", err)
+	}
+	log.Info("stopped", "reason", stopReason(ctx))
+	return nil
+}
+
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store) error {
+	srv := httpserver.New(httpserver.Options{
+		Version:            cfg.Version,
+		SiteDir:            cfg.SiteDir,
+		RegistryPath:       cfg.RegistryPath,
+		Stateless:          cfg.Stateless,
+		SessionIdleTimeout: cfg.SessionIdleTimeout,
+		MaxSessions:        cfg.MaxSessions,
+		MaxBodyBytes:       cfg.MaxBodyBytes,
+		AllowedOrigins:     cfg.AllowedOrigins,
+		AuthToken:          cfg.AuthToken,
+		ShutdownTimeout:    cfg.ShutdownTimeout,
+		Logger:             log,
+	}, mcp, store)
+
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	addr := ln.Addr().String()
+	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
+		"site_dir", cfg.SiteDir, "stateless", cfg.Stateless, "auth", cfg.AuthToken != "",
+		"allowed_origins", strings.Join(cfg.AllowedOrigins, ","))
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	log.Info("stopped", "reason", "signal")
+	return nil
+}
+
+func stopReason(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return "signal"
+	}
+	return "stdin closed"
+}
+
+func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// buildVersion reads the version from the build information: the module
+// version for an installed binary, else the VCS revision, else "dev".
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev-" + s.Value[:12]
+		}
+	}
+	return "dev"
+}
+
+// envName is the environment variable of a flag: --data-root is
+// DOCS_MCP_DATA_ROOT.
+func envName(flag string) string {
+	return "DOCS_MCP_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}

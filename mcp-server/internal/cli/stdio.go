@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"time"
+)
+
+// drainTimeout bounds how long end of input waits for the answers to the
+// requests already read.
+const drainTimeout = 30 * time.Second
+
+// answered lets end of input wait for the responses still owed.
+//
+// mcp-go's stdio server stops, and cancels the requests in flight, as soon
+// as it reads EOF. A client that writes its requests and closes its end of
+// the pipe (printf ... | docs-mcp --stdio) would then lose the last answers.
+// answered stands between the server and both pipes: it counts the requests
+// read and the responses written, and holds EOF back until they are equal.
+type answered struct {
+	ctx     context.Context
+	in      *bufio.Reader
+	out     io.Writer
+	pending []byte // the rest of a line read but not yet passed on
+
+	mu      sync.Mutex
+	owed    int
+	changed chan struct{} // closed and replaced whenever owed drops
+}
+
+func newAnswered(ctx context.Context, in io.Reader, out io.Writer) *answered {
+	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, changed: make(chan struct{})}
+}
+
+// Reader returns the input side, to hand to the server.
+func (a *answered) Reader() io.Reader { return readerFunc(a.read) }
+
+// Writer returns the output side, to hand to the server.
+func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
+
+func (a *answered) read(p []byte) (int, error) {
+	if len(a.pending) == 0 {
+		line, err := a.in.ReadBytes('\n')
+		if len(line) > 0 {
+			if expectsResponse(line) {
+				a.add(1)
+			}
+			a.pending = line
+		}
+		if err != nil && len(line) == 0 {
+			if errors.Is(err, io.EOF) {
+				a.wait()
+			}
+			return 0, err
+		}
+	}
+	n := copy(p, a.pending)
+	a.pending = a.pending[n:]
+	return n, nil
+}
+
+func (a *answered) write(p []byte) (int, error) {
+	n, err := a.out.Write(p)
+	if isResponse(p) {
+		a.add(-1)
+	}
+	return n, err
+}
+
+func (a *answered) add(d int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.owed = max(0, a.owed+d)
+	if d < 0 {
+		close(a.changed)
+		a.changed = make(chan struct{})
+	}
+}
+
+// wait blocks until every request read has its response, the context ends,
+// or drainTimeout passes.
+func (a *answered) wait() {
+	timeout := time.NewTimer(drainTimeout)
+	defer timeout.Stop()
+	for {
+		a.mu.Lock()
+		owed, changed := a.owed, a.changed
+		a.mu.Unlock()
+		if owed == 0 {
+			return
+		}
+		select {
+		case <-changed:
+		case <-a.ctx.Done():
+			return
+		case <-timeout.C:
+			return
+		}
+	}
+}
+
+// envelope holds the fields that tell JSON-RPC message kinds apart.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// expectsResponse reports whether the server answers a line from the
+// client: a request (method and id) or anything it cannot parse as a
+// message (it answers those with an error).
+func expectsResponse(line []byte) bool {
+	var e envelope
+	if json.Unmarshal(line, &e) != nil {
+		return true
+	}
+	return e.Method != "" && e.ID != nil && !bytes.Equal(e.ID, []byte("null"))
+}
+
+// isResponse reports whether a line written by the server answers a request:
+// it has an id (null for a parse error) and no method.
+func isResponse(line []byte) bool {
+	var e envelope
+	return json.Unmarshal(line, &e) == nil && e.ID != nil && e.Method == ""
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -1,0 +1,130 @@
+// Package docs holds the documentation corpus: every Markdown file under the
+// docs root, loaded once into an immutable Snapshot.
+//
+// A Snapshot is never modified after Load returns it, so any number of
+// readers may use it without locks. A Store hands out the current Snapshot
+// and lets a later reload replace it atomically: a reader that took a
+// snapshot keeps a consistent corpus for as long as it holds it.
+package docs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// Doc is one Markdown file.
+type Doc struct {
+	Path     string    // slash-separated, relative to the docs root
+	Title    string    // front matter title, else the first level-1 heading, else the file name
+	Size     int64     // bytes on disk
+	Lines    []string  // the text split into lines, without line terminators or BOM
+	Headings []Heading // in line order
+}
+
+// HeadingTrail returns the headings that enclose a 1-based line: the nearest
+// heading above it, its parent, and so on, outermost first.
+func (d *Doc) HeadingTrail(line int) []string {
+	var stack []Heading
+	for _, h := range d.Headings {
+		if h.Line > line {
+			break
+		}
+		for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, h)
+	}
+	trail := make([]string, len(stack))
+	for i, h := range stack {
+		trail[i] = h.Text
+	}
+	return trail
+}
+
+// Skipped records a file the loader left out and why.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// Snapshot is an immutable corpus.
+type Snapshot struct {
+	generation uint64
+	docs       []*Doc // sorted by Path
+	byPath     map[string]*Doc
+	skipped    []Skipped
+}
+
+func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
+	slices.SortFunc(docs, func(a, b *Doc) int { return strings.Compare(a.Path, b.Path) })
+	byPath := make(map[string]*Doc, len(docs))
+	for _, d := range docs {
+		byPath[d.Path] = d
+	}
+	return &Snapshot{generation: generation, docs: docs, byPath: byPath, skipped: skipped}
+}
+
+// Generation numbers snapshots: a newer snapshot has a larger one.
+func (s *Snapshot) Generation() uint64 { return s.generation }
+
+// Docs returns every doc in path order. The slice must not be modified.
+func (s *Snapshot) Docs() []*Doc { return s.docs }
+
+// Skipped lists the files the loader left out.
+func (s *Snapshot) Skipped() []Skipped { return s.skipped }
+
+// Doc returns the doc at a client-supplied path. The error wraps
+// ErrInvalidPath for a refused path and ErrNotFound, as a *NotFoundError
+// listing the nearest valid paths, for a path that names no doc.
+func (s *Snapshot) Doc(p string) (*Doc, error) {
+	clean, err := CleanPath(p)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := s.byPath[clean]; ok {
+		return d, nil
+	}
+	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(clean, 5)}
+}
+
+// From returns the index of the first doc whose path is >= p.
+func (s *Snapshot) From(p string) int {
+	i, _ := slices.BinarySearchFunc(s.docs, p, func(d *Doc, p string) int { return strings.Compare(d.Path, p) })
+	return i
+}
+
+// NotFoundError says that a path names no doc, and which paths come closest.
+type NotFoundError struct {
+	Path    string
+	Nearest []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("no doc at %q", e.Path)
+	if len(e.Nearest) > 0 {
+		msg += "; nearest valid paths: " + strings.Join(e.Nearest, ", ")
+	}
+	return msg
+}
+
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// Store holds the current snapshot. It is safe for concurrent use.
+type Store struct {
+	current atomic.Pointer[Snapshot]
+}
+
+// NewStore returns a store serving s.
+func NewStore(s *Snapshot) *Store {
+	st := &Store{}
+	st.current.Store(s)
+	return st
+}
+
+// Snapshot returns the current snapshot.
+func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
+
+// Replace makes s the current snapshot.
+func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }

@@ -1,0 +1,184 @@
+package docs
+
+import (
+	"path"
+	"strings"
+)
+
+// Heading is a Markdown heading: ATX (# Title) or setext (Title / ===).
+type Heading struct {
+	Line  int // 1-based line of the heading text
+	Level int // 1 to 6
+	Text  string
+}
+
+// parse builds a Doc from a file's text. The text must be valid UTF-8.
+func parse(docPath string, size int64, text string) *Doc {
+	text = strings.TrimPrefix(text, "\ufeff")
+	lines := SplitLines(text)
+	fmEnd, fmTitle := frontMatter(lines)
+	headings := headings(lines, fmEnd)
+	title := fmTitle
+	if title == "" {
+		for _, h := range headings {
+			if h.Level == 1 {
+				title = h.Text
+				break
+			}
+		}
+	}
+	if title == "" {
+		title = strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
+	}
+	return &Doc{Path: docPath, Title: title, Size: size, Lines: lines, Headings: headings}
+}
+
+// SplitLines splits text into lines without their terminators. "\r\n" and a
+// lone "\n" end a line; a final newline does not start an empty last line.
+// The lines share the text's memory.
+func SplitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		line = strings.TrimSuffix(line, "\r")
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// frontMatter finds a YAML (---) or TOML (+++) block at the top of a doc. It
+// returns the number of lines it spans (0 when there is none) and its
+// top-level title, if any.
+func frontMatter(lines []string) (end int, title string) {
+	if len(lines) == 0 {
+		return 0, ""
+	}
+	fence := strings.TrimSpace(lines[0])
+	if fence != "---" && fence != "+++" {
+		return 0, ""
+	}
+	sep := ":"
+	if fence == "+++" {
+		sep = "="
+	}
+	for i := 1; i < len(lines); i++ {
+		line := lines[i]
+		if strings.TrimSpace(line) == fence {
+			return i + 1, title
+		}
+		if title != "" || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, sep)
+		if ok && strings.TrimSpace(key) == "title" {
+			title = unquote(strings.TrimSpace(value))
+		}
+	}
+	return 0, "" // an unclosed fence is not front matter
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		inner := s[1 : len(s)-1]
+		if s[0] == '"' {
+			inner = strings.ReplaceAll(inner, `\"`, `"`)
+		} else {
+			inner = strings.ReplaceAll(inner, "''", "'")
+		}
+		return strings.TrimSpace(inner)
+	}
+	return s
+}
+
+// headings lists the ATX and setext headings after the front matter,
+// skipping fenced code blocks.
+func headings(lines []string, start int) []Heading {
+	var (
+		out   []Heading
+		fence string // the opening fence of the code block we are in
+		prev  string // the previous line, when it can be a setext heading's text
+	)
+	for i := start; i < len(lines); i++ {
+		line := lines[i]
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		if fence != "" {
+			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if indent < 4 {
+			if f := codeFence(trimmed); f != "" {
+				fence, prev = f, ""
+				continue
+			}
+			if level, text, ok := atxHeading(trimmed); ok {
+				out = append(out, Heading{Line: i + 1, Level: level, Text: text})
+				prev = ""
+				continue
+			}
+			if level := setextUnderline(trimmed); level > 0 && prev != "" {
+				out = append(out, Heading{Line: i, Level: level, Text: prev})
+				prev = ""
+				continue
+			}
+		}
+		prev = ""
+		if t := strings.TrimSpace(line); t != "" && indent < 4 && !startsBlock(t) {
+			prev = t
+		}
+	}
+	return out
+}
+
+func codeFence(s string) string {
+	for _, c := range []string{"```", "~~~"} {
+		if strings.HasPrefix(s, c) {
+			n := len(s) - len(strings.TrimLeft(s, c[:1]))
+			return s[:n]
+		}
+	}
+	return ""
+}
+
+func atxHeading(s string) (level int, text string, ok bool) {
+	for level < len(s) && s[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 || (level < len(s) && s[level] != ' ' && s[level] != '\t') {
+		return 0, "", false
+	}
+	text = strings.TrimSpace(s[level:])
+	// A closing sequence of #s preceded by a space is not part of the text.
+	if t := strings.TrimRight(text, "#"); t != text && (t == "" || strings.HasSuffix(t, " ")) {
+		text = strings.TrimSpace(t)
+	}
+	return level, text, true
+}
+
+func setextUnderline(s string) int {
+	s = strings.TrimRight(s, " \t")
+	switch {
+	case s == "":
+		return 0
+	case strings.Trim(s, "=") == "":
+		return 1
+	case len(s) >= 2 && strings.Trim(s, "-") == "":
+		return 2
+	}
+	return 0
+}
+
+// startsBlock reports whether a line opens a block that cannot be the text of
+// a setext heading (so "- item" followed by "---" is a list and a rule).
+func startsBlock(s string) bool {
+	switch s[0] {
+	case '-', '*', '+', '>', '|', '<':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package docs
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// ErrInvalidPath is wrapped by every refusal of a client-supplied path.
+var ErrInvalidPath = errors.New("invalid doc path")
+
+// ErrNotFound is wrapped when a well-formed path names no doc.
+var ErrNotFound = errors.New("doc not found")
+
+// CleanPath checks a path sent by a client and returns it in canonical form:
+// relative, slash-separated, without "." segments or a trailing slash.
+//
+// Refused, each with a reason: the empty path, NUL bytes, backslashes,
+// absolute paths, drive letters and ".." segments. A path that passes names a
+// location inside the docs root by construction; symlinks are handled by the
+// loader, which reads through os.Root and so never sees a file outside it.
+func CleanPath(p string) (string, error) {
+	reason := ""
+	switch {
+	case p == "":
+		reason = "it is empty"
+	case strings.ContainsRune(p, 0):
+		reason = "it contains a NUL byte"
+	case strings.ContainsRune(p, '\\'):
+		reason = `it contains a backslash; use "/" between folders`
+	case strings.HasPrefix(p, "/"):
+		reason = "it is absolute; give a path relative to docs/, like server/tools.md"
+	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
+		reason = "it starts with a drive letter; give a path relative to docs/"
+	case hasDotDot(p):
+		reason = `it contains a ".." segment; paths stay inside docs/`
+	}
+	if reason != "" {
+		return "", fmt.Errorf("%w %q: %s", ErrInvalidPath, p, reason)
+	}
+	clean := path.Clean(p)
+	if clean == "." {
+		return "", fmt.Errorf("%w %q: it names the docs folder itself, not a doc", ErrInvalidPath, p)
+	}
+	return clean, nil
+}
+
+// CleanPrefix checks a path prefix used as a filter. Unlike CleanPath it
+// accepts the empty prefix (everything) and keeps a trailing slash, which
+// narrows "guide/" to the folder while "guide" also matches "guide.md".
+func CleanPrefix(p string) (string, error) {
+	if p == "" || p == "." || p == "./" {
+		return "", nil
+	}
+	trailing := strings.HasSuffix(p, "/")
+	clean, err := CleanPath(p)
+	if err != nil {
+		return "", err
+	}
+	if trailing {
+		clean += "/"
+	}
+	return clean, nil
+}
+
+func hasDotDot(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }

@@ -1,0 +1,107 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+const (
+	defaultListLimit = 500
+	maxListLimit     = 5000
+)
+
+// ListDocPathsInput are the arguments of mod_list_doc_paths.
+type ListDocPathsInput struct {
+	Prefix string `json:"prefix,omitempty" jsonschema:"Only paths starting with this, e.g. clients/. Default: all."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most paths to return, 1 to 5000. Default 500."`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same prefix."`
+}
+
+// ListDocPathsOutput is the result of mod_list_doc_paths.
+type ListDocPathsOutput struct {
+	Paths      []DocEntry `json:"paths" jsonschema:"Docs in path order."`
+	NextCursor string     `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page; absent on the last page."`
+	Generation uint64     `json:"generation" jsonschema:"Generation of the docs snapshot listed."`
+}
+
+// DocEntry describes one doc.
+type DocEntry struct {
+	Path  string `json:"path" jsonschema:"Path relative to docs/, valid for mod_read_doc."`
+	Title string `json:"title" jsonschema:"Front matter title, else the first level-1 heading, else the file name."`
+	Bytes int64  `json:"bytes" jsonschema:"Size of the file in bytes."`
+	Lines int    `json:"lines" jsonschema:"Number of lines."`
+}
+
+func (s *Server) listDocPathsTool() server.ServerTool {
+	return server.ServerTool{
+		Tool: readOnlyTool("mod_list_doc_paths", "List doc paths",
+			"List the docs under docs/ (the valid paths for mod_read_doc) with each doc's title, size and line count, in path order.",
+			mcp.WithInputSchema[ListDocPathsInput](),
+			mcp.WithOutputSchema[ListDocPathsOutput](),
+		),
+		Handler: handle(s, "mod_list_doc_paths", s.listDocPaths),
+	}
+}
+
+func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocPathsOutput, string, error) {
+	var out ListDocPathsOutput
+	if in.Limit < 0 || in.Limit > maxListLimit {
+		return out, "", inputErrorf("limit %d is out of range; use 1 to %d (default %d)", in.Limit, maxListLimit, defaultListLimit)
+	}
+	limit := cmp.Or(in.Limit, defaultListLimit)
+	prefix, err := docs.CleanPrefix(in.Prefix)
+	if err != nil {
+		return out, "", fmt.Errorf("prefix: %w", err)
+	}
+	fp := fingerprint(prefix)
+	from := prefix
+	if in.Cursor != "" {
+		c, err := decodeCursor(in.Cursor, "list", fp)
+		if err != nil {
+			return out, "", err
+		}
+		from = max(prefix, c.Path+"\x00") // the smallest path after c.Path
+	}
+
+	snap := s.store.Snapshot()
+	out.Generation = snap.Generation()
+	out.Paths = []DocEntry{}
+	all := snap.Docs()
+	budget := s.opts.MaxResultBytes
+	more := false
+	for _, d := range all[snap.From(from):] {
+		if !strings.HasPrefix(d.Path, prefix) {
+			break
+		}
+		budget -= len(d.Path) + len(d.Title) + 48
+		if len(out.Paths) == limit || budget < 0 && len(out.Paths) > 0 {
+			more = true
+			break
+		}
+		out.Paths = append(out.Paths, DocEntry{Path: d.Path, Title: d.Title, Bytes: d.Size, Lines: len(d.Lines)})
+	}
+	if more {
+		out.NextCursor = cursor{Kind: "list", Query: fp, Path: out.Paths[len(out.Paths)-1].Path}.encode()
+	}
+	return out, out.text(), nil
+}
+
+func (o ListDocPathsOutput) text() string {
+	var b strings.Builder
+	for _, e := range o.Paths {
+		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
+	}
+	fmt.Fprintf(&b, "\n[%s", plural(len(o.Paths), "doc", "docs"))
+	if o.NextCursor != "" {
+		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
+	}
+	b.WriteString("]")
+	return b.String()
+}

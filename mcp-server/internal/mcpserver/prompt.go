@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// Bounds of the prompt's parts, so that it stays pasteable into any chat.
+const (
+	maxConventionsBytes = 2 << 10
+	maxDocListBytes     = 2 << 10
+	maxTaskBytes        = 1 << 10
+)
+
+func (s *Server) moddingContextPrompt() (mcp.Prompt, server.PromptHandlerFunc) {
+	prompt := mcp.NewPrompt("mod_modding_context",
+		mcp.WithPromptTitle("Modkit repository context"),
+		mcp.WithPromptDescription("Compact context for a task in this repository: layout, conventions, where docs and hooks live, the doc titles, and how to use this server's tools."),
+		mcp.WithArgument("task", mcp.ArgumentDescription("What you are about to do, e.g. \"add a hook for crafting\". Optional.")),
+	)
+	return prompt, func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text := s.moddingContext(req.Params.Arguments["task"])
+		return &mcp.GetPromptResult{
+			Description: "Context for working in the modkit repository",
+			Messages:    []mcp.PromptMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(text)}},
+		}, nil
+	}
+}
+
+func (s *Server) moddingContext(task string) string {
+	var b strings.Builder
+	b.WriteString("You are working in the modkit repository: a Go modding framework (hooks that mods handle) and the docs-mcp server that serves its documentation.\n\n")
+	if task = strings.TrimSpace(task); task != "" {
+		fmt.Fprintf(&b, "## Task\n\n%s\n\n", clip(task, maxTaskBytes))
+	}
+	b.WriteString(strings.Replace(layout, "# Repository layout", "## Layout", 1))
+	b.WriteString("\n## Conventions (from CONTRIBUTING.md)\n\n")
+	b.WriteString(s.conventions())
+	b.WriteString("\n## Docs\n\n")
+	b.WriteString(docList(s.store.Snapshot()))
+	b.WriteString(`
+## Using the tools
+
+- mod_search_docs {query}: substring search, case-insensitive; results in path order with line numbers and heading trails.
+- mod_read_doc {path, start_line?, end_line?}: read a doc; follow next_start_line when truncated.
+- mod_list_doc_paths {prefix?}: the valid doc paths with titles.
+- mod_get_hook {name}: one hook's kind, parameters and example; mod_hook_registry: framework/mod_hooks.json as on disk. Check a hook's exact name and parameters before using it.
+- mod_read_contributing: the full contribution guide. mod_repo_layout: the layout above.
+Ground answers in what these return and cite doc paths.
+`)
+	return b.String()
+}
+
+// conventions returns the "Conventions" section of CONTRIBUTING.md, or a
+// line saying why there is none.
+func (s *Server) conventions() string {
+	text, err := s.readRepoFile(s.contributingPath(), "the contribution guide")
+	if err != nil {
+		return fmt.Sprintf("(unavailable: %v)\n", err)
+	}
+	var section []string
+	in := false
+	for _, line := range docs.SplitLines(text) {
+		if strings.HasPrefix(line, "## ") {
+			if in {
+				break
+			}
+			in = strings.EqualFold(strings.TrimSpace(line[3:]), "conventions")
+			continue
+		}
+		if in {
+			section = append(section, line)
+		}
+	}
+	if len(section) == 0 {
+		return "(CONTRIBUTING.md has no \"## Conventions\" section; read it with mod_read_contributing)\n"
+	}
+	return clip(strings.TrimSpace(strings.Join(section, "\n")), maxConventionsBytes) + "\n"
+}
+
+// docList lists doc paths and titles, as many as fit the bound.
+func docList(snap *docs.Snapshot) string {
+	var b strings.Builder
+	all := snap.Docs()
+	for i, d := range all {
+		line := fmt.Sprintf("- %s: %s\n", d.Path, d.Title)
+		if b.Len()+len(line) > maxDocListBytes {
+			fmt.Fprintf(&b, "- … and %d more: list them with mod_list_doc_paths\n", len(all)-i)
+			break
+		}
+		b.WriteString(line)
+	}
+	if len(all) == 0 {
+		b.WriteString("(docs/ holds no Markdown files)\n")
+	}
+	return b.String()
+}
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:runeStart(s, n)] + " …[cut]"
+}

@@ -1,0 +1,49 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ReadDocInput are the arguments of mod_read_doc.
+type ReadDocInput struct {
+	Path      string `json:"path" jsonschema:"Doc path relative to docs/, as listed by mod_list_doc_paths or returned by mod_search_docs, e.g. server/tools.md."`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"First line to return (1-based). Default 1."`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line to return (1-based, inclusive). Default: the last line."`
+}
+
+// ReadDocOutput is the result of mod_read_doc.
+type ReadDocOutput struct {
+	Path  string `json:"path" jsonschema:"Doc path relative to docs/."`
+	Title string `json:"title" jsonschema:"The doc's title."`
+	URI   string `json:"uri" jsonschema:"Resource URI of the doc."`
+	LineRange
+}
+
+func (s *Server) readDocTool() server.ServerTool {
+	return server.ServerTool{
+		Tool: readOnlyTool("mod_read_doc", "Read a doc",
+			"Read a doc from docs/ by its path, whole or a range of lines. Long docs are cut on a line "+
+				"boundary at the size cap; the result then says truncated and gives next_start_line.",
+			mcp.WithInputSchema[ReadDocInput](),
+			mcp.WithOutputSchema[ReadDocOutput](),
+		),
+		Handler: handle(s, "mod_read_doc", s.readDoc),
+	}
+}
+
+func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
+	d, err := s.store.Snapshot().Doc(in.Path)
+	if err != nil {
+		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
+	}
+	r, err := window(d.Lines, in.StartLine, in.EndLine, s.opts.MaxResultBytes)
+	if err != nil {
+		return ReadDocOutput{}, "", err
+	}
+	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), LineRange: r}
+	return out, r.text(d.Path), nil
+}

@@ -1,0 +1,118 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+const (
+	docScheme        = "docs://"
+	registryURI      = "repo://framework/mod_hooks.json"
+	contributingURI  = "repo://CONTRIBUTING.md"
+	layoutURI        = "repo://layout"
+	resourcePageSize = 500
+)
+
+// docURI returns the resource URI of a doc: docs:// and its path, each
+// segment percent-encoded where a URI needs it (spaces, %, #, ?).
+func docURI(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return docScheme + strings.Join(segs, "/")
+}
+
+// addResources lists every doc and the three repository files as
+// resources, with a template so that a client can read any doc by URI.
+func (s *Server) addResources(m *server.MCPServer) {
+	snap := s.store.Snapshot()
+	resources := make([]server.ServerResource, 0, len(snap.Docs())+3)
+	for _, d := range snap.Docs() {
+		uri := docURI(d.Path)
+		resources = append(resources, server.ServerResource{
+			Resource: mcp.NewResource(uri, uri,
+				mcp.WithResourceTitle(d.Title),
+				mcp.WithMIMEType("text/markdown"),
+				mcp.WithResourceSize(d.Size),
+			),
+			Handler: s.readDocResource,
+		})
+	}
+	resources = append(resources,
+		server.ServerResource{
+			Resource: mcp.NewResource(registryURI, registryURI,
+				mcp.WithResourceTitle("Hook registry (framework/mod_hooks.json)"),
+				mcp.WithResourceDescription("Every hook of the framework: name, kind, parameters, example. Raw JSON."),
+				mcp.WithMIMEType("application/json")),
+			Handler: s.fileResource(s.registryPath(), "the hook registry", "application/json"),
+		},
+		server.ServerResource{
+			Resource: mcp.NewResource(contributingURI, contributingURI,
+				mcp.WithResourceTitle("Contribution guide (CONTRIBUTING.md)"),
+				mcp.WithMIMEType("text/markdown")),
+			Handler: s.fileResource(s.contributingPath(), "the contribution guide", "text/markdown"),
+		},
+		server.ServerResource{
+			Resource: mcp.NewResource(layoutURI, layoutURI,
+				mcp.WithResourceTitle("Repository layout"),
+				mcp.WithMIMEType("text/markdown")),
+			Handler: func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: layout}}, nil
+			},
+		},
+	)
+	m.SetResources(resources...)
+	m.AddResourceTemplate(
+		mcp.NewResourceTemplate(docScheme+"{+path}", "doc",
+			mcp.WithTemplateTitle("A doc by path"),
+			mcp.WithTemplateDescription("Any doc under docs/, by its path relative to docs/, e.g. docs://server/tools.md."),
+			mcp.WithTemplateMIMEType("text/markdown"),
+		),
+		s.readDocResource,
+	)
+}
+
+// readDocResource serves docs://{path}. mcp-go reports a handler's error as
+// a JSON-RPC internal error (-32603); the message says what was wrong.
+func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	uri := req.Params.URI
+	raw, ok := strings.CutPrefix(uri, docScheme)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a docs:// URI", uri)
+	}
+	p, err := url.PathUnescape(raw)
+	if err != nil {
+		return nil, fmt.Errorf("bad escape in %q: %w", uri, err)
+	}
+	d, err := s.store.Snapshot().Doc(p)
+	if err != nil {
+		return nil, err
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: docText(d)}}, nil
+}
+
+func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFunc {
+	return func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		text, err := s.readRepoFile(path, what)
+		if err != nil {
+			return nil, err
+		}
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: mime, Text: text}}, nil
+	}
+}
+
+// docText is a doc's text with normalised line endings.
+func docText(d *docs.Doc) string {
+	if len(d.Lines) == 0 {
+		return ""
+	}
+	return strings.Join(d.Lines, "\n") + "\n"
+}

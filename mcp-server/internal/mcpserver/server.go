@@ -1,0 +1,101 @@
+// Package mcpserver exposes the docs corpus, the hook registry and the
+// contribution guide as MCP tools, resources and a prompt, on top of
+// mcp-go's protocol server.
+//
+// Every tool is read-only and returns structuredContent (described by an
+// output schema) with a readable text copy. User mistakes come back as tool
+// errors (isError) that say what was wrong and what to do instead; protocol
+// errors are left to protocol faults.
+package mcpserver
+
+import (
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// DefaultMaxResultBytes bounds the text one tool call returns.
+const DefaultMaxResultBytes = 64 << 10
+
+// Options configures the server.
+type Options struct {
+	Version          string
+	DataRoot         string // absolute path of the repository served
+	RegistryPath     string // absolute path of mod_hooks.json
+	ContributingPath string // absolute path of CONTRIBUTING.md
+	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
+	Logger           *slog.Logger
+}
+
+// Server holds what the MCP handlers share.
+type Server struct {
+	opts      Options
+	store     *docs.Store
+	log       *slog.Logger
+	hookCache hookCache
+}
+
+// New returns an MCP server answering from store.
+func New(opts Options, store *docs.Store) *server.MCPServer {
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, store: store, log: opts.Logger}
+
+	mcp := server.NewMCPServer("docs-mcp", opts.Version,
+		server.WithTitle("Modkit docs"),
+		server.WithDescription("Search and read the modkit framework's documentation, hook registry and contribution guide."),
+		server.WithInstructions(instructions),
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithPaginationLimit(resourcePageSize),
+		server.WithRecovery(),
+		server.WithResourceRecovery(),
+		server.WithLogger(opts.Logger),
+	)
+	mcp.AddTools(
+		s.searchDocsTool(),
+		s.readDocTool(),
+		s.listDocPathsTool(),
+		s.hookRegistryTool(),
+		s.getHookTool(),
+		s.readContributingTool(),
+		s.repoLayoutTool(),
+	)
+	mcp.AddPrompt(s.moddingContextPrompt())
+	s.addResources(mcp)
+	return mcp
+}
+
+// registryPath and contributingPath are the two files read from disk on
+// every call, so that edits show without a restart.
+func (s *Server) registryPath() string     { return s.opts.RegistryPath }
+func (s *Server) contributingPath() string { return s.opts.ContributingPath }
+
+// rel names a path the way users see it in the repository: relative to the
+// data root. A file configured outside the data root is named by its base
+// name only, so that errors do not show clients the server's file system.
+func (s *Server) rel(path string) string {
+	r, err := filepath.Rel(s.opts.DataRoot, path)
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(r)
+}
+
+const instructions = `This server answers questions about the modkit modding framework from its own repository.
+
+- Find things with mod_search_docs (plain substring search, case-insensitive by default, not ranked): search for an identifier or a short phrase, then open the hit with mod_read_doc at the given path and line.
+- Browse with mod_list_doc_paths; read a whole page with mod_read_doc, following next_start_line when a result says it was cut.
+- Hooks: mod_get_hook {name} gives one hook's parameters and example; mod_hook_registry returns framework/mod_hooks.json exactly as on disk. mod_search_docs also lists hooks whose name or text matches.
+- Conventions for changes: mod_read_contributing. The repo's shape: mod_repo_layout.
+- The prompt mod_modding_context packs all of this into one message.
+Cite doc paths (docs://...) in answers. Every result is size-capped; when a result is cut it says so and tells how to continue.`
