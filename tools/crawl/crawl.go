@@ -3,9 +3,9 @@
 // resolve: a status other than 200, a link leaving the site's base path, or a
 // #fragment that names no element on its page.
 //
-// It needs no network: requests go straight to the handler. The wiki's tests
-// use it on the built site, and the docs-mcp server can use it on its own mux
-// (the wiki lives at /wiki/ there).
+// Requests go straight to a handler when one is given (no network), else
+// over HTTP to a running server. The wiki's tests use it on the built site
+// served by the docs-mcp server, where the wiki lives at /wiki/.
 package crawl
 
 import (
@@ -52,10 +52,12 @@ type Result struct {
 	Broken []Broken
 }
 
-// Crawler fetches from a handler. Base is the URL the site is served under,
-// e.g. "http://wiki.test/wiki/": only URLs below it are followed.
+// Crawler fetches from Handler, or over HTTP with Client when Handler is nil.
+// Base is the URL the site is served under, e.g. "http://wiki.test/wiki/":
+// only URLs below it are followed.
 type Crawler struct {
 	Handler http.Handler
+	Client  *http.Client // nil means http.DefaultClient; its redirect policy is not used
 	Base    string
 	// MaxPages stops a runaway crawl; zero means 10000.
 	MaxPages int
@@ -115,6 +117,10 @@ func (c *Crawler) Crawl(ctx context.Context, starts ...string) (*Result, error) 
 		}
 		p, final := c.fetch(ctx, r.u)
 		res.Pages[key] = p
+		if p.Status == 0 {
+			res.Broken = append(res.Broken, Broken{URL: r.u.String(), From: r.from, Reason: "request failed: " + string(p.Body)})
+			continue
+		}
 		if p.Status != http.StatusOK {
 			res.Broken = append(res.Broken, Broken{URL: r.u.String(), From: r.from, Reason: fmt.Sprintf("status %d", p.Status)})
 			continue
@@ -153,18 +159,22 @@ func pageKey(u *url.URL) string {
 	return k
 }
 
-// fetch GETs u from the handler, following up to five redirects, and
-// returns the page and the URL it was finally served at.
+// fetch GETs u, following up to five redirects, and returns the page and
+// the URL it was finally served at. A request that fails outright is a page
+// with status 0 and the error as its body.
 func (c *Crawler) fetch(ctx context.Context, u *url.URL) (*Page, *url.URL) {
 	cur := *u
 	cur.Fragment = ""
 	for range 5 {
-		req := httptest.NewRequestWithContext(ctx, http.MethodGet, cur.String(), nil)
-		rec := httptest.NewRecorder()
-		c.Handler.ServeHTTP(rec, req)
-		resp := rec.Result()
-		body, _ := io.ReadAll(resp.Body)
+		resp, err := c.get(ctx, &cur)
+		if err != nil {
+			return &Page{Body: []byte(err.Error())}, &cur
+		}
+		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if err != nil {
+			return &Page{Body: []byte(err.Error())}, &cur
+		}
 		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 			next, err := cur.Parse(resp.Header.Get("Location"))
 			if err != nil {
@@ -180,6 +190,27 @@ func (c *Crawler) fetch(ctx context.Context, u *url.URL) (*Page, *url.URL) {
 		return p, &cur
 	}
 	return &Page{Status: http.StatusLoopDetected}, &cur
+}
+
+// get sends one GET to the handler or the server, without following a redirect.
+func (c *Crawler) get(ctx context.Context, u *url.URL) (*http.Response, error) {
+	if c.Handler != nil {
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		rec := httptest.NewRecorder()
+		c.Handler.ServeHTTP(rec, req)
+		return rec.Result(), nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	client := http.DefaultClient
+	if c.Client != nil {
+		client = c.Client
+	}
+	noRedirect := *client
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return noRedirect.Do(req)
 }
 
 func mediaType(ct string) string {
