@@ -3,7 +3,6 @@ package wiki
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,8 +105,7 @@ func TestBrowser(t *testing.T) {
 		opt.Root = fixture(t)
 	}
 	out, _ := build(t, opt)
-	srv := httptest.NewServer(siteHandler(out))
-	defer srv.Close()
+	server := serveSite(t, out, opt.Root) // the docs-mcp server, as readers get the wiki
 
 	artifacts := filepath.Join(opt.Repo, "artifacts", "wiki")
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
@@ -136,12 +134,12 @@ func TestBrowser(t *testing.T) {
 
 	// Home: / leads to /wiki/.
 	b.do("load home",
-		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Navigate(server+"/"),
 		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
 		shot("1-home-light.png"),
 	)
-	if loc := get(b, "location", chromedp.Location()); loc != srv.URL+"/wiki/" {
-		t.Errorf("home: at %s, want %s/wiki/", loc, srv.URL)
+	if loc := get(b, "location", chromedp.Location()); loc != server+"/wiki/" {
+		t.Errorf("home: at %s, want %s/wiki/", loc, server)
 	}
 	if title := get(b, "title", chromedp.Title()); title == "" {
 		t.Error("home: empty title")
@@ -175,7 +173,7 @@ func TestBrowser(t *testing.T) {
 	// A page with code, a table and a table of contents, whole.
 	if _, err := os.Stat(filepath.Join(out, "getting-started", "index.html")); err == nil {
 		b.do("getting started",
-			chromedp.Navigate(srv.URL+"/wiki/getting-started/"),
+			chromedp.Navigate(server+"/wiki/getting-started/"),
 			chromedp.WaitVisible(chromedp.CSS(`article.doc`)),
 			fullShot(t, artifacts, "2b-getting-started-light.png"),
 		)
@@ -218,7 +216,7 @@ func TestBrowser(t *testing.T) {
 	const dark, light = "rgb(13, 17, 23)", "rgb(255, 255, 255)"
 	bodyBG := chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`)
 	b.do("toggle dark mode",
-		chromedp.Navigate(srv.URL+pageHref),
+		chromedp.Navigate(server+pageHref),
 		chromedp.WaitVisible(chromedp.CSS(`.theme-toggle`)),
 		chromedp.Click(chromedp.CSS(`.theme-toggle`)),
 	)
@@ -235,7 +233,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("dark mode was not kept across a reload: background %s", bg)
 	}
 	b.do("hook reference in dark mode",
-		chromedp.Navigate(srv.URL+"/wiki/hook-reference/"),
+		chromedp.Navigate(server+"/wiki/hook-reference/"),
 		chromedp.WaitVisible(chromedp.CSS(`.hook-reference`)),
 		shot("5-hooks-dark.png"),
 	)
@@ -259,7 +257,7 @@ func TestBrowser(t *testing.T) {
 	// A phone: no sideways scrolling; the menu button opens the sidebar.
 	b.do("phone",
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-		chromedp.Navigate(srv.URL+pageHref),
+		chromedp.Navigate(server+pageHref),
 		chromedp.WaitVisible(chromedp.CSS(`.menu-toggle`)),
 		shot("6-phone.png"),
 	)

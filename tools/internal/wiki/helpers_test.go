@@ -2,7 +2,6 @@ package wiki
 
 import (
 	"context"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,15 +79,6 @@ func build(t *testing.T, opt Options) (string, *Result) {
 		t.Fatalf("Build: %v", err)
 	}
 	return out, res
-}
-
-// siteHandler serves a built site the way the docs-mcp server does: under
-// /wiki/, with / leading there.
-func siteHandler(dir string) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/wiki/", http.StripPrefix("/wiki/", http.FileServer(http.Dir(dir))))
-	mux.Handle("/{$}", http.RedirectHandler("/wiki/", http.StatusFound))
-	return mux
 }
 
 func writeFile(t *testing.T, path, text string) {

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,13 +35,14 @@ type searchIndex struct {
 	} `json:"pages"`
 }
 
-// checkSite checks a built site against the tree it was built from, the way
-// a reader would notice: every link and asset resolves when the site is
-// served under /wiki/, every doc has a page, a raw twin and an llms.txt entry,
-// and the hook reference lists every hook in the registry.
-func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
+// checkSite crawls a built site served by the docs-mcp server at server
+// (see serveSite) and checks it against the tree it was built from, the way a reader would notice: every
+// link and asset resolves under /wiki/, every doc has a page, a raw twin
+// and an llms.txt entry, and the hook reference lists every hook in the
+// registry.
+func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 	t.Helper()
-	c := crawl.Crawler{Handler: siteHandler(out), Base: "http://wiki.test/wiki/"}
+	c := crawl.Crawler{Base: server + "/wiki/"}
 	res, err := c.Crawl(context.Background(), "llms.txt", "404.html")
 	if err != nil {
 		t.Fatalf("crawl: %v", err)
@@ -49,14 +52,14 @@ func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
 	}
 
 	var idx searchIndex
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
+	if err := json.Unmarshal(served(t, res, "/wiki/search-index.json"), &idx); err != nil {
 		t.Fatalf("search index: %v", err)
 	}
 	byPath := map[string]string{}
 	for _, p := range idx.Pages {
 		byPath[p.Path] = p.URL
 	}
-	llms := readFile(t, filepath.Join(out, "llms.txt"))
+	llms := string(served(t, res, "/wiki/llms.txt"))
 	sources := map[string]string{} // repository path -> raw twin path in the site
 	for _, doc := range tree.Docs {
 		sources["docs/"+doc] = doc
@@ -73,12 +76,12 @@ func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
 		if p := res.Pages[url]; p == nil || p.Status != 200 {
 			t.Errorf("%s: page %s was not reached from the home page", repoPath, url)
 		}
-		src := readFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
-		if got := readFile(t, filepath.Join(out, filepath.FromSlash(twin))); got != src {
-			t.Errorf("%s: the raw twin /wiki/%s differs from the source", repoPath, twin)
-		}
 		if !strings.Contains(llms, "(/wiki/"+twin+")") {
 			t.Errorf("%s: llms.txt does not list /wiki/%s", repoPath, twin)
+		}
+		src := readFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
+		if got := res.Pages["/wiki/"+twin]; got == nil || string(got.Body) != src {
+			t.Errorf("%s: the raw twin /wiki/%s was not served byte for byte", repoPath, twin)
 		}
 	}
 
@@ -97,7 +100,7 @@ func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
 	if refPage == nil || refPage.Status != 200 {
 		t.Fatal("the hook reference /wiki/hook-reference/ was not reached from the home page")
 	}
-	refMD := readFile(t, filepath.Join(out, "hook-reference.md"))
+	refMD := string(served(t, res, "/wiki/hook-reference.md"))
 	for _, h := range reg.Hooks {
 		if !refPage.IDs[h.Name] {
 			t.Errorf("hook %s: no section with id %q on the hook reference page", h.Name, h.Name)
@@ -110,6 +113,17 @@ func checkSite(t *testing.T, out string, tree *Tree) *crawl.Result {
 		t.Errorf("hook reference: no %q in its introduction", want)
 	}
 	return res
+}
+
+// served returns the body of a crawled path, failing the test when the
+// crawl did not fetch it with status 200.
+func served(t *testing.T, res *crawl.Result, urlPath string) []byte {
+	t.Helper()
+	p := res.Pages[urlPath]
+	if p == nil || p.Status != http.StatusOK {
+		t.Fatalf("%s was not served by the crawl: %+v", urlPath, p)
+	}
+	return p.Body
 }
 
 var titleRe = regexp.MustCompile(`<title>(.*?)</title>`)
@@ -135,7 +149,7 @@ func TestBuildFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	crawled := checkSite(t, out, tree)
+	crawled := checkSite(t, serveSite(t, out, root), tree)
 	t.Logf("fixture: %d HTML pages, %d files, Hugo ran %s", res.Pages, res.Files, res.Duration)
 
 	// Titles: front matter, else the first heading, else the file name.
@@ -231,8 +245,64 @@ func TestBuildRepoDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSite(t, out, tree)
+	server := serveSite(t, out, opt.Root)
+	crawled := checkSite(t, server, tree)
 	t.Logf("repository docs: %d docs, %d HTML pages, %d files; Hugo ran %s", len(tree.Docs), res.Pages, res.Files, res.Duration)
+
+	// What the server adds around the site: / leads to the wiki, /health
+	// sees it, and each kind of file has its type.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(server + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusFound || loc != "/wiki/" {
+		t.Errorf("GET /: %d to %q, want 302 to /wiki/", resp.StatusCode, loc)
+	}
+	var health struct {
+		Wiki  bool `json:"wiki"`
+		Docs  int  `json:"docs"`
+		Hooks int  `json:"hooks"`
+	}
+	resp, err = client.Get(server + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&health)
+	resp.Body.Close()
+	if err != nil || !health.Wiki || health.Docs != len(tree.Docs) {
+		t.Errorf("/health = %+v (%v), want the wiki present and %d docs", health, err, len(tree.Docs))
+	}
+	// Every file the crawl fetched has the type its kind calls for.
+	types := map[string]string{
+		"/": "text/html", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+		".json": "application/json", ".txt": "text/plain", ".svg": "image/svg+xml", ".png": "image/png",
+		".md": "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+	}
+	for url, page := range crawled.Pages {
+		ext := path.Ext(url)
+		if strings.HasSuffix(url, "/") {
+			ext = "/"
+		}
+		want, ok := types[ext]
+		if !ok {
+			t.Errorf("%s: a kind of file the test does not know (%s)", url, page.ContentType)
+			continue
+		}
+		if !strings.HasPrefix(page.ContentType, want) {
+			t.Errorf("GET %s: Content-Type %q, want %s…", url, page.ContentType, want)
+		}
+	}
+	resp, err = client.Get(server + "/wiki/no/such/page/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `<nav id="sidebar"`) {
+		t.Errorf("GET a missing page: status %d, want 404 with the wiki's own 404 page", resp.StatusCode)
+	}
 }
 
 func TestBuildWithoutContributing(t *testing.T) {
@@ -248,7 +318,7 @@ func TestBuildWithoutContributing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := checkSite(t, out, tree)
+	res := checkSite(t, serveSite(t, out, root), tree)
 	if p := res.Pages["/wiki/contributing/"]; p != nil {
 		t.Errorf("/wiki/contributing/ was reached (status %d) though there is no CONTRIBUTING.md", p.Status)
 	}
