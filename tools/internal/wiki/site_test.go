@@ -356,12 +356,21 @@ func TestBuildBaseURL(t *testing.T) {
 }
 
 func TestBuildIsDeterministic(t *testing.T) {
-	opt := options(t, fixture(t))
-	a, _ := build(t, opt)
-	b, _ := build(t, opt)
-	fa, fb := tree(t, a), tree(t, b)
-	if diff := cmp.Diff(fa, fb); diff != "" {
-		t.Errorf("two builds of the same tree differ (-first +second):\n%s", diff)
+	for name, opt := range map[string]Options{
+		"fixture":    options(t, fixture(t)),
+		"repository": repoOptions(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			a, _ := build(t, opt)
+			b, _ := build(t, opt)
+			fa, fb := tree(t, a), tree(t, b)
+			if len(fa) == 0 {
+				t.Fatal("the build wrote no files")
+			}
+			if diff := cmp.Diff(fa, fb); diff != "" {
+				t.Errorf("two builds of the same tree differ (-first +second):\n%s", diff)
+			}
+		})
 	}
 }
 
