@@ -33,6 +33,10 @@ func (s *syncBuffer) String() string {
 
 func TestServe(t *testing.T) {
 	root := fixture(t)
+	// A broken link does not stop the preview: it is reported, and the
+	// page is served.
+	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
+	writeFile(t, vscode, readFile(t, vscode)+"\nSee [the old page](old.md).\n")
 	opt := options(t, root)
 	var log syncBuffer
 	opt.Progress = &log
@@ -73,6 +77,10 @@ func TestServe(t *testing.T) {
 	}
 	if !strings.Contains(body, "<title>Getting started with modkit · modkit wiki</title>") {
 		t.Fatalf("GET %s: no wiki page within a minute; log:\n%s", url, log.String())
+	}
+
+	if want := `wiki: docs/clients/vscode.md:5: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
+		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
 	}
 
 	// Images beside the docs are served too.

@@ -246,8 +246,9 @@ type mount struct {
 }
 
 type hugoConfig struct {
-	ResourceDir string `json:"resourceDir"`
-	CacheDir    string `json:"cacheDir"`
+	ResourceDir string         `json:"resourceDir"`
+	CacheDir    string         `json:"cacheDir"`
+	Params      map[string]any `json:"params,omitempty"`
 	Module      struct {
 		Mounts []mount `json:"mounts"`
 	} `json:"module"`
@@ -256,7 +257,8 @@ type hugoConfig struct {
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
 // defaults, so the site's own folders are mounted too.
 //
-// A preview (hugo server) does not publish the raw .md twins: Hugo's watcher
+// A preview (hugo server) reports broken links without stopping, and does
+// not publish the raw .md twins: Hugo's watcher
 // treats a changed file under a folder mounted as static as a static file
 // only (a "! **.md" filter on the mount does not change that), and would
 // stop re-rendering the page. So a preview mounts the other files one by one.
@@ -265,6 +267,11 @@ func (t *Tree) config(genDir, siteDir string, preview bool) hugoConfig {
 	var c hugoConfig
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
+	if preview {
+		// A broken link is a warning in the preview, which keeps serving
+		// (layouts/_partials/broken.html); it fails a build.
+		c.Params = map[string]any{"wikiPreview": true}
+	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
 		{Source: filepath.Join(siteDir, "assets"), Target: "assets"},
