@@ -261,12 +261,28 @@ func TestBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.menu-toggle`)),
 		shot("6-phone.png"),
 	)
-	if get(b, "measure", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)) {
-		t.Error("phone: the page scrolls sideways")
+	sideways := chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)
+	if get(b, "measure", sideways) {
+		t.Errorf("phone: %s scrolls sideways", pageHref)
 	}
 	b.do("open the phone menu",
 		chromedp.Click(chromedp.CSS(`.menu-toggle`)),
 		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
 		shot("7-phone-menu.png"),
 	)
+	// Wide content (tables, code) scrolls inside its box, never the page.
+	for _, p := range []string{"/wiki/", "/wiki/hook-reference/", "/wiki/getting-started/"} {
+		b.do("phone "+p, chromedp.Navigate(server+p), chromedp.WaitVisible(chromedp.CSS(`article`)))
+		if get(b, "measure", sideways) {
+			t.Errorf("phone: %s scrolls sideways", p)
+		}
+	}
+	b.do("search on a phone",
+		chromedp.SendKeys(chromedp.CSS(`.search-form input`), "mod_search_docs"+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`#search-results li a`)),
+		shot("8-phone-search.png"),
+	)
+	if get(b, "measure", sideways) {
+		t.Error("phone: the search results scroll sideways")
+	}
 }

@@ -132,7 +132,9 @@
     var start = Math.max(0, hit.at - Math.floor((SNIPPET - qlen) / 2));
     var end = Math.min(line.length, start + SNIPPET);
     start = Math.max(0, Math.min(start, end - SNIPPET));
-    var pre = (start > 0 ? "…" : "");
+    // Indentation (code, nested lists) would show as an empty first row.
+    while (start < hit.at && /\s/.test(line.charAt(start))) start++;
+    var pre = (line.slice(0, start).trim() !== "" ? "…" : "");
     var post = (end < line.length ? "…" : "");
     if (!aligned) {
       span.textContent = pre + line.slice(start, end).trim() + post;
