@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -16,7 +17,7 @@ func BenchmarkBuild(b *testing.B) {
 	if c.err != nil {
 		b.Skipf("Hugo cannot be built or run: %v", c.err)
 	}
-	opt := Options{Repo: c.repo}
+	opt := Options{Repo: c.repo, Root: os.Getenv("WIKI_TEST_ROOT")} // empty: the repository
 	out := filepath.Join(b.TempDir(), "wiki")
 	var pages int
 	for b.Loop() {
