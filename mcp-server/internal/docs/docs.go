@@ -144,3 +144,11 @@ func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
 
 // Replace makes s the current snapshot.
 func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
+
+// Lookup returns the doc at a path exactly as the snapshot spells it (a
+// path from a Diff or another snapshot), without the checks Doc makes on
+// client input.
+func (s *Snapshot) Lookup(p string) (*Doc, bool) {
+	d, ok := s.byPath[p]
+	return d, ok
+}
