@@ -172,6 +172,12 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		stopFollowing()
 		<-followed
 	}()
+	// Serve only once edits are followed, so that a client never misses
+	// one made after the server first answered it.
+	select {
+	case <-w.Ready():
+	case <-ctx.Done():
+	}
 
 	if cfg.Stdio {
 		return serveStdio(ctx, log, srv.MCP(), stdin, stdout)

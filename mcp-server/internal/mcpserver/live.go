@@ -100,7 +100,9 @@ func (s *Server) Publish(c Change) {
 	if len(removed) > 0 {
 		s.mcp.DeleteResources(removed...)
 	}
-	for session, uris := range s.subs.subscribers(touched) {
+	subscribers := s.subs.subscribers(touched)
+	s.log.Debug("publish", "touched", len(touched), "sessions", len(subscribers))
+	for session, uris := range subscribers {
 		for _, uri := range uris {
 			err := s.mcp.SendNotificationToSpecificClient(session, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
 			switch {

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -102,6 +103,19 @@ type Watcher struct {
 
 	// maxFolders, when set, acts as the kernel's watch limit (tests).
 	maxFolders int
+
+	ready     chan struct{} // closed once changes are followed, or Run returned
+	readyOnce sync.Once
+}
+
+// Ready is closed once the watcher follows changes (every edit after it is
+// seen), or when Run has returned without following any.
+func (w *Watcher) Ready() <-chan struct{} { return w.ready }
+
+// watching records the method in use and announces readiness.
+func (w *Watcher) watching(m Method) {
+	w.method.Store(m)
+	w.readyOnce.Do(func() { close(w.ready) })
 }
 
 // watchList returns the folders watched with file events.
@@ -127,7 +141,7 @@ func New(opts Options) *Watcher {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Dir = filepath.Clean(opts.Dir)
-	w := &Watcher{opts: opts, log: opts.Logger}
+	w := &Watcher{opts: opts, log: opts.Logger, ready: make(chan struct{})}
 	w.method.Store(MethodNone)
 	return w
 }
@@ -141,7 +155,10 @@ func (w *Watcher) Method() Method { return w.method.Load().(Method) }
 // the next batch. Run returns nil when ctx ends, at once with Mode Off, and
 // an error only when it cannot watch at all.
 func (w *Watcher) Run(ctx context.Context, apply func(context.Context, Batch)) error {
-	defer w.method.Store(MethodNone)
+	defer func() {
+		w.method.Store(MethodNone)
+		w.readyOnce.Do(func() { close(w.ready) })
+	}()
 	switch w.opts.Mode {
 	case Off:
 		return nil
@@ -193,14 +210,14 @@ func (w *Watcher) notify(ctx context.Context, apply func(context.Context, Batch)
 	if err := t.addTree(w.opts.Dir); err != nil {
 		return err
 	}
-	w.method.Store(MethodNotify)
+	w.watching(MethodNotify)
 	w.log.Info("watching docs for changes", "method", MethodNotify, "dir", w.opts.Dir, "folders", t.folders)
 	return t.coalesce(ctx, fsw.Events, fsw.Errors, apply)
 }
 
 // poll looks at everything every PollInterval.
 func (w *Watcher) poll(ctx context.Context, apply func(context.Context, Batch)) error {
-	w.method.Store(MethodPolling)
+	w.watching(MethodPolling)
 	w.log.Info("watching docs for changes", "method", MethodPolling, "dir", w.opts.Dir, "interval", w.opts.PollInterval)
 	stamps := make(map[string]fileStamp, len(w.opts.Files))
 	for _, f := range w.opts.Files {
