@@ -119,4 +119,3 @@ func TestLiveNotificationsOverHTTP(t *testing.T) {
 		t.Errorf("health after two changes: generation %d, before %d", h.Generation, before)
 	}
 }
-
