@@ -63,7 +63,7 @@ func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App 
 	return &cli.App{
 		Name:      "docs-mcp",
 		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
-		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]",
 		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
 assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
 registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
@@ -104,6 +104,7 @@ root or docs folder, an unusable flag value).`,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Flags:           flags(),
+		Commands:        []*cli.Command{healthcheckCommand(stdout)},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see docs-mcp --help)", err)
 		},
