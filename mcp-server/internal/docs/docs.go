@@ -9,9 +9,11 @@ package docs
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // Doc is one Markdown file.
@@ -19,8 +21,11 @@ type Doc struct {
 	Path     string    // slash-separated, relative to the docs root
 	Title    string    // front matter title, else the first level-1 heading, else the file name
 	Size     int64     // bytes on disk
+	ModTime  time.Time // modification time when read
 	Lines    []string  // the text split into lines, without line terminators or BOM
 	Headings []Heading // in line order
+
+	stamp stamp // the file's size and time when read, to notice changes
 }
 
 // HeadingTrail returns the headings that enclose a 1-based line: the nearest
@@ -47,7 +52,18 @@ func (d *Doc) HeadingTrail(line int) []string {
 type Skipped struct {
 	Path   string
 	Reason string
+
+	stamp stamp // set when the reason lasts until the file changes (too large, not UTF-8)
 }
+
+// stamp identifies a version of a file cheaply: a rescan re-reads a file
+// whose stamp differs from the one it had when read.
+type stamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime()} }
 
 // Snapshot is an immutable corpus.
 type Snapshot struct {
@@ -128,3 +144,11 @@ func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
 
 // Replace makes s the current snapshot.
 func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
+
+// Lookup returns the doc at a path exactly as the snapshot spells it (a
+// path from a Diff or another snapshot), without the checks Doc makes on
+// client input.
+func (s *Snapshot) Lookup(p string) (*Doc, bool) {
+	d, ok := s.byPath[p]
+	return d, ok
+}
