@@ -41,7 +41,8 @@ type Match struct {
 }
 
 // Matches yields the matches of q in snap that come after the position
-// after, in path then line order.
+// after, in path then line order, by reading every line in range. It is
+// the definition the Index is tested against; Find uses the index.
 func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 	m := NewMatcher(q.Text, q.CaseSensitive)
 	return func(yield func(Match) bool) {
@@ -55,15 +56,24 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 			if d.Path == after.Path {
 				first = after.Line // lines are 1-based: index after.Line is the next line
 			}
-			for i := first; i < len(d.Lines); i++ {
-				off, n := m.Index(d.Lines[i])
-				if off < 0 {
-					continue
-				}
-				if !yield(Match{Doc: d, Line: i + 1, Offset: off, Length: n}) {
-					return
-				}
+			if !scanDoc(d, first, m, yield) {
+				return
 			}
 		}
 	}
+}
+
+// scanDoc yields the matches in d's lines from index first on. It reports
+// whether to go on.
+func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
+	for i := first; i < len(d.Lines); i++ {
+		off, n := m.Index(d.Lines[i])
+		if off < 0 {
+			continue
+		}
+		if !yield(Match{Doc: d, Line: i + 1, Offset: off, Length: n}) {
+			return false
+		}
+	}
+	return true
 }
