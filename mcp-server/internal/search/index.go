@@ -68,24 +68,37 @@ func NewIndex(snap *docs.Snapshot) (*Index, error) {
 	// Phase 1, in parallel over runs of docs: the distinct buckets of each doc.
 	workers := runtime.GOMAXPROCS(0)
 	chunks := split(all, workers)
+	ranges := bucketRanges(nb, workers)
 	var wg sync.WaitGroup
-	for _, c := range chunks {
-		wg.Go(func() { c.collect(all, ix.shift, nb) })
+	next := make(chan *chunk)
+	for range workers {
+		wg.Go(func() {
+			for c := range next {
+				c.collect(all, ix.shift, ranges)
+			}
+		})
 	}
+	for _, c := range chunks {
+		next <- c
+	}
+	close(next)
 	wg.Wait()
 
 	// Phase 2, in parallel over ranges of buckets: each list's encoded size.
-	size := make([]uint32, nb+1)
-	last := make([]uint32, nb) // 1 + the last doc added to a bucket; 0 for none
-	for _, r := range bucketRanges(nb, workers) {
-		wg.Go(func() {
-			walk(chunks, r, func(doc uint32, b uint32) {
-				size[b] += uint32(uvarintLen(doc + 1 - last[b]))
-				last[b] = doc + 1
-			})
+	// For each bucket: its size, then its write cursor; and 1 + the last
+	// doc added to it (0 for none). One array keeps both in a cache line.
+	type state struct{ size, last uint32 }
+	st := make([]state, nb)
+	parallel(len(ranges), workers, func(p int) {
+		walk(chunks, p, func(doc uint32, b uint32) {
+			s := &st[b]
+			if s.last == doc+1 {
+				return // two grams of the doc share the bucket
+			}
+			s.size += uint32(uvarintLen(doc + 1 - s.last))
+			s.last = doc + 1
 		})
-	}
-	wg.Wait()
+	})
 
 	// Lay the lists out: a list bigger than a bitmap of every doc becomes
 	// one. That keeps the index small (a gram found in most docs costs
@@ -96,12 +109,12 @@ func NewIndex(snap *docs.Snapshot) (*Index, error) {
 	var total uint64
 	for b := range nb {
 		ix.start[b] = uint32(total)
-		if int(size[b]) > bitmapBytes {
+		if int(st[b].size) > bitmapBytes {
 			ix.dense[b/64] |= 1 << (b % 64)
 			ix.stats.DenseLists++
 			total += uint64(bitmapBytes)
 		} else {
-			total += uint64(size[b])
+			total += uint64(st[b].size)
 		}
 		if total > math.MaxUint32 {
 			return nil, fmt.Errorf("index docs: the posting lists pass 4 GiB; the corpus (%d bytes) is too large to index", corpus)
@@ -111,25 +124,29 @@ func NewIndex(snap *docs.Snapshot) (*Index, error) {
 	ix.data = make([]byte, total)
 
 	// Phase 3, in parallel over ranges of buckets: write the lists.
-	cursor := size[:nb]
-	copy(cursor, ix.start[:nb])
-	clear(last)
-	for _, r := range bucketRanges(nb, workers) {
-		wg.Go(func() {
-			walk(chunks, r, func(doc uint32, b uint32) {
-				if ix.isDense(b) {
-					ix.data[ix.start[b]+doc/8] |= 1 << (doc % 8)
-					return
-				}
-				cursor[b] += uint32(binary.PutUvarint(ix.data[cursor[b]:], uint64(doc+1-last[b])))
-				last[b] = doc + 1
-			})
-		})
+	for b := range st {
+		st[b] = state{size: ix.start[b]}
 	}
-	wg.Wait()
+	parallel(len(ranges), workers, func(p int) {
+		walk(chunks, p, func(doc uint32, b uint32) {
+			s := &st[b]
+			if s.last == doc+1 {
+				return
+			}
+			if ix.isDense(b) {
+				s.last = doc + 1
+				ix.data[s.size+doc/8] |= 1 << (doc % 8)
+				return
+			}
+			s.size += uint32(binary.PutUvarint(ix.data[s.size:], uint64(doc+1-s.last)))
+			s.last = doc + 1
+		})
+	})
 
 	for _, c := range chunks {
-		ix.stats.Postings += len(c.grams)
+		for _, p := range c.parts {
+			ix.stats.Postings += len(p.grams)
+		}
 	}
 	ix.stats.Docs = len(all)
 	ix.stats.Buckets = nb
@@ -138,13 +155,37 @@ func NewIndex(snap *docs.Snapshot) (*Index, error) {
 	return ix, nil
 }
 
+// parallel calls f(0) to f(n-1) on up to workers goroutines.
+func parallel(n, workers int, f func(int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(n, workers) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
 func (ix *Index) isDense(b uint32) bool { return ix.dense[b/64]&(1<<(b%64)) != 0 }
 
 // chunk is a run of docs indexed by one worker.
 type chunk struct {
-	lo, hi int      // docs[lo:hi]
-	grams  []uint32 // the distinct buckets of each doc, doc after doc
-	ends   []uint32 // ends[i]: the end in grams of doc lo+i
+	lo, hi int // docs[lo:hi]
+	// parts[p] holds the distinct buckets in range p of each doc, doc
+	// after doc, so that the worker for range p reads only its own.
+	parts []part
+}
+
+type part struct {
+	grams []uint32
+	ends  []uint32 // ends[i]: the end in grams of doc lo+i
 }
 
 // split cuts docs into about 4 runs per worker of about equal size.
@@ -172,24 +213,100 @@ func split(all []*docs.Doc, workers int) []*chunk {
 	return out
 }
 
-func (c *chunk) collect(all []*docs.Doc, shift uint, nb int) {
+// gramSet is a set of buckets, emptied for each doc: an open-addressing
+// table sized to the doc, small enough to stay in cache (a table over all
+// buckets would miss the cache on almost every gram). A slot holds a
+// generation stamp next to the bucket, so emptying it is bumping the
+// stamp, not clearing memory.
+type gramSet struct {
+	slots []uint64 // stamp<<32 | bucket
+	use   []uint64 // slots[:size for this doc]
+	stamp uint64
+	n     int
+}
+
+func (s *gramSet) reset(size int) {
+	want := 1024
+	for want < size {
+		want *= 2
+	}
+	if len(s.slots) < want {
+		s.slots = make([]uint64, want)
+	}
+	s.use = s.slots[:want]
+	s.stamp++
+	s.n = 0
+}
+
+// add reports whether b was not yet in the set.
+func (s *gramSet) add(b uint32) bool {
+	mask := uint32(len(s.use) - 1)
+	key := s.stamp<<32 | uint64(b)
+	for i := b & mask; ; i = (i + 1) & mask { // b's low bits are hash bits
+		switch v := s.use[i]; {
+		case v == key:
+			return false
+		case v>>32 != s.stamp:
+			s.use[i] = key
+			s.n++
+			if s.n*2 > len(s.use) {
+				s.grow()
+			}
+			return true
+		}
+	}
+}
+
+// grow doubles the table, keeping the current doc's buckets.
+func (s *gramSet) grow() {
+	old := slices.Clone(s.use)
+	if 2*len(s.use) > len(s.slots) {
+		s.slots = make([]uint64, 2*len(s.use))
+	}
+	s.use = s.slots[:2*len(s.use)]
+	s.stamp++
+	s.n = 0
+	for _, v := range old {
+		if v>>32 == s.stamp-1 {
+			s.add(uint32(v))
+		}
+	}
+}
+
+func (c *chunk) collect(all []*docs.Doc, shift uint, ranges []bucketRange) {
 	var bytes int64
 	for _, d := range all[c.lo:c.hi] {
 		bytes += d.Size
 	}
-	// Markdown averages about one distinct gram per 2.5 bytes of text;
-	// guess a little high to avoid regrowing.
-	c.grams = make([]uint32, 0, bytes/2)
-	c.ends = make([]uint32, 0, c.hi-c.lo)
-	seen := make([]uint32, nb) // seen[b] == doc+1: b is already in doc's set
+	c.parts = make([]part, len(ranges))
+	for p := range c.parts {
+		// Markdown averages about one distinct gram per 2.5 bytes of
+		// text; guess a little high to avoid regrowing.
+		c.parts[p].grams = make([]uint32, 0, bytes/2/int64(len(ranges))+16)
+		c.parts[p].ends = make([]uint32, 0, c.hi-c.lo)
+	}
+	partShift := bits.Len32(ranges[0].hi - 1) // buckets >> partShift is the range, when ranges are powers of two
+	var (
+		set gramSet
+		// Most docs are mostly ASCII: their one- and two-rune grams are
+		// deduplicated by bitmaps, cheaper than the set.
+		uni [128 / 64]uint64
+		bi  [128 * 128 / 64]uint64
+	)
 	for doc := c.lo; doc < c.hi; doc++ {
-		stamp := uint32(doc + 1)
+		set.reset(int(all[doc].Size))
+		uni = [len(uni)]uint64{}
+		clear(bi[:])
 		add := func(h uint64) {
 			b := uint32(h >> shift)
-			if seen[b] != stamp {
-				seen[b] = stamp
-				c.grams = append(c.grams, b)
+			if set.add(b) {
+				p := &c.parts[b>>partShift]
+				p.grams = append(p.grams, b)
 			}
+		}
+		addBucket := func(b uint32) {
+			p := &c.parts[b>>partShift]
+			p.grams = append(p.grams, b)
 		}
 		for _, line := range all[doc].Lines {
 			var p1, p2 rune = -1, -1 // the classes of the two previous runes
@@ -204,9 +321,23 @@ func (c *chunk) collect(all []*docs.Doc, shift uint, nb int) {
 					c = foldClass(c)
 				}
 				i += size
-				add(hash1(c))
+				if c < 128 {
+					if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
+						uni[w] |= bit
+						addBucket(uint32(hash1(c) >> shift))
+					}
+				} else {
+					add(hash1(c))
+				}
 				if p1 >= 0 {
-					add(hash2(p1, c))
+					if p1|c < 128 {
+						if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
+							bi[k/64] |= 1 << (k % 64)
+							addBucket(uint32(hash2(p1, c) >> shift))
+						}
+					} else {
+						add(hash2(p1, c))
+					}
 					if p2 >= 0 {
 						add(hash3(p2, p1, c))
 					}
@@ -214,33 +345,41 @@ func (c *chunk) collect(all []*docs.Doc, shift uint, nb int) {
 				p2, p1 = p1, c
 			}
 		}
-		c.ends = append(c.ends, uint32(len(c.grams)))
+		for p := range c.parts {
+			c.parts[p].ends = append(c.parts[p].ends, uint32(len(c.parts[p].grams)))
+		}
 	}
-	c.grams = slices.Clip(c.grams)
+	for p := range c.parts {
+		c.parts[p].grams = slices.Clip(c.parts[p].grams)
+	}
 }
 
 // bucketRange is a half-open range of buckets.
 type bucketRange struct{ lo, hi uint32 }
 
+// bucketRanges cuts the buckets into a power-of-two number of equal ranges,
+// at least one per worker.
 func bucketRanges(nb, workers int) []bucketRange {
-	out := make([]bucketRange, workers)
-	for w := range workers {
-		out[w] = bucketRange{uint32(nb * w / workers), uint32(nb * (w + 1) / workers)}
+	n := 1
+	for n < workers {
+		n *= 2
+	}
+	out := make([]bucketRange, n)
+	for w := range n {
+		out[w] = bucketRange{uint32(nb / n * w), uint32(nb / n * (w + 1))}
 	}
 	return out
 }
 
-// walk calls f for every (doc, bucket) pair with the bucket in r, in doc
-// order.
-func walk(chunks []*chunk, r bucketRange, f func(doc, b uint32)) {
+// walk calls f for every (doc, bucket) pair of range p, in doc order.
+func walk(chunks []*chunk, p int, f func(doc, b uint32)) {
 	for _, c := range chunks {
 		from := uint32(0)
-		for i, end := range c.ends {
+		pt := &c.parts[p]
+		for i, end := range pt.ends {
 			doc := uint32(c.lo + i)
-			for _, b := range c.grams[from:end] {
-				if r.lo <= b && b < r.hi {
-					f(doc, b)
-				}
+			for _, b := range pt.grams[from:end] {
+				f(doc, b)
 			}
 			from = end
 		}
