@@ -174,17 +174,15 @@ func search(ctx context.Context, cl *client.Client, text string, limit int) (int
 	if res.IsError {
 		return 0, fmt.Errorf("tool error: %v", res.Content)
 	}
-	var out struct {
-		Matches []json.RawMessage `json:"matches"`
+	out, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		return 0, fmt.Errorf("no structured content in %v", res.Content)
 	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		return 0, err
+	matches, ok := out["matches"].([]any)
+	if !ok {
+		return 0, fmt.Errorf("structured content without matches: %v", out)
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return 0, fmt.Errorf("read structured content: %w", err)
-	}
-	return len(out.Matches), nil
+	return len(matches), nil
 }
 
 // timeRipgrep runs rg -F -i on dir (hidden files included and no ignore
