@@ -2,7 +2,11 @@ module github.com/docs-mcp/docs-mcp/tools
 
 go 1.26.0
 
-require github.com/mark3labs/mcp-go v1.2.1
+require (
+	github.com/docs-mcp/docs-mcp/framework v0.0.0
+	github.com/mark3labs/mcp-go v1.2.1
+	github.com/rogpeppe/go-internal v1.16.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.2 // indirect
@@ -10,5 +14,9 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )
+
+replace github.com/docs-mcp/docs-mcp/framework => ../framework

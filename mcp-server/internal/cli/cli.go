@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
@@ -61,7 +63,7 @@ func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App 
 	return &cli.App{
 		Name:      "docs-mcp",
 		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
-		UsageText: "docs-mcp --stdio [--data-root DIR] [options]",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]",
 		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
 assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
 registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
@@ -71,6 +73,14 @@ With --stdio it speaks MCP over standard input and output: the MCP client starts
 for example as "cd mcp-server && go run . --stdio --data-root ..". Standard output
 carries only protocol messages; logs go to standard error.
 
+Without --stdio it serves HTTP on --listen (default 127.0.0.1:3000): MCP Streamable
+HTTP at /mcp (POST, GET for the event stream, DELETE to end a session), a JSON health
+report at /health, and the static wiki from --site-dir under /wiki/ (/ leads there).
+Sessions are tracked: unknown or ended ids get 404, idle ones expire, their number is
+capped. Browser requests from other origins get 403 unless listed in --allowed-origins;
+on loopback, a Host that is not localhost gets 403 (DNS rebinding). A bearer token is
+optional (--auth-token-file or DOCS_MCP_AUTH_TOKEN). Each request is logged to stderr.
+
 The data root is the repository to serve. Without --data-root it is the nearest
 folder, from the working directory up, that holds go.work; without one, the working
 directory itself. It must hold the docs folder; a missing registry or CONTRIBUTING.md
@@ -78,8 +88,10 @@ only makes the tools that need them answer an error naming the expected path.
 
 Every flag can also be set by the environment variable shown next to it.
 
-Exit status: 0 when stdin closes or on SIGINT/SIGTERM, 1 when serving failed,
-2 for bad flags or configuration (a missing data root or docs folder).`,
+Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
+requests in flight have finished), 1 when serving failed or requests were still
+running after --shutdown-timeout, 2 for bad flags or configuration (a missing data
+root or docs folder, an unusable flag value).`,
 		Version:         version,
 		HideVersion:     true,
 		HideHelpCommand: true,
@@ -87,6 +99,7 @@ Exit status: 0 when stdin closes or on SIGINT/SIGTERM, 1 when serving failed,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Flags:           flags(),
+		Commands:        []*cli.Command{healthcheckCommand(stdout)},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see docs-mcp --help)", err)
 		},
@@ -109,13 +122,10 @@ Exit status: 0 when stdin closes or on SIGINT/SIGTERM, 1 when serving failed,
 	}
 }
 
-// run loads the corpus and serves it until the client leaves or a signal
-// arrives.
+// run loads the corpus and serves it, over stdio or HTTP, until the client
+// leaves or a signal arrives.
 func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
-	if !cfg.Stdio {
-		return usagef("only --stdio is served by this build; start it with --stdio")
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -126,19 +136,26 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
 	go reportIndex(ctx, log, snap)
 
-	mcp := mcpserver.New(mcpserver.Options{
-		Version:        cfg.Version,
-		DataRoot:       cfg.DataRoot,
-		DocsDir:        cfg.DocsDir,
-		FrameworkDir:   cfg.FrameworkDir,
-		MaxResultBytes: cfg.MaxResultBytes,
-		Logger:         log,
-	}, docs.NewStore(snap))
+	opts := mcpserver.Options{
+		Version:          cfg.Version,
+		DataRoot:         cfg.DataRoot,
+		RegistryPath:     cfg.RegistryPath,
+		ContributingPath: cfg.ContributingPath,
+		MaxResultBytes:   cfg.MaxResultBytes,
+		Logger:           log,
+	}
+	store := docs.NewStore(snap)
+	if cfg.Stdio {
+		return serveStdio(ctx, log, mcpserver.New(opts, store), stdin, stdout)
+	}
+	return serveHTTP(ctx, log, cfg, mcpserver.New(opts, store), store)
+}
 
+func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
 	stdio := server.NewStdioServer(mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
 	pipes := newAnswered(ctx, stdin, stdout)
-	err = stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
+	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -170,6 +187,36 @@ func reportIndex(ctx context.Context, log *slog.Logger, snap *docs.Snapshot) {
 	st := ix.Stats()
 	log.Info("search index built", "docs", st.Docs, "duration", st.BuildTime,
 		"index_bytes", st.Bytes, "corpus_bytes", corpus, "generation", snap.Generation())
+}
+
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store) error {
+	srv := httpserver.New(httpserver.Options{
+		Version:            cfg.Version,
+		SiteDir:            cfg.SiteDir,
+		RegistryPath:       cfg.RegistryPath,
+		Stateless:          cfg.Stateless,
+		SessionIdleTimeout: cfg.SessionIdleTimeout,
+		MaxSessions:        cfg.MaxSessions,
+		MaxBodyBytes:       cfg.MaxBodyBytes,
+		AllowedOrigins:     cfg.AllowedOrigins,
+		AuthToken:          cfg.AuthToken,
+		ShutdownTimeout:    cfg.ShutdownTimeout,
+		Logger:             log,
+	}, mcp, store)
+
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	addr := ln.Addr().String()
+	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
+		"site_dir", cfg.SiteDir, "stateless", cfg.Stateless, "auth", cfg.AuthToken != "",
+		"allowed_origins", strings.Join(cfg.AllowedOrigins, ","))
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	log.Info("stopped", "reason", "signal")
+	return nil
 }
 
 func stopReason(ctx context.Context) string {

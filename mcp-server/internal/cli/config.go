@@ -5,28 +5,48 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 )
 
 // config is everything the flags decide, checked.
 type config struct {
-	Version        string
-	Stdio          bool
-	DataRoot       string // absolute
-	DocsDir        string // as given, relative to DataRoot unless absolute
-	DocsPath       string // absolute path of the docs folder
-	FrameworkDir   string
-	MaxResultBytes int
-	MaxDocBytes    int64
-	LogLevel       slog.Level
-	LogFormat      string
+	Version          string
+	Stdio            bool
+	DataRoot         string // absolute
+	DocsPath         string // absolute path of the docs folder
+	RegistryPath     string // absolute path of mod_hooks.json
+	ContributingPath string
+	MaxResultBytes   int
+	MaxDocBytes      int64
+	LogLevel         slog.Level
+	LogFormat        string
+
+	// HTTP mode (without --stdio).
+	Listen             string
+	SiteDir            string // absolute
+	SessionIdleTimeout time.Duration
+	MaxSessions        int
+	Stateless          bool
+	MaxBodyBytes       int64
+	AllowedOrigins     []string
+	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
+	ShutdownTimeout    time.Duration
 }
+
+// authTokenEnv holds the bearer token itself. It has no flag: a token on
+// the command line would show in the process list.
+const authTokenEnv = "DOCS_MCP_AUTH_TOKEN"
 
 const minResultBytes = 1 << 10
 
@@ -37,9 +57,9 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "data-root", EnvVars: []string{envName("data-root")}, DefaultText: "the nearest folder holding go.work, else the working directory",
 			Usage: "the repository to serve: it holds the docs folder, the framework folder and CONTRIBUTING.md"},
 		&cli.StringFlag{Name: "docs-dir", EnvVars: []string{envName("docs-dir")}, Value: "docs",
-			Usage: "the docs folder, relative to the data root"},
+			Usage: "the docs folder, relative to the data root unless absolute"},
 		&cli.StringFlag{Name: "framework-dir", EnvVars: []string{envName("framework-dir")}, Value: "framework",
-			Usage: "the folder holding mod_hooks.json, relative to the data root"},
+			Usage: "the folder holding mod_hooks.json, relative to the data root unless absolute"},
 		&cli.IntFlag{Name: "max-result-bytes", EnvVars: []string{envName("max-result-bytes")}, Value: mcpserver.DefaultMaxResultBytes,
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
@@ -48,6 +68,24 @@ func flags() []cli.Flag {
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
 			Usage: "log format: text or json"},
+		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
+			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
+		&cli.StringFlag{Name: "site-dir", EnvVars: []string{envName("site-dir")}, Value: filepath.Join("build", "wiki"), Category: "HTTP mode",
+			Usage: "the built wiki served under /wiki/; relative to the data root unless absolute"},
+		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: []string{envName("session-idle-timeout")}, Value: httpserver.DefaultSessionIdleTimeout, Category: "HTTP mode",
+			Usage: "end an MCP session after this long without a request (an open GET stream keeps it alive)"},
+		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: httpserver.DefaultMaxSessions, Category: "HTTP mode",
+			Usage: "most live MCP sessions; past it initialize gets 503"},
+		&cli.BoolFlag{Name: "stateless", EnvVars: []string{envName("stateless")}, Category: "HTTP mode",
+			Usage: "no MCP sessions: every POST stands alone and GET answers 405 (for several instances behind a load balancer)"},
+		&cli.Int64Flag{Name: "max-body-bytes", EnvVars: []string{envName("max-body-bytes")}, Value: httpserver.DefaultMaxBodyBytes, Category: "HTTP mode",
+			Usage: "largest request body accepted on /mcp; larger ones get 413"},
+		&cli.StringFlag{Name: "allowed-origins", EnvVars: []string{envName("allowed-origins")}, Category: "HTTP mode",
+			Usage: "comma-separated browser origins allowed on /mcp besides the server's own, e.g. https://app.example.com (\"*\": any); requests without Origin always pass, others get 403"},
+		&cli.StringFlag{Name: "auth-token-file", EnvVars: []string{envName("auth-token-file")}, Category: "HTTP mode",
+			Usage: "file holding a bearer token that /mcp then requires (Authorization: Bearer TOKEN); or set the token itself in " + authTokenEnv + ". Off by default; /health and the wiki stay open"},
+		&cli.DurationFlag{Name: "shutdown-timeout", EnvVars: []string{envName("shutdown-timeout")}, Value: httpserver.DefaultShutdownTimeout, Category: "HTTP mode",
+			Usage: "on SIGINT or SIGTERM, how long requests in flight may take to finish"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"},
 			Usage: "print the version and exit"},
 	}
@@ -57,8 +95,6 @@ func flags() []cli.Flag {
 func configFrom(c *cli.Context) (config, error) {
 	cfg := config{
 		Stdio:          c.Bool("stdio"),
-		DocsDir:        c.String("docs-dir"),
-		FrameworkDir:   c.String("framework-dir"),
 		MaxResultBytes: c.Int("max-result-bytes"),
 		MaxDocBytes:    c.Int64("max-doc-bytes"),
 		LogFormat:      c.String("log-format"),
@@ -81,14 +117,92 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, err
 	}
 	cfg.DataRoot = root
-	cfg.DocsPath = cfg.DocsDir
-	if !filepath.IsAbs(cfg.DocsPath) {
-		cfg.DocsPath = filepath.Join(root, cfg.DocsDir)
-	}
+	cfg.DocsPath = under(root, c.String("docs-dir"))
+	cfg.RegistryPath = filepath.Join(under(root, c.String("framework-dir")), "mod_hooks.json")
+	cfg.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
 	if err := isDir(cfg.DocsPath); err != nil {
 		return cfg, usagef("no docs folder at %s: %v (set --docs-dir, or --data-root to the repository)", cfg.DocsPath, err)
 	}
-	return cfg, nil
+	if cfg.Stdio {
+		return cfg, nil
+	}
+	return cfg, httpConfig(c, &cfg)
+}
+
+// httpConfig checks the flags of HTTP mode.
+func httpConfig(c *cli.Context, cfg *config) error {
+	cfg.Listen = c.String("listen")
+	cfg.SessionIdleTimeout = c.Duration("session-idle-timeout")
+	cfg.MaxSessions = c.Int("max-sessions")
+	cfg.Stateless = c.Bool("stateless")
+	cfg.MaxBodyBytes = c.Int64("max-body-bytes")
+	cfg.ShutdownTimeout = c.Duration("shutdown-timeout")
+
+	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
+		return usagef("--listen %q: want host:port, e.g. 127.0.0.1:3000 or 0.0.0.0:3000", cfg.Listen)
+	}
+	if cfg.SessionIdleTimeout < time.Second {
+		return usagef("--session-idle-timeout %s: use at least 1s", cfg.SessionIdleTimeout)
+	}
+	if cfg.MaxSessions < 1 {
+		return usagef("--max-sessions %d: use at least 1", cfg.MaxSessions)
+	}
+	if cfg.MaxBodyBytes < minBodyBytes {
+		return usagef("--max-body-bytes %d is too small: use at least %d", cfg.MaxBodyBytes, minBodyBytes)
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		return usagef("--shutdown-timeout %s: use a positive duration", cfg.ShutdownTimeout)
+	}
+	for o := range strings.SplitSeq(c.String("allowed-origins"), ",") {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
+			return usagef("--allowed-origins: %q is not an origin: want scheme://host[:port], e.g. https://app.example.com", o)
+		}
+		cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
+	}
+
+	cfg.SiteDir = under(cfg.DataRoot, c.String("site-dir"))
+
+	token, err := authToken(c.String("auth-token-file"))
+	if err != nil {
+		return err
+	}
+	cfg.AuthToken = token
+	return nil
+}
+
+// minBodyBytes keeps --max-body-bytes above the size of ordinary requests.
+const minBodyBytes = 1 << 10
+
+// authToken reads the bearer token from a file or DOCS_MCP_AUTH_TOKEN; at
+// most one may be set. Surrounding white space (a trailing newline) is
+// dropped.
+func authToken(file string) (string, error) {
+	env, inEnv := os.LookupEnv(authTokenEnv)
+	switch {
+	case file != "" && inEnv:
+		return "", usagef("both --auth-token-file and %s are set: use one", authTokenEnv)
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", usagef("--auth-token-file: %v", err)
+		}
+		token := strings.TrimSpace(string(data))
+		if token == "" {
+			return "", usagef("--auth-token-file %s is empty", file)
+		}
+		return token, nil
+	case inEnv:
+		token := strings.TrimSpace(env)
+		if token == "" {
+			return "", usagef("%s is set but empty: unset it to turn auth off", authTokenEnv)
+		}
+		return token, nil
+	}
+	return "", nil
 }
 
 // dataRoot resolves the data root: the flag when given, else the nearest
@@ -117,6 +231,14 @@ func dataRoot(flag string) (string, error) {
 			return wd, nil
 		}
 	}
+}
+
+// under resolves a folder flag: relative to the data root unless absolute.
+func under(root, dir string) string {
+	if filepath.IsAbs(dir) {
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(root, dir)
 }
 
 func isDir(path string) error {

@@ -30,7 +30,7 @@ func CleanPath(p string) (string, error) {
 	case strings.ContainsRune(p, '\\'):
 		reason = `it contains a backslash; use "/" between folders`
 	case strings.HasPrefix(p, "/"):
-		reason = "it is absolute; give a path relative to docs/, like guide/intro.md"
+		reason = "it is absolute; give a path relative to docs/, like server/tools.md"
 	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
 		reason = "it starts with a drive letter; give a path relative to docs/"
 	case hasDotDot(p):

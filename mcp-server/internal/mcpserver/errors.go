@@ -28,7 +28,8 @@ func inputErrorf(format string, args ...any) error {
 
 // toolError is the one place that turns errors into tool results. The
 // mistakes a client can fix, and files missing on the server, are told as
-// they are; anything else is logged and reported without internals.
+// they are; anything else is logged in full and reported to the client as a
+// server failure.
 func (s *Server) toolError(ctx context.Context, tool string, err error) *mcp.CallToolResult {
 	switch {
 	case errors.Is(err, errInput),
@@ -41,7 +42,7 @@ func (s *Server) toolError(ctx context.Context, tool string, err error) *mcp.Cal
 		return mcp.NewToolResultError("the request was cancelled before it finished")
 	}
 	s.log.LogAttrs(ctx, slog.LevelError, "tool failed", slog.String("tool", tool), slog.Any("err", err))
-	return mcp.NewToolResultError(fmt.Sprintf("%s failed on the server: %v", tool, err))
+	return mcp.NewToolResultError(tool + " failed on the server; the server log has the details")
 }
 
 // toolFunc is a tool's logic: typed arguments in, a typed result and its

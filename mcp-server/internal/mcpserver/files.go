@@ -21,8 +21,8 @@ func (s *Server) readRepoFile(path, what string) (string, error) {
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%w: %s is expected at %s (under the data root %s), and there is no such file",
-			errUnavailable, what, s.rel(path), s.opts.DataRoot)
+		return "", fmt.Errorf("%w: %s is expected at %s in the repository, and there is no such file",
+			errUnavailable, what, s.rel(path))
 	case err != nil:
 		return "", fmt.Errorf("read %s: %w", s.rel(path), err)
 	case !utf8.Valid(b):
@@ -79,7 +79,7 @@ type ReadContributingInput struct {
 // ReadContributingOutput is the result of mod_read_contributing.
 type ReadContributingOutput struct {
 	Path string `json:"path" jsonschema:"Where the guide lives, relative to the repository root."`
-	lineRange
+	LineRange
 }
 
 func (s *Server) readContributingTool() server.ServerTool {
@@ -102,6 +102,6 @@ func (s *Server) readContributing(_ context.Context, in ReadContributingInput) (
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}
-	out := ReadContributingOutput{Path: s.rel(s.contributingPath()), lineRange: r}
+	out := ReadContributingOutput{Path: s.rel(s.contributingPath()), LineRange: r}
 	return out, r.text(out.Path), nil
 }

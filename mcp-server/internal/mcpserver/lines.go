@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// lineRange is a window of a text, as the read tools return it.
-type lineRange struct {
+// LineRange is a window of a text, as the read tools return it.
+type LineRange struct {
 	Content       string `json:"content" jsonschema:"The text of the lines returned, joined with newlines."`
 	StartLine     int    `json:"start_line" jsonschema:"First line returned (1-based)."`
 	EndLine       int    `json:"end_line" jsonschema:"Last line returned (1-based); start_line-1 when nothing was returned."`
@@ -21,13 +21,13 @@ type lineRange struct {
 // start and end are 1-based and inclusive; 0 means the first and the last
 // line. A single line longer than maxBytes is cut at a rune boundary rather
 // than returned whole, and the cut is noted.
-func window(lines []string, start, end, maxBytes int) (lineRange, error) {
+func window(lines []string, start, end, maxBytes int) (LineRange, error) {
 	total := len(lines)
 	switch {
 	case start < 0:
-		return lineRange{}, inputErrorf("start_line %d is not a line number; lines start at 1", start)
+		return LineRange{}, inputErrorf("start_line %d is not a line number; lines start at 1", start)
 	case end < 0:
-		return lineRange{}, inputErrorf("end_line %d is not a line number; lines start at 1", end)
+		return LineRange{}, inputErrorf("end_line %d is not a line number; lines start at 1", end)
 	}
 	if start == 0 {
 		start = 1
@@ -37,12 +37,12 @@ func window(lines []string, start, end, maxBytes int) (lineRange, error) {
 	}
 	switch {
 	case start > total && !(start == 1 && total == 0):
-		return lineRange{}, inputErrorf("start_line %d is past the end: the file has %d lines", start, total)
+		return LineRange{}, inputErrorf("start_line %d is past the end: the file has %d lines", start, total)
 	case end < start && total > 0:
-		return lineRange{}, inputErrorf("end_line %d is before start_line %d", end, start)
+		return LineRange{}, inputErrorf("end_line %d is before start_line %d", end, start)
 	}
 
-	r := lineRange{StartLine: start, EndLine: start - 1, TotalLines: total}
+	r := LineRange{StartLine: start, EndLine: start - 1, TotalLines: total}
 	var b strings.Builder
 	for i := start; i <= end; i++ {
 		line := lines[i-1]
@@ -88,7 +88,7 @@ func runeStart(s string, max int) int {
 
 // text renders a range for the text copy of a result: the content, then a
 // line that says where it came from and how to go on.
-func (r lineRange) text(name string) string {
+func (r LineRange) text(name string) string {
 	var b strings.Builder
 	b.WriteString(r.Content)
 	if r.Content != "" && !strings.HasSuffix(r.Content, "\n") {
@@ -103,4 +103,12 @@ func (r lineRange) text(name string) string {
 		b.WriteString("\n[" + r.Note + "]")
 	}
 	return b.String()
+}
+
+// plural says "1 match" or "2 matches".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

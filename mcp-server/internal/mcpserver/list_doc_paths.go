@@ -98,7 +98,7 @@ func (o ListDocPathsOutput) text() string {
 	for _, e := range o.Paths {
 		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
 	}
-	fmt.Fprintf(&b, "\n[%d docs", len(o.Paths))
+	fmt.Fprintf(&b, "\n[%s", plural(len(o.Paths), "doc", "docs"))
 	if o.NextCursor != "" {
 		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
 	}

@@ -50,7 +50,7 @@ func (s *Server) moddingContext(task string) string {
 - mod_search_docs {query}: substring search, case-insensitive; results in path order with line numbers and heading trails.
 - mod_read_doc {path, start_line?, end_line?}: read a doc; follow next_start_line when truncated.
 - mod_list_doc_paths {prefix?}: the valid doc paths with titles.
-- mod_hook_registry: framework/mod_hooks.json as on disk. Check a hook's exact name, kind and parameters there before using it.
+- mod_get_hook {name}: one hook's kind, parameters and example; mod_hook_registry: framework/mod_hooks.json as on disk. Check a hook's exact name and parameters before using it.
 - mod_read_contributing: the full contribution guide. mod_repo_layout: the layout above.
 Ground answers in what these return and cite doc paths.
 `)

@@ -20,7 +20,7 @@ type ReadDocOutput struct {
 	Path  string `json:"path" jsonschema:"Doc path relative to docs/."`
 	Title string `json:"title" jsonschema:"The doc's title."`
 	URI   string `json:"uri" jsonschema:"Resource URI of the doc."`
-	lineRange
+	LineRange
 }
 
 func (s *Server) readDocTool() server.ServerTool {
@@ -44,6 +44,6 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 	if err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), lineRange: r}
+	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), LineRange: r}
 	return out, r.text(d.Path), nil
 }

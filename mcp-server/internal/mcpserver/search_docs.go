@@ -42,6 +42,7 @@ type SearchDocsOutput struct {
 	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
 	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain; pass next_cursor to get them."`
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
+	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
 }
 
@@ -60,7 +61,7 @@ func (s *Server) searchDocsTool() server.ServerTool {
 		Tool: readOnlyTool("mod_search_docs", "Search the docs",
 			"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
 				"results in path then line order (not ranked), each with its heading trail and a snippet. "+
-				"Open a hit with mod_read_doc using its path and line.",
+				"Open a hit with mod_read_doc using its path and line. Hooks of the registry whose name or text matches are listed too.",
 			mcp.WithInputSchema[SearchDocsInput](),
 			mcp.WithOutputSchema[SearchDocsOutput](),
 		),
@@ -125,6 +126,9 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		out.Matches = append(out.Matches, sm)
 	}
+	if in.Cursor == "" {
+		out.Hooks = s.matchHooks(q)
+	}
 	if out.HasMore {
 		last := out.Matches[len(out.Matches)-1]
 		out.NextCursor = cursor{Kind: "search", Query: fp, Path: last.Path, Line: last.Line}.encode()
@@ -134,8 +138,14 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 
 func (o SearchDocsOutput) text(query string) string {
 	var b strings.Builder
+	for _, h := range o.Hooks {
+		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
+	}
+	if len(o.Hooks) > 0 {
+		b.WriteString("[details: mod_get_hook]\n\n")
+	}
 	if len(o.Matches) == 0 {
-		fmt.Fprintf(&b, "No line contains %q.", query)
+		fmt.Fprintf(&b, "No line in the docs contains %q.", query)
 		return b.String()
 	}
 	for _, m := range o.Matches {
@@ -145,7 +155,7 @@ func (o SearchDocsOutput) text(query string) string {
 		}
 		fmt.Fprintf(&b, "\n    %s\n", m.Snippet)
 	}
-	fmt.Fprintf(&b, "\n[%d matches", len(o.Matches))
+	fmt.Fprintf(&b, "\n[%s", plural(len(o.Matches), "match", "matches"))
 	if o.HasMore {
 		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
 	}

@@ -11,6 +11,7 @@ package mcpserver
 import (
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -22,19 +23,20 @@ const DefaultMaxResultBytes = 64 << 10
 
 // Options configures the server.
 type Options struct {
-	Version        string
-	DataRoot       string // absolute path of the repository served
-	DocsDir        string // docs folder, relative to DataRoot
-	FrameworkDir   string // framework folder (holding mod_hooks.json), relative to DataRoot
-	MaxResultBytes int    // 0 means DefaultMaxResultBytes
-	Logger         *slog.Logger
+	Version          string
+	DataRoot         string // absolute path of the repository served
+	RegistryPath     string // absolute path of mod_hooks.json
+	ContributingPath string // absolute path of CONTRIBUTING.md
+	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
+	Logger           *slog.Logger
 }
 
 // Server holds what the MCP handlers share.
 type Server struct {
-	opts  Options
-	store *docs.Store
-	log   *slog.Logger
+	opts      Options
+	store     *docs.Store
+	log       *slog.Logger
+	hookCache hookCache
 }
 
 // New returns an MCP server answering from store.
@@ -64,6 +66,7 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 		s.readDocTool(),
 		s.listDocPathsTool(),
 		s.hookRegistryTool(),
+		s.getHookTool(),
 		s.readContributingTool(),
 		s.repoLayoutTool(),
 	)
@@ -74,19 +77,16 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 
 // registryPath and contributingPath are the two files read from disk on
 // every call, so that edits show without a restart.
-func (s *Server) registryPath() string {
-	return filepath.Join(s.opts.DataRoot, s.opts.FrameworkDir, "mod_hooks.json")
-}
+func (s *Server) registryPath() string     { return s.opts.RegistryPath }
+func (s *Server) contributingPath() string { return s.opts.ContributingPath }
 
-func (s *Server) contributingPath() string {
-	return filepath.Join(s.opts.DataRoot, "CONTRIBUTING.md")
-}
-
-// rel names a path under the data root the way users see it in the repo.
+// rel names a path the way users see it in the repository: relative to the
+// data root. A file configured outside the data root is named by its base
+// name only, so that errors do not show clients the server's file system.
 func (s *Server) rel(path string) string {
 	r, err := filepath.Rel(s.opts.DataRoot, path)
-	if err != nil {
-		return path
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return filepath.Base(path)
 	}
 	return filepath.ToSlash(r)
 }
@@ -95,7 +95,7 @@ const instructions = `This server answers questions about the modkit modding fra
 
 - Find things with mod_search_docs (plain substring search, case-insensitive by default, not ranked): search for an identifier or a short phrase, then open the hit with mod_read_doc at the given path and line.
 - Browse with mod_list_doc_paths; read a whole page with mod_read_doc, following next_start_line when a result says it was cut.
-- Hooks: mod_hook_registry returns framework/mod_hooks.json exactly as on disk.
+- Hooks: mod_get_hook {name} gives one hook's parameters and example; mod_hook_registry returns framework/mod_hooks.json exactly as on disk. mod_search_docs also lists hooks whose name or text matches.
 - Conventions for changes: mod_read_contributing. The repo's shape: mod_repo_layout.
 - The prompt mod_modding_context packs all of this into one message.
 Cite doc paths (docs://...) in answers. Every result is size-capped; when a result is cut it says so and tells how to continue.`

@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// repo writes a small repository and returns its root.
+func repo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range map[string]string{
+		"go.work":                  "go 1.26.0\n",
+		"docs/index.md":            "# Home\n\nWelcome to the hooks docs.\n",
+		"docs/guide/intro.md":      "# Intro\n\nRegister hooks early.\n",
+		"framework/mod_hooks.json": `{"hooks": []}` + "\n",
+		"CONTRIBUTING.md":          "# Contributing\n\n## Conventions\n\n- Small commits.\n",
+	} {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestStdioClient runs docs-mcp as a subprocess and talks to it with
+// mcp-go's stdio client, as an IDE would.
+func TestStdioClient(t *testing.T) {
+	c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", repo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcp.Implementation{Name: "stdio-test", Version: "1"}
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ServerInfo.Name != "docs-mcp" || res.ServerInfo.Version != "v0.0.0-test" || !strings.Contains(res.Instructions, "mod_search_docs") {
+		t.Errorf("initialize = %+v; want docs-mcp v0.0.0-test with instructions", res.ServerInfo)
+	}
+
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 7 {
+		t.Errorf("listed %d tools, want 7", len(tools.Tools))
+	}
+
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "mod_search_docs"
+	call.Params.Arguments = map[string]any{"query": "HOOKS"}
+	out, err := c.CallTool(ctx, call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.Content[0].(mcp.TextContent).Text
+	for _, want := range []string{"guide/intro.md:3:10", "index.md:3:16"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("search result lacks %s:\n%s", want, text)
+		}
+	}
+}
+
+// session is a docs-mcp subprocess with raw pipes.
+type session struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr strings.Builder
+}
+
+func start(t *testing.T, args ...string) *session {
+	t.Helper()
+	s := &session{cmd: exec.Command("docs-mcp", args...)}
+	var err error
+	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.stdout = bufio.NewReaderSize(out, 1<<20)
+	s.cmd.Stderr = &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.cmd.Process.Kill() })
+	return s
+}
+
+func (s *session) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// responses reads n lines from stdout, checks that each is a JSON-RPC 2.0
+// message, and returns them by id.
+func (s *session) responses(t *testing.T, n int) map[string]map[string]any {
+	t.Helper()
+	got := map[string]map[string]any{}
+	for range n {
+		line, err := s.stdout.ReadString('\n')
+		if err != nil {
+			t.Fatalf("read stdout: %v (stderr: %s)", err, s.stderr.String())
+		}
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil || msg["jsonrpc"] != "2.0" {
+			t.Fatalf("stdout carried a line that is not JSON-RPC: %q", line)
+		}
+		got[fmt.Sprint(msg["id"])] = msg
+	}
+	return got
+}
+
+func (s *session) wait(t *testing.T) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(30 * time.Second):
+		t.Fatalf("docs-mcp did not exit; stderr: %s", s.stderr.String())
+		return -1
+	}
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// TestStdioHygiene checks the stdio contract byte by byte: only JSON-RPC on
+// stdout, a parse error for a malformed line without stopping, a 1 MiB
+// request line, every answer delivered before exit 0 on end of input.
+func TestStdioHygiene(t *testing.T) {
+	s := start(t, "--stdio", "--data-root", repo(t), "--log-level", "debug")
+	s.send(t, initLine)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, `this is not json {`)
+	big := strings.Repeat("x", 1<<20)
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+big+`"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"welcome"}}}`)
+	s.stdin.Close() // end of input right after the requests: all must still be answered
+
+	got := s.responses(t, 4)
+	if code := s.wait(t); code != 0 {
+		t.Errorf("exit code %d on end of input, want 0; stderr: %s", code, s.stderr.String())
+	}
+	if rest, _ := io.ReadAll(s.stdout); len(rest) != 0 {
+		t.Errorf("unexpected output after the answers: %q", rest)
+	}
+	if e, _ := got["<nil>"]["error"].(map[string]any); e == nil || e["code"] != float64(-32700) {
+		t.Errorf("malformed line: got %v, want a -32700 parse error", got["<nil>"])
+	}
+	if r, _ := got["2"]["result"].(map[string]any); r == nil || r["isError"] != true {
+		t.Errorf("1 MiB request: got %.200v, want a tool error answer", got["2"])
+	}
+	r3, _ := json.Marshal(got["3"]["result"])
+	var search struct {
+		StructuredContent struct {
+			Matches []struct {
+				Path string
+				Line int
+			}
+		}
+	}
+	if err := json.Unmarshal(r3, &search); err != nil || len(search.StructuredContent.Matches) != 1 ||
+		search.StructuredContent.Matches[0].Path != "index.md" || search.StructuredContent.Matches[0].Line != 3 {
+		t.Errorf("search after a bad line: %s", r3)
+	}
+	if !strings.Contains(s.stderr.String(), "docs loaded") {
+		t.Errorf("logs did not go to stderr: %q", s.stderr.String())
+	}
+}
+
+func TestStdioSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			s := start(t, "--stdio", "--data-root", repo(t))
+			s.send(t, initLine)
+			got := s.responses(t, 1)
+			if got["1"]["result"] == nil {
+				t.Fatalf("initialize failed: %v", got)
+			}
+			if err := s.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := s.wait(t); code != 0 {
+				t.Errorf("exit code %d on %v, want 0; stderr: %s", code, sig, s.stderr.String())
+			}
+			if diff := cmp.Diff("", strings.TrimSpace(readAll(s.stdout))); diff != "" {
+				t.Errorf("stdout after the signal (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func readAll(r io.Reader) string {
+	b, _ := io.ReadAll(r)
+	return string(b)
+}

@@ -1,0 +1,68 @@
+package httpserver
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// accessLog writes one line per request to the logger: method, path,
+// status, duration, response bytes and the MCP session id. Headers are
+// never logged, so neither is a bearer token.
+func (s *Server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		session := w.Header().Get(server.HeaderKeySessionID) // minted by initialize
+		if session == "" {
+			session = r.Header.Get(server.HeaderKeySessionID)
+		}
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Duration("duration", time.Since(start)),
+			slog.Int64("bytes", rec.bytes),
+			slog.String("session", session),
+			slog.String("remote", r.RemoteAddr),
+		)
+	})
+}
+
+// recorder notes the status and size of a response. It passes Flush on,
+// which SSE streams need, and unwraps for http.ResponseController.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(p)
+	r.bytes += int64(n)
+	return n, err
+}
+
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -1,0 +1,104 @@
+package httpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// Request errors that the middleware answers itself, before mcp-go sees the
+// request. Each maps to one HTTP status and JSON-RPC error code in problems.
+var (
+	errHost         = errors.New("forbidden Host header (DNS rebinding protection): use localhost, 127.0.0.1 or [::1]")
+	errOrigin       = errors.New("forbidden Origin: it is not this server and not in --allowed-origins")
+	errUnauthorized = errors.New("missing or wrong bearer token: send Authorization: Bearer <token>")
+	errMethod       = errors.New("method not allowed on /mcp: use POST, GET or DELETE")
+	errStateless    = errors.New("this server is stateless (--stateless): there are no sessions, so no GET stream and no DELETE")
+	errTooLarge     = errors.New("request body too large")
+	errBatch        = errors.New("JSON-RPC batches are not supported: send one message per POST")
+	errParse        = errors.New("request body is not a JSON-RPC message")
+	errStopping     = errors.New("the server is shutting down")
+)
+
+// JSON-RPC error codes used in our error bodies.
+const (
+	codeParse          = -32700
+	codeInvalidRequest = -32600
+	codeServer         = -32000 // implementation-defined server error
+	codeNoSession      = -32001 // session not found (the code the TypeScript SDK uses)
+)
+
+type problem struct {
+	status int
+	code   int
+}
+
+// problemOf maps a request error to what the client gets: the one place
+// that decides HTTP statuses. Anything unexpected is a 500.
+func problemOf(err error) problem {
+	switch {
+	case errors.Is(err, errHost), errors.Is(err, errOrigin):
+		return problem{http.StatusForbidden, codeServer}
+	case errors.Is(err, errUnauthorized):
+		return problem{http.StatusUnauthorized, codeServer}
+	case errors.Is(err, errMethod), errors.Is(err, errStateless):
+		return problem{http.StatusMethodNotAllowed, codeServer}
+	case errors.Is(err, errTooLarge):
+		return problem{http.StatusRequestEntityTooLarge, codeInvalidRequest}
+	case errors.Is(err, errBatch), errors.Is(err, errNoSession):
+		return problem{http.StatusBadRequest, codeInvalidRequest}
+	case errors.Is(err, errParse):
+		return problem{http.StatusBadRequest, codeParse}
+	case errors.Is(err, errUnknownSession):
+		return problem{http.StatusNotFound, codeNoSession}
+	case errors.Is(err, errStreamOpen):
+		return problem{http.StatusConflict, codeServer}
+	case errors.Is(err, errSessionsFull), errors.Is(err, errStopping):
+		return problem{http.StatusServiceUnavailable, codeServer}
+	}
+	return problem{http.StatusInternalServerError, codeServer}
+}
+
+// rpcError is the body of every error the middleware writes: a JSON-RPC
+// error response, which MCP clients know how to show.
+type rpcError struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcErrorDetail  `json:"error"`
+}
+
+type rpcErrorDetail struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// writeError answers a request with the status and JSON-RPC error that err
+// maps to. id is the request's JSON-RPC id when known, else null.
+func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
+	p := problemOf(err)
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	switch p.status {
+	case http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", `Bearer realm="docs-mcp"`)
+	case http.StatusServiceUnavailable:
+		h.Set("Retry-After", strconv.Itoa(5))
+	case http.StatusMethodNotAllowed:
+		if errors.Is(err, errStateless) {
+			h.Set("Allow", "POST")
+		} else {
+			h.Set("Allow", "POST, GET, DELETE")
+		}
+	}
+	w.WriteHeader(p.status)
+	_ = json.NewEncoder(w).Encode(rpcError{
+		JSONRPC: "2.0",
+		ID:      id,
+		Error:   rpcErrorDetail{Code: p.code, Message: err.Error()},
+	})
+}

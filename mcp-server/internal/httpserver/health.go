@@ -1,0 +1,78 @@
+package httpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+)
+
+// Health is the body of /health.
+type Health struct {
+	Status     string `json:"status"` // "ok", or "stopping" (503) during shutdown
+	Version    string `json:"version"`
+	Docs       int    `json:"docs"`
+	Hooks      int    `json:"hooks"`                 // -1 when the registry cannot be read
+	HooksError string `json:"hooks_error,omitempty"` // why, when Hooks is -1
+	Generation uint64 `json:"generation"`            // of the docs snapshot served
+	Wiki       bool   `json:"wiki"`                  // the built wiki is present
+	Sessions   int    `json:"sessions"`              // live MCP sessions (0 when stateless)
+	Stateless  bool   `json:"stateless"`
+}
+
+// health answers GET and HEAD /health: 200 while serving, 503 once
+// shutting down. Counting the hooks reads the registry from disk each time,
+// so an edit shows at once; it is a small file.
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	snap := s.store.Snapshot()
+	h := Health{
+		Status:     "ok",
+		Version:    s.opts.Version,
+		Docs:       len(snap.Docs()),
+		Generation: snap.Generation(),
+		Wiki:       s.wikiPresent(),
+		Stateless:  s.sessions == nil,
+	}
+	if s.sessions != nil {
+		h.Sessions = s.sessions.count()
+	}
+	if n, err := countHooks(s.opts.RegistryPath); err != nil {
+		h.Hooks, h.HooksError = -1, err.Error()
+	} else {
+		h.Hooks = n
+	}
+	status := http.StatusOK
+	if s.stopping.Load() {
+		h.Status, status = "stopping", http.StatusServiceUnavailable
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(h)
+}
+
+// countHooks counts the entries of the registry's "hooks" array.
+func countHooks(path string) (int, error) {
+	if path == "" {
+		return 0, errors.New("no registry configured")
+	}
+	data, err := os.ReadFile(path)
+	if perr, ok := errors.AsType[*fs.PathError](err); ok {
+		err = perr.Err // the body is public: say what failed, not where
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read registry: %w", err)
+	}
+	var reg struct {
+		Hooks *[]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		return 0, fmt.Errorf("parse registry: %w", err)
+	}
+	if reg.Hooks == nil {
+		return 0, errors.New(`registry has no "hooks" array`)
+	}
+	return len(*reg.Hooks), nil
+}

@@ -1,0 +1,224 @@
+package httpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+)
+
+// testRoot is a small repository: docs, a registry of two hooks, a
+// contribution guide and a built site.
+const testRoot = "testdata/root"
+
+// fixture is a running server over testRoot.
+type fixture struct {
+	srv  *Server
+	mcp  *server.MCPServer
+	http *httptest.Server
+	url  string // of /mcp
+}
+
+// newFixture starts a server on a loopback httptest listener; opts may
+// change the options first.
+func newFixture(t testing.TB, opts func(*Options)) *fixture {
+	t.Helper()
+	root, err := filepath.Abs(testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatalf("load docs: %v", err)
+	}
+	store := docs.NewStore(snap)
+	log := slog.New(slog.DiscardHandler)
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	mcpSrv := mcpserver.New(mcpserver.Options{
+		Version:          "test",
+		DataRoot:         root,
+		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
+		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+	}, store)
+	o := Options{
+		Version:      "test",
+		SiteDir:      filepath.Join(root, "site"),
+		RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"),
+		Logger:       log,
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	srv := New(o, mcpSrv, store)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		srv.Shutdown(context.Background())
+		ts.Close()
+	})
+	return &fixture{srv: srv, mcp: mcpSrv, http: ts, url: ts.URL + "/mcp"}
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+// connect starts an mcp-go Streamable HTTP client on protocol version
+// (empty: the client's default, 2026-07-28) and initializes it.
+func (f *fixture) connect(t testing.TB, version string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(f.url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copts []client.ClientOption
+	if version != "" {
+		copts = append(copts, client.WithProtocolVersion(version))
+	}
+	c := client.NewClient(tr, copts...)
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start client: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = version
+	init.Params.ClientInfo = mcp.Implementation{Name: "httpserver-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize (%s): %v", version, err)
+	}
+	return c
+}
+
+// callTool calls a tool and returns its structured result, failing on a
+// tool error.
+func callTool[T any](t testing.TB, c *client.Client, name string, args map[string]any) T {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("call %s: tool error: %v", name, res.Content)
+	}
+	var out T
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("call %s: decode %s: %v", name, raw, err)
+	}
+	return out
+}
+
+// rpc builds a raw JSON-RPC POST to /mcp.
+func (f *fixture) rpc(t testing.TB, session, body string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, f.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set(server.HeaderKeySessionID, session)
+		req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion20250618)
+	}
+	return req
+}
+
+const (
+	initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	toolsListBody  = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+)
+
+// initialize opens a session over raw HTTP and returns its id.
+func (f *fixture) initialize(t testing.TB, header http.Header) string {
+	t.Helper()
+	req := f.rpc(t, "", initializeBody)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res := do(t, req)
+	if res.status != http.StatusOK || res.session == "" {
+		t.Fatalf("initialize: status %d, session %q, body %s", res.status, res.session, res.body)
+	}
+	return res.session
+}
+
+// result is what the raw tests look at in a response.
+type result struct {
+	status  int
+	session string // Mcp-Session-Id
+	header  http.Header
+	body    []byte
+}
+
+func do(t testing.TB, req *http.Request) result {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", req.Method, req.URL.Path, err)
+	}
+	return result{status: res.StatusCode, session: res.Header.Get(server.HeaderKeySessionID), header: res.Header, body: body}
+}
+
+// errorCode is the JSON-RPC error code of a body, 0 when it has none.
+func errorCode(body []byte) int {
+	var e struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(body), &e) != nil || e.Error == nil {
+		return 0
+	}
+	return e.Error.Code
+}
+
+// health fetches /health.
+func (f *fixture) health(t testing.TB) Health {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/health", nil)
+	res := do(t, req)
+	var h Health
+	if err := json.Unmarshal(res.body, &h); err != nil {
+		t.Fatalf("health: %v: %s", err, res.body)
+	}
+	return h
+}
+
+// streamOpen reports whether a session has an open GET stream.
+func (s *sessions) streamOpen(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.live[id]
+	return ok && ss.stream != nil
+}

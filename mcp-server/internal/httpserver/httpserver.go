@@ -1,0 +1,184 @@
+// Package httpserver serves docs-mcp over HTTP: MCP Streamable HTTP at /mcp,
+// a health report at /health and the static wiki under /wiki/, on one
+// http.Server with one mux.
+//
+// mcp-go's Streamable HTTP handler speaks the protocol; this package adds
+// what it leaves to its user: real session tracking (unknown, forged, ended
+// and expired ids get 404; live sessions are capped), a request body limit,
+// Origin and Host checks, an optional bearer token, an access log and a
+// graceful shutdown.
+package httpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// Defaults of the options, shared with the command line.
+const (
+	DefaultListen             = "127.0.0.1:3000"
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	DefaultMaxSessions        = 1000
+	DefaultMaxBodyBytes       = 4 << 20
+	DefaultShutdownTimeout    = 10 * time.Second
+)
+
+const (
+	// maxHeartbeat is the longest pause between heartbeats on a GET stream.
+	// Heartbeats keep proxies from closing quiet streams and find dead
+	// clients; a stream counts as activity, so its session does not expire.
+	maxHeartbeat = 30 * time.Second
+	// bodyReadTimeout bounds how long a client may take to send a body.
+	bodyReadTimeout = 30 * time.Second
+)
+
+// Options configures the server. Zero values take the defaults above.
+type Options struct {
+	Version            string
+	SiteDir            string // the built wiki, served under /wiki/
+	RegistryPath       string // mod_hooks.json, whose hooks /health counts
+	Stateless          bool   // no sessions: every POST stands alone, no GET stream
+	SessionIdleTimeout time.Duration
+	MaxSessions        int
+	MaxBodyBytes       int64
+	AllowedOrigins     []string // browser origins allowed besides the server's own ("*": any)
+	AuthToken          string   // when set, /mcp needs Authorization: Bearer <token>
+	ShutdownTimeout    time.Duration
+	Logger             *slog.Logger
+}
+
+// Server is the HTTP face of docs-mcp. It is an http.Handler; Serve runs it
+// on a listener until its context ends.
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	store    *docs.Store
+	mcp      *server.StreamableHTTPServer
+	sessions *sessions // nil when stateless
+	handler  http.Handler
+	stopping atomic.Bool
+}
+
+// New returns a server for mcpSrv, reporting on store in /health.
+func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
+	if opts.SessionIdleTimeout <= 0 {
+		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.ShutdownTimeout <= 0 {
+		opts.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, log: opts.Logger, store: store}
+
+	mcpOpts := []server.StreamableHTTPOption{
+		server.WithStreamableHTTPLogger(opts.Logger),
+		// The Host check lives in checkHost, for every path; one
+		// implementation, not two that could disagree.
+		server.WithDisableLocalhostProtection(true),
+	}
+	if opts.Stateless {
+		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
+	} else {
+		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout)
+		mcpOpts = append(mcpOpts,
+			server.WithSessionIdManagerResolver(s.sessions),
+			// mcp-go's sweeper frees its own per-session state and ends
+			// our record through sessions.Terminate.
+			server.WithSessionIdleTTL(opts.SessionIdleTimeout),
+			server.WithHeartbeatInterval(min(opts.SessionIdleTimeout/3, maxHeartbeat)),
+		)
+	}
+	if len(opts.AllowedOrigins) > 0 {
+		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(server.WithCORSAllowedOrigins(opts.AllowedOrigins...)))
+	}
+	s.mcp = server.NewStreamableHTTPServer(mcpSrv, mcpOpts...)
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.guard(s.mcp))
+	mux.HandleFunc("GET /health", s.health)
+	mux.HandleFunc("GET /wiki/", s.wiki)
+	mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
+	mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
+	s.handler = s.accessLog(s.checkHost(mux))
+	return s
+}
+
+// ServeHTTP routes a request through the middleware to /mcp, /health or
+// the wiki.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// Serve answers requests on ln until ctx ends, then shuts down gracefully:
+// it stops accepting, ends open GET streams, lets the requests in flight
+// finish within the shutdown timeout and returns nil. Requests still
+// running after the timeout are cut off and reported as an error.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	// Shutdown closes the listener, then runs this: GET streams never go
+	// idle by themselves, so they are ended here, and their clients see a
+	// clean end of stream. Sessions stay valid for the requests in flight.
+	srv.RegisterOnShutdown(s.endStreams)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout)
+	s.stopping.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(ctx)
+	if err != nil {
+		srv.Close()
+	}
+	<-served
+	s.Shutdown(context.WithoutCancel(ctx))
+	if err != nil {
+		return fmt.Errorf("shutdown: requests still running after %s were cut off: %w", s.opts.ShutdownTimeout, err)
+	}
+	return nil
+}
+
+// endStreams ends every open GET stream.
+func (s *Server) endStreams() {
+	if s.sessions != nil {
+		s.sessions.endStreams()
+	}
+}
+
+// Shutdown ends every session and its GET stream and stops the idle
+// sweeper. Serve calls it; a caller that only uses the Server as a handler
+// (httptest) calls it when done.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.stopping.Store(true)
+	s.endStreams()
+	if err := s.mcp.Shutdown(ctx); err != nil {
+		s.log.Warn("end mcp sessions", "err", err)
+	}
+}

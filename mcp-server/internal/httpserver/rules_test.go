@@ -1,0 +1,505 @@
+package httpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// outcome is what a raw request gets, as far as the rules decide it.
+type outcome struct {
+	Status  int
+	Code    int               // JSON-RPC error code of the body, 0 for none
+	Headers map[string]string // only the headers a case names
+	Session bool              // an Mcp-Session-Id came back
+}
+
+// TestRules checks every rule of /mcp with raw HTTP requests.
+func TestRules(t *testing.T) {
+	const token = "s3cret-token"
+	twentyMiB := 20 << 20
+	discover := `{"jsonrpc":"2.0","id":7,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`
+
+	tests := []struct {
+		name    string
+		opts    func(*Options)
+		session string // "live": initialize first; "deleted": initialize and DELETE; else sent as is
+		req     func(f *fixture, sid string) *http.Request
+		headers []string // response headers to compare
+		want    outcome
+	}{
+		{
+			name: "initialize mints a session",
+			req:  func(f *fixture, _ string) *http.Request { return f.rpc(t, "", initializeBody) },
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name:    "live session is served",
+			session: "live",
+			req:     func(f *fixture, sid string) *http.Request { return f.rpc(t, sid, toolsListBody) },
+			want:    outcome{Status: 200},
+		},
+		{
+			name: "no session id",
+			req:  func(f *fixture, _ string) *http.Request { return f.rpc(t, "", toolsListBody) },
+			want: outcome{Status: 400, Code: codeInvalidRequest},
+		},
+		{
+			name:    "unknown session id",
+			session: "mcp-session-00000000-0000-4000-8000-000000000000",
+			req:     func(f *fixture, sid string) *http.Request { return f.rpc(t, sid, toolsListBody) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name:    "forged session id in our format",
+			session: rand.Text(),
+			req:     func(f *fixture, sid string) *http.Request { return f.rpc(t, sid, toolsListBody) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name:    "deleted session: POST",
+			session: "deleted",
+			req:     func(f *fixture, sid string) *http.Request { return f.rpc(t, sid, toolsListBody) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name:    "deleted session: GET",
+			session: "deleted",
+			req:     func(f *fixture, sid string) *http.Request { return f.stream(t, sid) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name:    "deleted session: DELETE again",
+			session: "deleted",
+			req:     func(f *fixture, sid string) *http.Request { return f.end(t, sid) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name:    "DELETE ends a live session",
+			session: "live",
+			req:     func(f *fixture, sid string) *http.Request { return f.end(t, sid) },
+			want:    outcome{Status: 200},
+		},
+		{
+			name: "GET without a session",
+			req:  func(f *fixture, _ string) *http.Request { return f.stream(t, "") },
+			want: outcome{Status: 400, Code: codeInvalidRequest},
+		},
+		{
+			name:    "GET with an unknown session",
+			session: rand.Text(),
+			req:     func(f *fixture, sid string) *http.Request { return f.stream(t, sid) },
+			want:    outcome{Status: 404, Code: codeNoSession},
+		},
+		{
+			name: "foreign Origin",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "https://evil.example")
+			},
+			headers: []string{"Content-Type"},
+			want:    outcome{Status: 403, Code: codeServer, Headers: map[string]string{"Content-Type": "application/json"}},
+		},
+		{
+			name: "Origin null",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "null")
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name: "same Origin",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", f.http.URL)
+			},
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name: "listed Origin",
+			opts: func(o *Options) { o.AllowedOrigins = []string{"https://app.example.com"} },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "https://app.example.com")
+			},
+			headers: []string{"Access-Control-Allow-Origin"},
+			want:    outcome{Status: 200, Session: true, Headers: map[string]string{"Access-Control-Allow-Origin": "https://app.example.com"}},
+		},
+		{
+			name: "CORS preflight from a listed Origin",
+			opts: func(o *Options) { o.AllowedOrigins = []string{"https://app.example.com"}; o.AuthToken = token },
+			req: func(f *fixture, _ string) *http.Request {
+				req, _ := http.NewRequest(http.MethodOptions, f.url, nil)
+				req.Header.Set("Origin", "https://app.example.com")
+				req.Header.Set("Access-Control-Request-Method", "POST")
+				return req
+			},
+			headers: []string{"Access-Control-Allow-Origin"},
+			want:    outcome{Status: 204, Headers: map[string]string{"Access-Control-Allow-Origin": "https://app.example.com"}},
+		},
+		{
+			name: "rebinding Host on /mcp",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHost(f.rpc(t, "", initializeBody), "evil.example:3000")
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name: "rebinding Host with matching Origin",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(withHost(f.rpc(t, "", initializeBody), "evil.example:3000"), "Origin", "http://evil.example:3000")
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name: "rebinding Host on /health",
+			req: func(f *fixture, _ string) *http.Request {
+				req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/health", nil)
+				return withHost(req, "evil.example")
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name: "localhost Host",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHost(f.rpc(t, "", initializeBody), "localhost:3000")
+			},
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name: "20 MiB body with Content-Length",
+			req: func(f *fixture, _ string) *http.Request {
+				return f.rpc(t, "", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`+strings.Repeat("x", twentyMiB)+`"}}`)
+			},
+			want: outcome{Status: 413, Code: codeInvalidRequest},
+		},
+		{
+			name: "20 MiB body, chunked",
+			req: func(f *fixture, _ string) *http.Request {
+				req := f.rpc(t, "", "")
+				req.Body = io.NopCloser(io.MultiReader(strings.NewReader(`{"pad":"`), bytes.NewReader(bytes.Repeat([]byte("x"), twentyMiB))))
+				req.ContentLength = -1
+				return req
+			},
+			want: outcome{Status: 413, Code: codeInvalidRequest},
+		},
+		{
+			name: "body just under the limit reaches mcp-go",
+			opts: func(o *Options) { o.MaxBodyBytes = 4096 },
+			req: func(f *fixture, _ string) *http.Request {
+				body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+				return f.rpc(t, "", body+strings.Repeat(" ", 4096-len(body)))
+			},
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name: "malformed JSON",
+			req:  func(f *fixture, _ string) *http.Request { return f.rpc(t, "", `{"jsonrpc":"2.0","id":1,"method":`) },
+			want: outcome{Status: 400, Code: codeParse},
+		},
+		{
+			name:    "batch",
+			session: "live",
+			req: func(f *fixture, sid string) *http.Request {
+				return f.rpc(t, sid, `[`+toolsListBody+`,{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+			},
+			want: outcome{Status: 400, Code: codeInvalidRequest},
+		},
+		{
+			name: "wrong content type",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Content-Type", "text/plain")
+			},
+			want: outcome{Status: 400},
+		},
+		{
+			name: "PUT",
+			req: func(f *fixture, _ string) *http.Request {
+				req, _ := http.NewRequest(http.MethodPut, f.url, strings.NewReader(initializeBody))
+				return req
+			},
+			headers: []string{"Allow"},
+			want:    outcome{Status: 405, Code: codeServer, Headers: map[string]string{"Allow": "POST, GET, DELETE"}},
+		},
+		{
+			name:    "missing token",
+			opts:    func(o *Options) { o.AuthToken = token },
+			req:     func(f *fixture, _ string) *http.Request { return f.rpc(t, "", initializeBody) },
+			headers: []string{"WWW-Authenticate"},
+			want:    outcome{Status: 401, Code: codeServer, Headers: map[string]string{"WWW-Authenticate": `Bearer realm="docs-mcp"`}},
+		},
+		{
+			name: "wrong token",
+			opts: func(o *Options) { o.AuthToken = token },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Bearer s3cret-tokeN")
+			},
+			headers: []string{"WWW-Authenticate"},
+			want:    outcome{Status: 401, Code: codeServer, Headers: map[string]string{"WWW-Authenticate": `Bearer realm="docs-mcp"`}},
+		},
+		{
+			name: "token in another scheme",
+			opts: func(o *Options) { o.AuthToken = token },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Basic "+token)
+			},
+			want: outcome{Status: 401, Code: codeServer},
+		},
+		{
+			name: "right token",
+			opts: func(o *Options) { o.AuthToken = token },
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Bearer "+token)
+			},
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name: "health needs no token",
+			opts: func(o *Options) { o.AuthToken = token },
+			req: func(f *fixture, _ string) *http.Request {
+				req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/health", nil)
+				return req
+			},
+			want: outcome{Status: 200},
+		},
+		{
+			name:    "stateless: initialize mints no session",
+			opts:    func(o *Options) { o.Stateless = true },
+			req:     func(f *fixture, _ string) *http.Request { return f.rpc(t, "", initializeBody) },
+			headers: []string{"Content-Type"},
+			want:    outcome{Status: 200, Headers: map[string]string{"Content-Type": "application/json"}},
+		},
+		{
+			name: "stateless: a request needs no session",
+			opts: func(o *Options) { o.Stateless = true },
+			req:  func(f *fixture, _ string) *http.Request { return f.rpc(t, "", toolsListBody) },
+			want: outcome{Status: 200},
+		},
+		{
+			name:    "stateless: GET",
+			opts:    func(o *Options) { o.Stateless = true },
+			req:     func(f *fixture, _ string) *http.Request { return f.stream(t, "") },
+			headers: []string{"Allow"},
+			want:    outcome{Status: 405, Code: codeServer, Headers: map[string]string{"Allow": "POST"}},
+		},
+		{
+			name: "stateless: DELETE",
+			opts: func(o *Options) { o.Stateless = true },
+			req:  func(f *fixture, _ string) *http.Request { return f.end(t, rand.Text()) },
+			want: outcome{Status: 405, Code: codeServer},
+		},
+		{
+			name: "2026-07-28: server/discover without a session",
+			req: func(f *fixture, _ string) *http.Request {
+				req := withHeader(f.rpc(t, "", discover), mcp.HeaderProtocolVersion, mcp.ProtocolVersion20260728)
+				return withHeader(req, mcp.HeaderMethod, "server/discover")
+			},
+			want: outcome{Status: 200},
+		},
+		{
+			name: "2026-07-28: header and _meta disagree",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", discover), mcp.HeaderProtocolVersion, mcp.ProtocolVersion20251125)
+			},
+			want: outcome{Status: 400, Code: mcp.HEADER_MISMATCH},
+		},
+		{
+			name: "2026-07-28: no GET stream",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.stream(t, ""), mcp.HeaderProtocolVersion, mcp.ProtocolVersion20260728)
+			},
+			want: outcome{Status: 405},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, tt.opts)
+			sid := tt.session
+			switch sid {
+			case "live":
+				sid = f.initialize(t, nil)
+			case "deleted":
+				sid = f.initialize(t, nil)
+				if res := do(t, f.end(t, sid)); res.status != http.StatusOK {
+					t.Fatalf("DELETE: %d %s", res.status, res.body)
+				}
+			}
+			res := do(t, tt.req(f, sid))
+			got := outcome{Status: res.status, Code: errorCode(res.body), Session: res.session != ""}
+			if len(tt.headers) > 0 {
+				got.Headers = map[string]string{}
+				for _, h := range tt.headers {
+					got.Headers[h] = res.header.Get(h)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\nbody: %.300s", diff, res.body)
+			}
+		})
+	}
+}
+
+// TestSecondStream refuses a second GET stream on one session: a
+// notification must go to exactly one stream.
+func TestSecondStream(t *testing.T) {
+	f := newFixture(t, nil)
+	sid := f.initialize(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first, err := http.DefaultClient.Do(f.stream(t, sid).WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Body.Close()
+	if first.StatusCode != http.StatusOK {
+		t.Fatalf("first GET: %d", first.StatusCode)
+	}
+	res := do(t, f.stream(t, sid))
+	got := outcome{Status: res.status, Code: errorCode(res.body)}
+	if diff := cmp.Diff(outcome{Status: http.StatusConflict, Code: codeServer}, got); diff != "" {
+		t.Errorf("second GET (-want +got):\n%s", diff)
+	}
+}
+
+// TestDeleteEndsStream checks that DELETE closes the session's open GET
+// stream, rather than leaving it hanging.
+func TestDeleteEndsStream(t *testing.T) {
+	f := newFixture(t, nil)
+	sid := f.initialize(t, nil)
+	stream, err := http.DefaultClient.Do(f.stream(t, sid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, stream.Body)
+		ended <- err
+	}()
+	if res := do(t, f.end(t, sid)); res.status != http.StatusOK {
+		t.Fatalf("DELETE: %d %s", res.status, res.body)
+	}
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("stream ended with %v, want a clean end", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("GET stream still open 10s after DELETE")
+	}
+}
+
+// TestIdleExpiry lets a session sit idle past the timeout: it is then
+// unknown, and mcp-go's sweeper has freed it.
+func TestIdleExpiry(t *testing.T) {
+	const idle = time.Second
+	f := newFixture(t, func(o *Options) { o.SessionIdleTimeout = idle })
+	sid := f.initialize(t, nil)
+	busy := f.initialize(t, nil)
+	// A session used within the timeout stays; the other sits idle.
+	for range 3 {
+		time.Sleep(idle / 2)
+		if res := do(t, f.rpc(t, busy, toolsListBody)); res.status != http.StatusOK {
+			t.Fatalf("busy session: %d %s", res.status, res.body)
+		}
+	}
+	res := do(t, f.rpc(t, sid, toolsListBody))
+	got := outcome{Status: res.status, Code: errorCode(res.body)}
+	if diff := cmp.Diff(outcome{Status: 404, Code: codeNoSession}, got); diff != "" {
+		t.Errorf("idle session (-want +got):\n%s", diff)
+	}
+	waitFor(t, "busy session swept", func() bool { return f.health(t).Sessions == 0 })
+}
+
+// TestSessionCap fills the session cap: the next initialize gets a clear
+// 503, and ending a session makes room again.
+func TestSessionCap(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.MaxSessions = 2 })
+	first := f.initialize(t, nil)
+	f.initialize(t, nil)
+
+	res := do(t, f.rpc(t, "", initializeBody))
+	got := outcome{Status: res.status, Code: errorCode(res.body), Headers: map[string]string{"Retry-After": res.header.Get("Retry-After")}}
+	want := outcome{Status: 503, Code: codeServer, Headers: map[string]string{"Retry-After": "5"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("third session (-want +got):\n%s", diff)
+	}
+	if !bytes.Contains(res.body, []byte("too many live sessions")) {
+		t.Errorf("body does not say why: %s", res.body)
+	}
+	if res := do(t, f.end(t, first)); res.status != http.StatusOK {
+		t.Fatalf("DELETE: %d", res.status)
+	}
+	f.initialize(t, nil)
+}
+
+func (f *fixture) stream(t testing.TB, session string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, f.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if session != "" {
+		req.Header.Set(server.HeaderKeySessionID, session)
+	}
+	return req
+}
+
+func (f *fixture) end(t testing.TB, session string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodDelete, f.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(server.HeaderKeySessionID, session)
+	return req
+}
+
+func withHeader(req *http.Request, key, value string) *http.Request {
+	req.Header.Set(key, value)
+	return req
+}
+
+func withHost(req *http.Request, host string) *http.Request {
+	req.Host = host
+	return req
+}
+
+// TestSessionCapConcurrent fills the cap with initializes sent all at once:
+// every one of them fits, and the next is refused.
+func TestSessionCapConcurrent(t *testing.T) {
+	const max = 50
+	f := newFixture(t, func(o *Options) { o.MaxSessions = max })
+	statuses := make(chan int, max)
+	for range max {
+		go func() {
+			res, err := http.DefaultClient.Do(f.rpc(t, "", initializeBody))
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			res.Body.Close()
+			statuses <- res.StatusCode
+		}()
+	}
+	got := map[int]int{}
+	for range max {
+		got[<-statuses]++
+	}
+	if diff := cmp.Diff(map[int]int{200: max}, got); diff != "" {
+		t.Errorf("statuses of %d concurrent initializes (-want +got):\n%s", max, diff)
+	}
+	if res := do(t, f.rpc(t, "", initializeBody)); res.status != http.StatusServiceUnavailable {
+		t.Errorf("initialize past the cap: %d, want 503", res.status)
+	}
+	if got := f.health(t).Sessions; got != max {
+		t.Errorf("live sessions %d, want %d", got, max)
+	}
+}

@@ -1,0 +1,181 @@
+package httpserver
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// page is what a browser sees of a response.
+type page struct {
+	Status      int
+	ContentType string
+	Location    string
+	ETag        bool
+	LastMod     bool
+	Body        string // the first line
+}
+
+func get(t *testing.T, base, path string, header http.Header) page {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(body), "\n")
+	return page{
+		Status:      res.StatusCode,
+		ContentType: res.Header.Get("Content-Type"),
+		Location:    res.Header.Get("Location"),
+		ETag:        res.Header.Get("ETag") != "",
+		LastMod:     res.Header.Get("Last-Modified") != "",
+		Body:        first,
+	}
+}
+
+func TestWiki(t *testing.T) {
+	f := newFixture(t, nil)
+	html := "text/html; charset=utf-8"
+	tests := []struct {
+		path string
+		want page
+	}{
+		{"/", page{Status: 302, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Found</a>.`}},
+		{"/wiki", page{Status: 301, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Moved Permanently</a>.`}},
+		{"/wiki/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: `<!doctype html><title>Modkit wiki</title><link rel="stylesheet" href="css/site.css"><h1>Modkit wiki</h1>`}},
+		{"/wiki/css/site.css", page{Status: 200, ContentType: "text/css; charset=utf-8", ETag: true, LastMod: true, Body: "body { font-family: sans-serif; }"}},
+		{"/wiki/guide", page{Status: 301, ContentType: html, Location: "/wiki/guide/", Body: `<a href="/wiki/guide/">Moved Permanently</a>.`}},
+		{"/wiki/guide/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: "<!doctype html><title>Hooks guide</title><h1>Hooks guide</h1>"}},
+		{"/wiki/nope.html", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/empty/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/.hidden", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/css/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/nowhere", page{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, get(t, f.http.URL, tt.path, nil)); diff != "" {
+				t.Errorf("GET %s (-want +got):\n%s", tt.path, diff)
+			}
+		})
+	}
+}
+
+// TestWikiRevalidation checks that a browser's conditional request gets
+// 304 while the file is unchanged.
+func TestWikiRevalidation(t *testing.T) {
+	f := newFixture(t, nil)
+	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/wiki/css/site.css", nil)
+	first := do(t, req)
+	tests := []struct {
+		name   string
+		header string
+		value  string
+	}{
+		{"If-None-Match", "If-None-Match", first.header.Get("ETag")},
+		{"If-Modified-Since", "If-Modified-Since", first.header.Get("Last-Modified")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := get(t, f.http.URL, "/wiki/css/site.css", http.Header{tt.header: {tt.value}})
+			if got.Status != http.StatusNotModified {
+				t.Errorf("status %d, want 304", got.Status)
+			}
+		})
+	}
+}
+
+// TestWikiNotBuilt serves a page that says how to build the wiki, while
+// MCP keeps working.
+func TestWikiNotBuilt(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
+	got := get(t, f.http.URL, "/wiki/", nil)
+	if got.Status != http.StatusServiceUnavailable || got.ContentType != "text/html; charset=utf-8" {
+		t.Errorf("status %d, type %q; want 503 text/html", got.Status, got.ContentType)
+	}
+	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/wiki/", nil)
+	if body := string(do(t, req).body); !strings.Contains(body, "go run ./tools/cmd/wiki build") {
+		t.Errorf("page does not say how to build the wiki:\n%s", body)
+	}
+	f.initialize(t, nil)
+	if f.health(t).Wiki {
+		t.Error("health says the wiki is present")
+	}
+}
+
+func TestHealth(t *testing.T) {
+	brokenRegistry := filepath.Join(t.TempDir(), "mod_hooks.json")
+	if err := os.WriteFile(brokenRegistry, []byte(`{"hooks": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts func(*Options)
+		want Health
+	}{
+		{
+			name: "serving",
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Wiki: true, Sessions: 1},
+		},
+		{
+			name: "no registry",
+			opts: func(o *Options) { o.RegistryPath = filepath.Join(t.TempDir(), "mod_hooks.json") },
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "read registry: no such file or directory", Generation: 1, Wiki: true, Sessions: 1},
+		},
+		{
+			name: "broken registry",
+			opts: func(o *Options) { o.RegistryPath = brokenRegistry },
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "parse registry: unexpected end of JSON input", Generation: 1, Wiki: true, Sessions: 1},
+		},
+		{
+			name: "stateless",
+			opts: func(o *Options) { o.Stateless = true },
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Wiki: true, Stateless: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, tt.opts)
+			do(t, f.rpc(t, "", initializeBody))
+			if diff := cmp.Diff(tt.want, f.health(t)); diff != "" {
+				t.Errorf("health (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestHealthStopping answers 503 once shutdown has begun; HEAD works too.
+func TestHealthStopping(t *testing.T) {
+	f := newFixture(t, nil)
+	head := func() int {
+		req, _ := http.NewRequest(http.MethodHead, f.http.URL+"/health", nil)
+		return do(t, req).status
+	}
+	before := head()
+	f.srv.stopping.Store(true)
+	got := []int{before, head()}
+	if diff := cmp.Diff([]int{200, 503}, got); diff != "" {
+		t.Errorf("HEAD /health before and during shutdown (-want +got):\n%s", diff)
+	}
+	if h := f.health(t); h.Status != "stopping" {
+		t.Errorf("status %q, want stopping", h.Status)
+	}
+}

@@ -1,0 +1,196 @@
+package httpserver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// wiki serves the built static site under /wiki/. Files are opened through
+// an os.Root on the site folder, so neither ".." nor a symlink leads out of
+// it. A folder is served by its index.html and never listed; names
+// starting with a dot are not served; a missing file gets the site's own
+// 404.html when it has one. The folder is opened per request, so a rebuild
+// shows without a restart. Without a built site, every page says how to
+// build it, and MCP is served as usual.
+func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
+	root, err := os.OpenRoot(s.opts.SiteDir)
+	if err == nil {
+		defer root.Close()
+	}
+	if err != nil || !hasIndex(root) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.log.Warn("open wiki", "dir", s.opts.SiteDir, "err", err)
+		}
+		notBuilt(w, r)
+		return
+	}
+
+	rel := strings.TrimPrefix(r.URL.Path, "/wiki/")
+	name := strings.TrimPrefix(path.Clean("/"+rel), "/")
+	if name == "" {
+		name = "."
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		if strings.HasPrefix(seg, ".") && seg != "." {
+			s.notFound(w, r, root)
+			return
+		}
+	}
+	f, info, err := openFile(root, name)
+	if err == nil && info.IsDir() {
+		f.Close()
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			target := r.URL.Path + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		name = path.Join(name, "index.html")
+		f, info, err = openFile(root, name)
+	}
+	if err != nil || info.IsDir() {
+		if err == nil {
+			f.Close()
+		}
+		s.notFound(w, r, root)
+		return
+	}
+	defer f.Close()
+	setFileHeaders(w.Header(), name, info)
+	http.ServeContent(w, r, name, info.ModTime(), f)
+}
+
+// wikiPresent reports whether the site folder holds a built site.
+func (s *Server) wikiPresent() bool {
+	root, err := os.OpenRoot(s.opts.SiteDir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	return hasIndex(root)
+}
+
+func hasIndex(root *os.Root) bool {
+	info, err := root.Stat("index.html")
+	return err == nil && info.Mode().IsRegular()
+}
+
+func openFile(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// notFound answers 404 with the site's 404.html, or a plain message.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request, root *os.Root) {
+	f, info, err := openFile(root, "404.html")
+	if err != nil || !info.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.FormatInt(info.Size(), 10))
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		if _, err := io.Copy(w, f); err != nil {
+			s.log.Debug("write 404 page", "err", err)
+		}
+	}
+}
+
+// setFileHeaders sets the content type, a validator and the caching policy
+// of a static file. The ETag is derived from size and modification time:
+// a rebuilt file gets a new one, and ServeContent answers If-None-Match
+// with 304. no-cache makes browsers revalidate, so a rebuild shows at once.
+func setFileHeaders(h http.Header, name string, info fs.FileInfo) {
+	if ct := contentType(name); ct != "" {
+		h.Set("Content-Type", ct)
+	}
+	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, info.Size(), info.ModTime().UnixNano()))
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// contentType names the types a static site uses, independent of the
+// host's mime.types (a minimal container has none); other extensions fall
+// back to the standard library, then to sniffing.
+func contentType(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".htm":
+		return "text/html; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".json", ".map":
+		return "application/json"
+	case ".xml":
+		return "application/xml"
+	case ".txt":
+		return "text/plain; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	case ".ico":
+		return "image/x-icon"
+	case ".woff2":
+		return "font/woff2"
+	case ".woff":
+		return "font/woff"
+	case ".ttf":
+		return "font/ttf"
+	case ".webmanifest":
+		return "application/manifest+json"
+	}
+	return mime.TypeByExtension(path.Ext(name))
+}
+
+// notBuilt answers every wiki path while the site is not built.
+func notBuilt(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	if r.Method != http.MethodHead {
+		io.WriteString(w, notBuiltPage)
+	}
+}
+
+const notBuiltPage = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Wiki not built</title></head>
+<body>
+<h1>The wiki is not built yet</h1>
+<p>This server serves the static wiki from its site folder (<code>--site-dir</code>,
+by default <code>build/wiki</code> under the data root), and nothing is there yet.
+Build it from the repository root with:</p>
+<pre>go run ./tools/cmd/wiki build</pre>
+<p>then reload this page; no restart is needed. The MCP endpoint at <a href="/mcp"><code>/mcp</code></a>
+and <a href="/health"><code>/health</code></a> work meanwhile.</p>
+</body>
+</html>
+`

@@ -1,0 +1,145 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fixtureRoot is a small repository: docs, a registry and a guide.
+const fixtureRoot = "testdata/repo"
+
+// newClient serves dataRoot with opts through mcp-go's in-process client,
+// initialised with a protocol version that has sessions.
+func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
+	t.Helper()
+	abs, err := filepath.Abs(dataRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DataRoot = abs
+	opts.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
+	opts.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
+	snap, err := docs.Load(context.Background(), filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewInProcessClient(New(opts, docs.NewStore(snap)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// call invokes a tool and fails the test on a protocol error.
+func call(t *testing.T, c *client.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
+	}
+	return res
+}
+
+// callOK invokes a tool that must succeed and decodes its structured result.
+func callOK[Out any](t *testing.T, c *client.Client, name string, args any) (Out, string) {
+	t.Helper()
+	res := call(t, c, name, args)
+	if res.IsError {
+		t.Fatalf("%s(%v) is a tool error: %s", name, args, text(res))
+	}
+	var out Out
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: structuredContent %s does not decode: %v", name, b, err)
+	}
+	return out, text(res)
+}
+
+// callErr invokes a tool that must answer a tool error, and returns its text.
+func callErr(t *testing.T, c *client.Client, name string, args any) string {
+	t.Helper()
+	res := call(t, c, name, args)
+	if !res.IsError {
+		t.Fatalf("%s(%v) succeeded, want a tool error; result: %s", name, args, text(res))
+	}
+	return text(res)
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from the golden file; if the change is meant, run go test ./mcp-server/internal/mcpserver -update and review the diff.\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// copyTree copies the fixture to a temp dir, for tests that change it.
+func copyTree(t *testing.T, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,51 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestToolSchemas snapshots what clients see of every tool: name,
+// description, annotations and both schemas. A change shows in review as a
+// diff of testdata/tools.golden.json (refresh it with -update).
+func TestToolSchemas(t *testing.T) {
+	c := newClient(t, fixtureRoot, Options{})
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tools.golden.json", append(got, '\n'))
+
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		a := tool.Annotations
+		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+			a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v; want read-only, not destructive, idempotent, closed world", tool.Name, a)
+		}
+		if tool.OutputSchema.Type != "object" || len(tool.OutputSchema.Properties) == 0 {
+			t.Errorf("%s has no output schema", tool.Name)
+		}
+	}
+	want := []string{"mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+func TestInitializeTellsHowToUseTheTools(t *testing.T) {
+	c := newClient(t, fixtureRoot, Options{Version: "v9.9.9"})
+	caps := c.GetServerCapabilities()
+	if caps.Tools == nil || caps.Resources == nil || caps.Prompts == nil {
+		t.Errorf("capabilities %+v; want tools, resources and prompts", caps)
+	}
+}

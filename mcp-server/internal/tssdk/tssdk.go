@@ -1,0 +1,106 @@
+// Package tssdk runs the official MCP TypeScript SDK client against docs-mcp
+// in tests: the script mcp-server/testdata/tsclient/smoke.mjs, with the SDK
+// version pinned by its package-lock.json.
+//
+// Without node and npm the calling test is skipped, except in CI (CI=true),
+// where that is a failure: .ci/run installs both and runs npm ci first.
+package tssdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Run installs the SDK if needed, runs "node smoke.mjs args..." and returns
+// its standard output: one JSON summary of what the client saw. The
+// arguments are "stdio COMMAND [ARGS...]" or "http URL [TOKEN]".
+func Run(t testing.TB, args ...string) []byte {
+	t.Helper()
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is not installed; CI must install it (.ci/run)", tool)
+			}
+			t.Skipf("%s is not installed: skipping the TypeScript SDK client test", tool)
+		}
+	}
+	dir := scriptDir(t)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, "smoke.mjs")}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node smoke.mjs %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	return out
+}
+
+// scriptDir finds testdata/tsclient from this source file, so that tests in
+// any package can use it.
+func scriptDir(t testing.TB) string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("tssdk: cannot locate its source file")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "tsclient")
+}
+
+// Summary is what smoke.mjs prints.
+type Summary struct {
+	Server   struct{ Name string }
+	Protocol string
+	Tools    []string
+	Search   struct {
+		IsError bool
+		Matches int
+	}
+	// Read is of the first search match's line.
+	Read struct {
+		IsError       bool
+		Path          string
+		Line          int
+		ContainsQuery bool
+	}
+	// BadPath is mod_read_doc of "../etc/passwd".
+	BadPath struct {
+		IsError bool
+		Text    string
+	}
+	Registry struct {
+		IsError bool
+		Bytes   int
+	}
+	Resources    int
+	ResourceRead struct{ URI, MimeType string }
+	PromptBytes  int
+	// Over HTTP only: the session had an id, and DELETE ended it.
+	Session, Terminated bool
+}
+
+// RunSummary is Run with the output decoded.
+func RunSummary(t testing.TB, args ...string) Summary {
+	t.Helper()
+	out := Run(t, args...)
+	var s Summary
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatalf("smoke.mjs summary %q: %v", out, err)
+	}
+	return s
+}
