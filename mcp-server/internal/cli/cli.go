@@ -129,12 +129,23 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
-	if err != nil {
-		return fmt.Errorf("load docs: %w", err)
-	}
-	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
-	go reportIndex(ctx, log, snap)
+	// The corpus loads, and its search index builds, while the server
+	// already answers: initialize does not wait on the corpus size, and a
+	// tool call that needs the docs waits for them. A load that fails stops
+	// the server with its error.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	store := docs.NewPendingStore()
+	go func() {
+		snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
+		if err != nil {
+			cancel(fmt.Errorf("load docs: %w", err))
+			return
+		}
+		log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
+		store.Replace(snap)
+		reportIndex(ctx, log, snap)
+	}()
 
 	opts := mcpserver.Options{
 		Version:          cfg.Version,
@@ -144,11 +155,17 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		MaxResultBytes:   cfg.MaxResultBytes,
 		Logger:           log,
 	}
-	store := docs.NewStore(snap)
+	serve := serveHTTP
 	if cfg.Stdio {
-		return serveStdio(ctx, log, mcpserver.New(opts, store), stdin, stdout)
+		serve = func(ctx context.Context, log *slog.Logger, _ config, mcp *server.MCPServer, _ *docs.Store) error {
+			return serveStdio(ctx, log, mcp, stdin, stdout)
+		}
 	}
-	return serveHTTP(ctx, log, cfg, mcpserver.New(opts, store), store)
+	err := serve(ctx, log, cfg, mcpserver.New(opts, store), store)
+	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause // the load failed
+	}
+	return err
 }
 
 func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
@@ -220,10 +237,14 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MC
 }
 
 func stopReason(ctx context.Context) string {
-	if ctx.Err() != nil {
+	switch cause := context.Cause(ctx); {
+	case cause == nil:
+		return "stdin closed"
+	case errors.Is(cause, context.Canceled):
 		return "signal"
+	default:
+		return cause.Error()
 	}
-	return "stdin closed"
 }
 
 func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {

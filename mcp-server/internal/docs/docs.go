@@ -142,17 +142,40 @@ func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 // Store holds the current snapshot. It is safe for concurrent use.
 type Store struct {
 	current atomic.Pointer[Snapshot]
+	ready   chan struct{} // closed once there is a snapshot
+	once    sync.Once
 }
 
 // NewStore returns a store serving s.
 func NewStore(s *Snapshot) *Store {
-	st := &Store{}
-	st.current.Store(s)
+	st := NewPendingStore()
+	st.Replace(s)
 	return st
 }
 
-// Snapshot returns the current snapshot.
-func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
+// NewPendingStore returns a store without a snapshot yet, for a server that
+// answers while its corpus is still loading: Snapshot waits for the first
+// Replace.
+func NewPendingStore() *Store {
+	return &Store{ready: make(chan struct{})}
+}
+
+// Snapshot returns the current snapshot, first waiting for one if the
+// store has none yet.
+func (st *Store) Snapshot() *Snapshot {
+	<-st.ready
+	return st.current.Load()
+}
+
+// Loaded returns the current snapshot, or nil while the first one is still
+// loading. It never waits.
+func (st *Store) Loaded() *Snapshot { return st.current.Load() }
+
+// Ready is closed once the store has a snapshot.
+func (st *Store) Ready() <-chan struct{} { return st.ready }
 
 // Replace makes s the current snapshot.
-func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
+func (st *Store) Replace(s *Snapshot) {
+	st.current.Store(s)
+	st.once.Do(func() { close(st.ready) })
+}

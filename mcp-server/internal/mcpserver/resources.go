@@ -30,6 +30,38 @@ func docURI(p string) string {
 	return docScheme + strings.Join(segs, "/")
 }
 
+// addResourcesWhenLoaded adds the resources once the store has its docs:
+// at once when it has them already, else in the background, so that the
+// server answers initialize while a large corpus is still loading. A
+// resources/list that comes earlier waits for them (see resourceHooks).
+func (s *Server) addResourcesWhenLoaded(m *server.MCPServer) {
+	add := func() {
+		s.addResources(m)
+		close(s.resourcesAdded)
+	}
+	select {
+	case <-s.store.Ready():
+		add()
+	default:
+		go func() {
+			<-s.store.Ready()
+			add()
+		}()
+	}
+}
+
+// resourceHooks make resources/list wait until every doc is a resource.
+func (s *Server) resourceHooks() *server.Hooks {
+	h := &server.Hooks{}
+	h.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) {
+		select {
+		case <-s.resourcesAdded:
+		case <-ctx.Done():
+		}
+	})
+	return h
+}
+
 // addResources lists every doc and the three repository files as
 // resources, with a template so that a client can read any doc by URI.
 func (s *Server) addResources(m *server.MCPServer) {

@@ -33,10 +33,13 @@ type Options struct {
 
 // Server holds what the MCP handlers share.
 type Server struct {
-	opts      Options
-	store     *docs.Store
-	log       *slog.Logger
-	hookCache hookCache
+	opts Options
+	// resourcesAdded is closed once every doc is listed as a resource,
+	// which waits for the docs to load.
+	resourcesAdded chan struct{}
+	store          *docs.Store
+	log            *slog.Logger
+	hookCache      hookCache
 }
 
 // New returns an MCP server answering from store.
@@ -47,7 +50,7 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: store, log: opts.Logger}
+	s := &Server{opts: opts, store: store, log: opts.Logger, resourcesAdded: make(chan struct{})}
 
 	mcp := server.NewMCPServer("docs-mcp", opts.Version,
 		server.WithTitle("Modkit docs"),
@@ -60,6 +63,7 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithLogger(opts.Logger),
+		server.WithHooks(s.resourceHooks()),
 	)
 	mcp.AddTools(
 		s.searchDocsTool(),
@@ -71,7 +75,7 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 		s.repoLayoutTool(),
 	)
 	mcp.AddPrompt(s.moddingContextPrompt())
-	s.addResources(mcp)
+	s.addResourcesWhenLoaded(mcp)
 	return mcp
 }
 
