@@ -58,8 +58,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	if dataRoot == "" {
 		dataRoot = work
 	}
-	log.Info("generating corpus", "files", cfg.Files, "seed", cfg.Seed, "data_root", dataRoot)
-	c, err := generate(ctx, root, filepath.Join(dataRoot, "docs"), cfg)
+	c, err := corpusIn(ctx, root, dataRoot, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -220,17 +219,45 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[min(len(s)-1, len(s)*p/100)]
 }
 
-func generate(ctx context.Context, root, dir string, cfg config) (corpus, error) {
+// corpusIn returns the corpus in dataRoot: the one a previous run left there
+// (its description is in corpus.json), or a new one generated into
+// dataRoot/docs.
+func corpusIn(ctx context.Context, root, dataRoot string, cfg config, log *slog.Logger) (corpus, error) {
+	desc := filepath.Join(dataRoot, "corpus.json")
+	if raw, err := os.ReadFile(desc); err == nil {
+		var c corpus
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return corpus{}, fmt.Errorf("read %s: %w", desc, err)
+		}
+		if c.Files != cfg.Files || c.Seed != cfg.Seed {
+			return corpus{}, fmt.Errorf("%s holds %d files of seed %d, not %d of seed %d: use another -corpus folder",
+				dataRoot, c.Files, c.Seed, cfg.Files, cfg.Seed)
+		}
+		log.Info("reusing corpus", "files", c.Files, "seed", c.Seed, "data_root", dataRoot)
+		return c, nil
+	}
+	log.Info("generating corpus", "files", cfg.Files, "seed", cfg.Seed, "data_root", dataRoot)
+	c, raw, err := generate(ctx, root, filepath.Join(dataRoot, "docs"), cfg)
+	if err != nil {
+		return corpus{}, err
+	}
+	if err := os.WriteFile(desc, raw, 0o644); err != nil {
+		return corpus{}, fmt.Errorf("save corpus description: %w", err)
+	}
+	return c, nil
+}
+
+func generate(ctx context.Context, root, dir string, cfg config) (corpus, []byte, error) {
 	var out bytes.Buffer
 	if err := goCmd(ctx, root, &out, "run", "./mcp-server/cmd/gencorpus",
 		"-files", strconv.Itoa(cfg.Files), "-seed", strconv.FormatUint(cfg.Seed, 10), "-out", dir); err != nil {
-		return corpus{}, fmt.Errorf("generate corpus: %w", err)
+		return corpus{}, nil, fmt.Errorf("generate corpus: %w", err)
 	}
 	var c corpus
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
-		return corpus{}, fmt.Errorf("read gencorpus output: %w", err)
+		return corpus{}, nil, fmt.Errorf("read gencorpus output: %w", err)
 	}
-	return c, nil
+	return c, out.Bytes(), nil
 }
 
 func goCmd(ctx context.Context, dir string, stdout io.Writer, args ...string) error {

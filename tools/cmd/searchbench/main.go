@@ -7,6 +7,9 @@
 //
 //	go run ./tools/cmd/searchbench -files 40000
 //
+// Add -corpus DIR to keep the generated corpus in DIR and reuse it on later
+// runs (generating 40,000 files takes a while).
+//
 // It prints the start-up times (process start to initialize answered, and
 // to the first search answered), the index build time the server logs, the
 // server's resident memory per corpus byte (VmRSS from /proc), and a table
@@ -30,7 +33,7 @@ func main() {
 	flag.IntVar(&cfg.RgRuns, "rg-runs", 5, "timed ripgrep runs per query kind")
 	flag.IntVar(&cfg.Limit, "limit", 20, "limit passed to mod_search_docs")
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
-	flag.StringVar(&cfg.Corpus, "corpus", "", "reuse this data root (holding docs/) instead of generating one")
+	flag.StringVar(&cfg.Corpus, "corpus", "", "data root for the corpus: generated there on the first run, reused on later ones (default: a temporary folder)")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
