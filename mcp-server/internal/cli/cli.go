@@ -22,6 +22,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // Exit codes.
@@ -86,6 +87,11 @@ folder, from the working directory up, that holds go.work; without one, the work
 directory itself. It must hold the docs folder; a missing registry or CONTRIBUTING.md
 only makes the tools that need them answer an error naming the expected path.
 
+Edits show without a restart: the server follows the docs folder (new folders included),
+the registry and CONTRIBUTING.md with file events (--watch auto), or by looking every
+--watch-poll-interval (--watch poll, and auto where file events cannot be used), re-reads
+only the files that changed, and tells subscribed clients.
+
 Every flag can also be set by the environment variable shown next to it.
 
 Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
@@ -129,43 +135,57 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	// The corpus loads, and its search index builds, while the server
-	// already answers: initialize does not wait on the corpus size, and a
-	// tool call that needs the docs waits for them. A load that fails stops
-	// the server with its error.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	store := docs.NewPendingStore()
-	go func() {
-		snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
-		if err != nil {
-			cancel(fmt.Errorf("load docs: %w", err))
-			return
-		}
-		log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
-		store.Replace(snap)
-		reportIndex(ctx, log, snap)
-	}()
+	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
+	if err != nil {
+		return fmt.Errorf("load docs: %w", err)
+	}
+	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
+	go reportIndex(ctx, log, snap)
 
 	opts := mcpserver.Options{
 		Version:          cfg.Version,
 		DataRoot:         cfg.DataRoot,
+		DocsPath:         cfg.DocsPath,
+		MaxDocBytes:      cfg.MaxDocBytes,
 		RegistryPath:     cfg.RegistryPath,
 		ContributingPath: cfg.ContributingPath,
 		MaxResultBytes:   cfg.MaxResultBytes,
 		Logger:           log,
 	}
-	serve := serveHTTP
-	if cfg.Stdio {
-		serve = func(ctx context.Context, log *slog.Logger, _ config, mcp *server.MCPServer, _ *docs.Store) error {
-			return serveStdio(ctx, log, mcp, stdin, stdout)
+	store := docs.NewStore(snap)
+	srv := mcpserver.New(opts, store)
+
+	// Follow the files on disk for as long as the server serves.
+	w := watch.New(watch.Options{
+		Mode:         cfg.Watch,
+		Dir:          cfg.DocsPath,
+		Files:        []string{cfg.RegistryPath, cfg.ContributingPath},
+		PollInterval: cfg.WatchPollInterval,
+		Logger:       log,
+	})
+	followCtx, stopFollowing := context.WithCancel(ctx)
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		if err := srv.Follow(followCtx, w); err != nil {
+			log.Error("not following changes to the docs; restart to see edits", "err", err)
 		}
+	}()
+	defer func() {
+		stopFollowing()
+		<-followed
+	}()
+	// Serve only once edits are followed, so that a client never misses
+	// one made after the server first answered it.
+	select {
+	case <-w.Ready():
+	case <-ctx.Done():
 	}
-	err := serve(ctx, log, cfg, mcpserver.New(opts, store), store)
-	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause // the load failed
+
+	if cfg.Stdio {
+		return serveStdio(ctx, log, srv.MCP(), stdin, stdout)
 	}
-	return err
+	return serveHTTP(ctx, log, cfg, srv.MCP(), store, w)
 }
 
 func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
@@ -206,7 +226,7 @@ func reportIndex(ctx context.Context, log *slog.Logger, snap *docs.Snapshot) {
 		"index_bytes", st.Bytes, "corpus_bytes", corpus, "generation", snap.Generation())
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store) error {
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store, w *watch.Watcher) error {
 	srv := httpserver.New(httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
@@ -218,6 +238,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MC
 		AllowedOrigins:     cfg.AllowedOrigins,
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
+		Watching:           func() string { return string(w.Method()) },
 		Logger:             log,
 	}, mcp, store)
 
@@ -237,14 +258,10 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MC
 }
 
 func stopReason(ctx context.Context) string {
-	switch cause := context.Cause(ctx); {
-	case cause == nil:
-		return "stdin closed"
-	case errors.Is(cause, context.Canceled):
+	if ctx.Err() != nil {
 		return "signal"
-	default:
-		return cause.Error()
 	}
+	return "stdin closed"
 }
 
 func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {

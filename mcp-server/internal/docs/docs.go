@@ -9,10 +9,12 @@ package docs
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Doc is one Markdown file.
@@ -20,8 +22,11 @@ type Doc struct {
 	Path     string    // slash-separated, relative to the docs root
 	Title    string    // front matter title, else the first level-1 heading, else the file name
 	Size     int64     // bytes on disk
+	ModTime  time.Time // modification time when read
 	Lines    []string  // the text split into lines, without line terminators or BOM
 	Headings []Heading // in line order
+
+	stamp stamp // the file's size and time when read, to notice changes
 }
 
 // HeadingTrail returns the headings that enclose a 1-based line: the nearest
@@ -48,7 +53,18 @@ func (d *Doc) HeadingTrail(line int) []string {
 type Skipped struct {
 	Path   string
 	Reason string
+
+	stamp stamp // set when the reason lasts until the file changes (too large, not UTF-8)
 }
+
+// stamp identifies a version of a file cheaply: a rescan re-reads a file
+// whose stamp differs from the one it had when read.
+type stamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime()} }
 
 // Snapshot is an immutable corpus.
 type Snapshot struct {
@@ -142,40 +158,25 @@ func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 // Store holds the current snapshot. It is safe for concurrent use.
 type Store struct {
 	current atomic.Pointer[Snapshot]
-	ready   chan struct{} // closed once there is a snapshot
-	once    sync.Once
 }
 
 // NewStore returns a store serving s.
 func NewStore(s *Snapshot) *Store {
-	st := NewPendingStore()
-	st.Replace(s)
+	st := &Store{}
+	st.current.Store(s)
 	return st
 }
 
-// NewPendingStore returns a store without a snapshot yet, for a server that
-// answers while its corpus is still loading: Snapshot waits for the first
-// Replace.
-func NewPendingStore() *Store {
-	return &Store{ready: make(chan struct{})}
-}
-
-// Snapshot returns the current snapshot, first waiting for one if the
-// store has none yet.
-func (st *Store) Snapshot() *Snapshot {
-	<-st.ready
-	return st.current.Load()
-}
-
-// Loaded returns the current snapshot, or nil while the first one is still
-// loading. It never waits.
-func (st *Store) Loaded() *Snapshot { return st.current.Load() }
-
-// Ready is closed once the store has a snapshot.
-func (st *Store) Ready() <-chan struct{} { return st.ready }
+// Snapshot returns the current snapshot.
+func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
 
 // Replace makes s the current snapshot.
-func (st *Store) Replace(s *Snapshot) {
-	st.current.Store(s)
-	st.once.Do(func() { close(st.ready) })
+func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
+
+// Lookup returns the doc at a path exactly as the snapshot spells it (a
+// path from a Diff or another snapshot), without the checks Doc makes on
+// client input.
+func (s *Snapshot) Lookup(p string) (*Doc, bool) {
+	d, ok := s.byPath[p]
+	return d, ok
 }

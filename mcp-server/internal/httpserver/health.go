@@ -11,41 +11,44 @@ import (
 
 // Health is the body of /health.
 type Health struct {
-	Status     string `json:"status"` // "ok"; "loading" (503) until the docs are loaded; "stopping" (503) during shutdown
+	Status     string `json:"status"` // "ok", or "stopping" (503) during shutdown
 	Version    string `json:"version"`
 	Docs       int    `json:"docs"`
 	Hooks      int    `json:"hooks"`                 // -1 when the registry cannot be read
 	HooksError string `json:"hooks_error,omitempty"` // why, when Hooks is -1
-	Generation uint64 `json:"generation"`            // of the docs snapshot served
+	Generation uint64 `json:"generation"`            // of the docs snapshot served; grows with each change on disk
+	Watch      string `json:"watch"`                 // how changes are followed: fsnotify, poll or off
 	Wiki       bool   `json:"wiki"`                  // the built wiki is present
 	Sessions   int    `json:"sessions"`              // live MCP sessions (0 when stateless)
 	Stateless  bool   `json:"stateless"`
 }
 
-// health answers GET and HEAD /health: 200 while serving, 503 while the
-// docs are still loading and once shutting down. Counting the hooks reads the registry from disk each time,
+// health answers GET and HEAD /health: 200 while serving, 503 once
+// shutting down. Counting the hooks reads the registry from disk each time,
 // so an edit shows at once; it is a small file.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	snap := s.store.Snapshot()
 	h := Health{
-		Status:    "ok",
-		Version:   s.opts.Version,
-		Wiki:      s.wikiPresent(),
-		Stateless: s.sessions == nil,
-	}
-	status := http.StatusOK
-	if snap := s.store.Loaded(); snap != nil {
-		h.Docs, h.Generation = len(snap.Docs()), snap.Generation()
-	} else {
-		h.Status, status = "loading", http.StatusServiceUnavailable
+		Status:     "ok",
+		Version:    s.opts.Version,
+		Docs:       len(snap.Docs()),
+		Generation: snap.Generation(),
+		Watch:      "off",
+		Wiki:       s.wikiPresent(),
+		Stateless:  s.sessions == nil,
 	}
 	if s.sessions != nil {
 		h.Sessions = s.sessions.count()
+	}
+	if s.opts.Watching != nil {
+		h.Watch = s.opts.Watching()
 	}
 	if n, err := countHooks(s.opts.RegistryPath); err != nil {
 		h.Hooks, h.HooksError = -1, err.Error()
 	} else {
 		h.Hooks = n
 	}
+	status := http.StatusOK
 	if s.stopping.Load() {
 		h.Status, status = "stopping", http.StatusServiceUnavailable
 	}

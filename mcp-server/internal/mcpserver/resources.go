@@ -30,53 +30,13 @@ func docURI(p string) string {
 	return docScheme + strings.Join(segs, "/")
 }
 
-// addResourcesWhenLoaded adds the resources once the store has its docs:
-// at once when it has them already, else in the background, so that the
-// server answers initialize while a large corpus is still loading. A
-// resources/list that comes earlier waits for them (see resourceHooks).
-func (s *Server) addResourcesWhenLoaded(m *server.MCPServer) {
-	add := func() {
-		s.addResources(m)
-		close(s.resourcesAdded)
-	}
-	select {
-	case <-s.store.Ready():
-		add()
-	default:
-		go func() {
-			<-s.store.Ready()
-			add()
-		}()
-	}
-}
-
-// resourceHooks make resources/list wait until every doc is a resource.
-func (s *Server) resourceHooks() *server.Hooks {
-	h := &server.Hooks{}
-	h.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) {
-		select {
-		case <-s.resourcesAdded:
-		case <-ctx.Done():
-		}
-	})
-	return h
-}
-
 // addResources lists every doc and the three repository files as
 // resources, with a template so that a client can read any doc by URI.
 func (s *Server) addResources(m *server.MCPServer) {
 	snap := s.store.Snapshot()
 	resources := make([]server.ServerResource, 0, len(snap.Docs())+3)
 	for _, d := range snap.Docs() {
-		uri := docURI(d.Path)
-		resources = append(resources, server.ServerResource{
-			Resource: mcp.NewResource(uri, uri,
-				mcp.WithResourceTitle(d.Title),
-				mcp.WithMIMEType("text/markdown"),
-				mcp.WithResourceSize(d.Size),
-			),
-			Handler: s.readDocResource,
-		})
+		resources = append(resources, s.docResource(d))
 	}
 	resources = append(resources,
 		server.ServerResource{
@@ -110,6 +70,21 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
+}
+
+// docResource is the listing of one doc. It carries the path and title but
+// no size: a size would change with every edit, and re-listing a doc makes
+// mcp-go tell every client that the list changed, which an edit is not.
+// Sizes come with mod_list_doc_paths.
+func (s *Server) docResource(d *docs.Doc) server.ServerResource {
+	uri := docURI(d.Path)
+	return server.ServerResource{
+		Resource: mcp.NewResource(uri, uri,
+			mcp.WithResourceTitle(d.Title),
+			mcp.WithMIMEType("text/markdown"),
+		),
+		Handler: s.readDocResource,
+	}
 }
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as
