@@ -21,6 +21,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
@@ -139,6 +140,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		return fmt.Errorf("load docs: %w", err)
 	}
 	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
+	go reportIndex(ctx, log, snap)
 
 	opts := mcpserver.Options{
 		Version:          cfg.Version,
@@ -196,6 +198,32 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 	}
 	log.Info("stopped", "reason", stopReason(ctx))
 	return nil
+}
+
+// reportIndex starts building the snapshot's search index in the
+// background, logs when it is ready, and hands the build's scratch memory
+// back to the operating system. Searches that come earlier wait for it,
+// briefly, or scan.
+func reportIndex(ctx context.Context, log *slog.Logger, snap *docs.Snapshot) {
+	p := search.IndexOf(snap)
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		return
+	}
+	ix, err := p.Index()
+	if err != nil {
+		log.Warn("no search index; searches scan every line", "err", err)
+		return
+	}
+	debug.FreeOSMemory()
+	var corpus int64
+	for _, d := range snap.Docs() {
+		corpus += d.Size
+	}
+	st := ix.Stats()
+	log.Info("search index built", "docs", st.Docs, "duration", st.BuildTime,
+		"index_bytes", st.Bytes, "corpus_bytes", corpus, "generation", snap.Generation())
 }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store, w *watch.Watcher) error {

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -71,6 +72,9 @@ type Snapshot struct {
 	docs       []*Doc // sorted by Path
 	byPath     map[string]*Doc
 	skipped    []Skipped
+
+	attachMu sync.Mutex
+	attached map[any]any // see Attach
 }
 
 func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
@@ -103,6 +107,30 @@ func (s *Snapshot) Doc(p string) (*Doc, error) {
 		return d, nil
 	}
 	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(clean, 5)}
+}
+
+// Attach returns the value attached to the snapshot under key, first
+// attaching the result of create when there is none. create runs at most once
+// per key and snapshot, under a lock: it must be quick (start slow work in
+// a goroutine and return a handle to it).
+//
+// Packages that derive data from a snapshot, such as the search index, keep
+// it here so that it lives exactly as long as the snapshot it describes: a
+// reload that replaces the snapshot leaves the old data to the collector
+// with the old snapshot. Use an unexported key type, as with
+// context.WithValue.
+func (s *Snapshot) Attach(key any, create func() any) any {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
+	if v, ok := s.attached[key]; ok {
+		return v
+	}
+	if s.attached == nil {
+		s.attached = make(map[any]any)
+	}
+	v := create()
+	s.attached[key] = v
+	return v
 }
 
 // From returns the index of the first doc whose path is >= p.
