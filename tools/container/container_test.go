@@ -40,7 +40,9 @@ func TestCompose(t *testing.T) {
 		return out.String(), err
 	}
 	t.Cleanup(func() {
-		if out, err := compose("down", "--timeout", "10"); err != nil {
+		cmd := exec.Command("docker", "compose", "-p", project, "down", "--timeout", "10")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("docker compose down: %v\n%s", err, out)
 		}
 	})
@@ -58,8 +60,10 @@ func TestCompose(t *testing.T) {
 	if err != nil || id == "" {
 		t.Fatalf("docker compose ps: %v\n%s", err, out)
 	}
+	serving := waitServing(ctx, t)
 	waitHealthy(ctx, t, id)
-	t.Logf("build %s, up to healthy %s", built.Sub(start).Round(100*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
+	t.Logf("build %s; from up: serving /health %s, healthy (first HEALTHCHECK run) %s",
+		built.Sub(start).Round(100*time.Millisecond), serving.Sub(built).Round(10*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
 	t.Logf("image size: %s", inspect(t, "image", "docs-mcp:local", "{{.Size}}"))
 
 	t.Run("health", func(t *testing.T) { checkHealth(t, root) })
@@ -103,6 +107,26 @@ func inspect(t *testing.T, kind, id, format string) string {
 		t.Fatalf("docker %s inspect %s: %v\n%s", kind, id, err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// waitServing polls /health from the host until it answers 200 and
+// returns when that was.
+func waitServing(ctx context.Context, t *testing.T) time.Time {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		resp, err := http.Get(base + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Now()
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			t.Fatalf("/health did not answer 200 within 2 minutes: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitHealthy polls the engine's view of the HEALTHCHECK, which runs
@@ -211,12 +235,16 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 		t.Fatal(err)
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	// The newest protocol with sessions: the test ends one with DELETE.
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	init.Params.ClientInfo = mcp.Implementation{Name: "container-test", Version: "1"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	session := c.GetSessionId()
+	if session == "" {
+		t.Fatal("initialize gave no Mcp-Session-Id")
+	}
 
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil || len(tools.Tools) != 7 {

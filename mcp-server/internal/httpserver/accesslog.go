@@ -10,7 +10,9 @@ import (
 
 // accessLog writes one line per request to the logger: method, path,
 // status, duration, response bytes and the MCP session id. Headers are
-// never logged, so neither is a bearer token.
+// never logged, so neither is a bearer token. A successful /health is
+// logged at debug level: health checks poll it every few seconds and would
+// drown the rest.
 func (s *Server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -23,7 +25,11 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http",
+		level := slog.LevelInfo
+		if r.URL.Path == "/health" && rec.status == http.StatusOK {
+			level = slog.LevelDebug
+		}
+		s.log.LogAttrs(r.Context(), level, "http",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 			slog.Int("status", rec.status),

@@ -1,0 +1,76 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAccessLog: one line per request at info, without headers (so without
+// the token); a healthy /health only at debug.
+func TestAccessLog(t *testing.T) {
+	const token = "secret-token-for-the-log-test"
+	var buf lockedBuffer
+	f := newFixture(t, func(o *Options) {
+		o.AuthToken = token
+		o.Logger = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	})
+	get := func(path string) {
+		req, _ := http.NewRequest(http.MethodGet, f.http.URL+path, nil)
+		do(t, req)
+	}
+	get("/health")
+	get("/wiki/")
+	req := f.rpc(t, "", initializeBody)
+	req.Header.Set("Authorization", "Bearer "+token)
+	do(t, req)
+
+	type line struct {
+		Msg, Method, Path string
+		Status            int
+	}
+	var got []line
+	for l := range strings.Lines(buf.String()) {
+		var entry line
+		if err := json.Unmarshal([]byte(l), &entry); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		if entry.Msg == "http" {
+			got = append(got, line{Msg: entry.Msg, Method: entry.Method, Path: entry.Path, Status: entry.Status})
+		}
+	}
+	want := []line{
+		{Msg: "http", Method: "GET", Path: "/wiki/", Status: 200},
+		{Msg: "http", Method: "POST", Path: "/mcp", Status: 200},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("access log (-want +got):\n%s", diff)
+	}
+	if strings.Contains(buf.String(), token) {
+		t.Error("the bearer token is in the log")
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
