@@ -158,8 +158,12 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 
 // session runs one session: initialize, the calls, DELETE.
 func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, st *stats, name string) {
+	// A session begun before the end of the run is run to its DELETE, so
+	// that every request sent is measured, and the server sees sessions
+	// ended, not clients dropped; the end only stops further rounds.
+	callCtx := context.WithoutCancel(ctx)
 	t := time.Now()
-	c, err := connect(ctx, cfg, opts, name)
+	c, err := connect(callCtx, cfg, opts, name)
 	if err != nil {
 		st.fail(opInitialize, err)
 		return
@@ -169,9 +173,6 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	st.sessions++
 	st.mu.Unlock()
 
-	// A run that ends mid-session still finishes the call under way and
-	// ends the session: the server must see DELETE, not a dropped client.
-	callCtx := context.WithoutCancel(ctx)
 	for i := 0; i < cfg.calls && (i == 0 || ctx.Err() == nil); i++ {
 		path, err := call(callCtx, c, st, opSearch, "mod_search_docs", map[string]any{"query": cfg.query})
 		if err != nil || path == "" {
