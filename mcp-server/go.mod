@@ -3,6 +3,7 @@ module github.com/docs-mcp/docs-mcp/mcp-server
 go 1.26.0
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/urfave/cli/v2 v2.27.7

@@ -21,6 +21,8 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // Exit codes.
@@ -62,7 +64,7 @@ func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App 
 	return &cli.App{
 		Name:      "docs-mcp",
 		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
-		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]",
 		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
 assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
 registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
@@ -85,6 +87,11 @@ folder, from the working directory up, that holds go.work; without one, the work
 directory itself. It must hold the docs folder; a missing registry or CONTRIBUTING.md
 only makes the tools that need them answer an error naming the expected path.
 
+Edits show without a restart: the server follows the docs folder (new folders included),
+the registry and CONTRIBUTING.md with file events (--watch auto), or by looking every
+--watch-poll-interval (--watch poll, and auto where file events cannot be used), re-reads
+only the files that changed, and tells subscribed clients.
+
 Every flag can also be set by the environment variable shown next to it.
 
 Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
@@ -98,6 +105,7 @@ root or docs folder, an unusable flag value).`,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Flags:           flags(),
+		Commands:        []*cli.Command{healthcheckCommand(stdout)},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see docs-mcp --help)", err)
 		},
@@ -132,20 +140,52 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		return fmt.Errorf("load docs: %w", err)
 	}
 	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()), "data_root", cfg.DataRoot)
+	go reportIndex(ctx, log, snap)
 
 	opts := mcpserver.Options{
 		Version:          cfg.Version,
 		DataRoot:         cfg.DataRoot,
+		DocsPath:         cfg.DocsPath,
+		MaxDocBytes:      cfg.MaxDocBytes,
 		RegistryPath:     cfg.RegistryPath,
 		ContributingPath: cfg.ContributingPath,
 		MaxResultBytes:   cfg.MaxResultBytes,
 		Logger:           log,
 	}
 	store := docs.NewStore(snap)
-	if cfg.Stdio {
-		return serveStdio(ctx, log, mcpserver.New(opts, store), stdin, stdout)
+	srv := mcpserver.New(opts, store)
+
+	// Follow the files on disk for as long as the server serves.
+	w := watch.New(watch.Options{
+		Mode:         cfg.Watch,
+		Dir:          cfg.DocsPath,
+		Files:        []string{cfg.RegistryPath, cfg.ContributingPath},
+		PollInterval: cfg.WatchPollInterval,
+		Logger:       log,
+	})
+	followCtx, stopFollowing := context.WithCancel(ctx)
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		if err := srv.Follow(followCtx, w); err != nil {
+			log.Error("not following changes to the docs; restart to see edits", "err", err)
+		}
+	}()
+	defer func() {
+		stopFollowing()
+		<-followed
+	}()
+	// Serve only once edits are followed, so that a client never misses
+	// one made after the server first answered it.
+	select {
+	case <-w.Ready():
+	case <-ctx.Done():
 	}
-	return serveHTTP(ctx, log, cfg, mcpserver.New(opts, store), store)
+
+	if cfg.Stdio {
+		return serveStdio(ctx, log, srv.MCP(), stdin, stdout)
+	}
+	return serveHTTP(ctx, log, cfg, srv.MCP(), store, w)
 }
 
 func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
@@ -160,7 +200,33 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 	return nil
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store) error {
+// reportIndex starts building the snapshot's search index in the
+// background, logs when it is ready, and hands the build's scratch memory
+// back to the operating system. Searches that come earlier wait for it,
+// briefly, or scan.
+func reportIndex(ctx context.Context, log *slog.Logger, snap *docs.Snapshot) {
+	p := search.IndexOf(snap)
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		return
+	}
+	ix, err := p.Index()
+	if err != nil {
+		log.Warn("no search index; searches scan every line", "err", err)
+		return
+	}
+	debug.FreeOSMemory()
+	var corpus int64
+	for _, d := range snap.Docs() {
+		corpus += d.Size
+	}
+	st := ix.Stats()
+	log.Info("search index built", "docs", st.Docs, "duration", st.BuildTime,
+		"index_bytes", st.Bytes, "corpus_bytes", corpus, "generation", snap.Generation())
+}
+
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store, w *watch.Watcher) error {
 	srv := httpserver.New(httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
@@ -172,6 +238,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MC
 		AllowedOrigins:     cfg.AllowedOrigins,
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
+		Watching:           func() string { return string(w.Method()) },
 		Logger:             log,
 	}, mcp, store)
 

@@ -17,6 +17,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // config is everything the flags decide, checked.
@@ -31,6 +32,9 @@ type config struct {
 	MaxDocBytes      int64
 	LogLevel         slog.Level
 	LogFormat        string
+
+	Watch             watch.Mode
+	WatchPollInterval time.Duration
 
 	// HTTP mode (without --stdio).
 	Listen             string
@@ -64,6 +68,10 @@ func flags() []cli.Flag {
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
+		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
+			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
+		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: watch.DefaultPollInterval,
+			Usage: "with --watch poll (or auto falling back to it), how often every file's size and time are checked"},
 		&cli.StringFlag{Name: "log-level", EnvVars: []string{envName("log-level")}, Value: "info",
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
@@ -110,6 +118,14 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MaxDocBytes < 1 {
 		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.MaxDocBytes)
+	}
+	mode, err := watch.ParseMode(c.String("watch"))
+	if err != nil {
+		return cfg, usagef("--watch: %v", err)
+	}
+	cfg.Watch = mode
+	if cfg.WatchPollInterval = c.Duration("watch-poll-interval"); cfg.WatchPollInterval < 100*time.Millisecond {
+		return cfg, usagef("--watch-poll-interval %s: use at least 100ms", cfg.WatchPollInterval)
 	}
 
 	root, err := dataRoot(c.String("data-root"))

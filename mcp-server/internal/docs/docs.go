@@ -9,9 +9,12 @@ package docs
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Doc is one Markdown file.
@@ -19,8 +22,11 @@ type Doc struct {
 	Path     string    // slash-separated, relative to the docs root
 	Title    string    // front matter title, else the first level-1 heading, else the file name
 	Size     int64     // bytes on disk
+	ModTime  time.Time // modification time when read
 	Lines    []string  // the text split into lines, without line terminators or BOM
 	Headings []Heading // in line order
+
+	stamp stamp // the file's size and time when read, to notice changes
 }
 
 // HeadingTrail returns the headings that enclose a 1-based line: the nearest
@@ -47,7 +53,18 @@ func (d *Doc) HeadingTrail(line int) []string {
 type Skipped struct {
 	Path   string
 	Reason string
+
+	stamp stamp // set when the reason lasts until the file changes (too large, not UTF-8)
 }
+
+// stamp identifies a version of a file cheaply: a rescan re-reads a file
+// whose stamp differs from the one it had when read.
+type stamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime()} }
 
 // Snapshot is an immutable corpus.
 type Snapshot struct {
@@ -55,6 +72,9 @@ type Snapshot struct {
 	docs       []*Doc // sorted by Path
 	byPath     map[string]*Doc
 	skipped    []Skipped
+
+	attachMu sync.Mutex
+	attached map[any]any // see Attach
 }
 
 func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
@@ -87,6 +107,30 @@ func (s *Snapshot) Doc(p string) (*Doc, error) {
 		return d, nil
 	}
 	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(clean, 5)}
+}
+
+// Attach returns the value attached to the snapshot under key, first
+// attaching the result of create when there is none. create runs at most once
+// per key and snapshot, under a lock: it must be quick (start slow work in
+// a goroutine and return a handle to it).
+//
+// Packages that derive data from a snapshot, such as the search index, keep
+// it here so that it lives exactly as long as the snapshot it describes: a
+// reload that replaces the snapshot leaves the old data to the collector
+// with the old snapshot. Use an unexported key type, as with
+// context.WithValue.
+func (s *Snapshot) Attach(key any, create func() any) any {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
+	if v, ok := s.attached[key]; ok {
+		return v
+	}
+	if s.attached == nil {
+		s.attached = make(map[any]any)
+	}
+	v := create()
+	s.attached[key] = v
+	return v
 }
 
 // From returns the index of the first doc whose path is >= p.
@@ -128,3 +172,11 @@ func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
 
 // Replace makes s the current snapshot.
 func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
+
+// Lookup returns the doc at a path exactly as the snapshot spells it (a
+// path from a Diff or another snapshot), without the checks Doc makes on
+// client input.
+func (s *Snapshot) Lookup(p string) (*Doc, bool) {
+	d, ok := s.byPath[p]
+	return d, ok
+}

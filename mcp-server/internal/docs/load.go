@@ -48,19 +48,122 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	}
 	defer root.Close()
 
-	paths, skipped, err := listMarkdown(ctx, root)
+	files, skipped, err := listMarkdown(ctx, root, ".", false)
 	if err != nil {
 		return nil, fmt.Errorf("walk docs folder %s: %w", dir, err)
 	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
+	}
 
-	docs := make([]*Doc, len(paths))
-	reasons := make([]string, len(paths))
+	results, err := readAll(ctx, root, paths, opts.MaxDocBytes)
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]*Doc, 0, len(results))
+	for _, r := range results {
+		switch {
+		case r.doc != nil:
+			kept = append(kept, r.doc)
+		case !r.gone:
+			skipped = append(skipped, r.skip)
+		}
+	}
+	for _, s := range skipped {
+		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
+	}
+	return newSnapshot(opts.Generation, kept, skipped), nil
+}
+
+// file is a Markdown file found by a walk.
+type file struct {
+	path  string
+	stamp stamp // zero unless the walk was asked for stamps
+}
+
+// listMarkdown walks root from start (a slash path, "." for all of it) and
+// returns the Markdown files to read, and the symlinks it refused to follow.
+// With stamps, each file's size and modification time come too (one stat
+// per file), so that a rescan can tell which files changed.
+func listMarkdown(ctx context.Context, root *os.Root, start string, stamps bool) ([]file, []Skipped, error) {
+	var (
+		files   []file
+		skipped []Skipped
+	)
+	err := fs.WalkDir(root.FS(), start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == start {
+				return err
+			}
+			skipped = append(skipped, Skipped{Path: p, Reason: trimPathError(err)})
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && ignoredName(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !isMarkdown(p) {
+			return nil
+		}
+		var info fs.FileInfo
+		if d.Type()&fs.ModeSymlink != 0 {
+			info, err = root.Stat(p) // follows the link, but only inside root
+			switch {
+			case err != nil:
+				skipped = append(skipped, Skipped{Path: p, Reason: "symlink leads outside the docs folder or nowhere"})
+				return nil
+			case !info.Mode().IsRegular():
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		f := file{path: p}
+		if stamps {
+			if info == nil {
+				if info, err = d.Info(); err != nil {
+					return nil // gone since the folder was read
+				}
+			}
+			f.stamp = stampOf(info)
+		}
+		files = append(files, f)
+		return nil
+	})
+	return files, skipped, err
+}
+
+// ignoredName reports whether a folder is left out of the corpus: version
+// control internals and installed dependencies.
+func ignoredName(name string) bool { return name == ".git" || name == "node_modules" }
+
+func isMarkdown(p string) bool {
+	return len(p) > 3 && strings.EqualFold(p[len(p)-3:], ".md")
+}
+
+// readResult is what reading one file gave: a doc, or the reason it was
+// skipped, or the news that it no longer exists.
+type readResult struct {
+	doc  *Doc
+	skip Skipped
+	gone bool // removed (or renamed away) before it could be read
+}
+
+// readAll reads paths in parallel; results[i] is for paths[i].
+func readAll(ctx context.Context, root *os.Root, paths []string, maxBytes int64) ([]readResult, error) {
+	results := make([]readResult, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
+	for range min(runtime.GOMAXPROCS(0), max(1, len(paths))) {
 		wg.Go(func() {
 			for i := range next {
-				docs[i], reasons[i] = readDoc(root, paths[i], opts.MaxDocBytes)
+				results[i] = readDoc(root, paths[i], maxBytes)
 			}
 		})
 	}
@@ -72,101 +175,62 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	}
 	close(next)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	kept := docs[:0]
-	for i, d := range docs {
-		if d == nil {
-			skipped = append(skipped, Skipped{Path: paths[i], Reason: reasons[i]})
-			continue
-		}
-		kept = append(kept, d)
-	}
-	for _, s := range skipped {
-		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
-	}
-	return newSnapshot(opts.Generation, kept, skipped), nil
+	return results, ctx.Err()
 }
 
-// listMarkdown walks root and returns the paths of the Markdown files to
-// read, and the symlinks it refused to follow.
-func listMarkdown(ctx context.Context, root *os.Root) ([]string, []Skipped, error) {
-	var (
-		paths   []string
-		skipped []Skipped
-	)
-	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			skipped = append(skipped, Skipped{Path: p, Reason: err.Error()})
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != "." && (d.Name() == ".git" || d.Name() == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !isMarkdown(p) {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			info, err := root.Stat(p) // follows the link, but only inside root
-			switch {
-			case err != nil:
-				skipped = append(skipped, Skipped{Path: p, Reason: "symlink leads outside the docs folder or nowhere"})
-				return nil
-			case !info.Mode().IsRegular():
-				return nil
-			}
-		} else if !d.Type().IsRegular() {
-			return nil
-		}
-		paths = append(paths, p)
-		return nil
-	})
-	return paths, skipped, err
-}
-
-func isMarkdown(p string) bool {
-	return len(p) > 3 && strings.EqualFold(p[len(p)-3:], ".md")
-}
-
-// readDoc reads and parses one file; on failure it returns the reason.
-func readDoc(root *os.Root, p string, maxBytes int64) (*Doc, string) {
+// readDoc reads and parses one file.
+func readDoc(root *os.Root, p string, maxBytes int64) readResult {
+	skip := func(format string, args ...any) readResult {
+		return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf(format, args...)}}
+	}
 	f, err := root.Open(p)
-	if err != nil {
-		return nil, "cannot open: " + trimPathError(err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return readResult{gone: true}
+	case err != nil:
+		if isLink(root, p) {
+			return skip("symlink leads outside the docs folder or nowhere")
+		}
+		return skip("cannot open: %s", trimPathError(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, "cannot stat: " + trimPathError(err)
+		return skip("cannot stat: %s", trimPathError(err))
 	}
+	if !info.Mode().IsRegular() {
+		return readResult{gone: true} // a folder or device now has the name
+	}
+	st := stampOf(info)
 	if info.Size() > maxBytes {
-		return nil, fmt.Sprintf("larger than the %d-byte cap (%d bytes)", maxBytes, info.Size())
+		r := skip("larger than the %d-byte cap (%d bytes)", maxBytes, info.Size())
+		r.skip.stamp = st
+		return r
 	}
 	// Read through a limit, not by the size from Stat: the file may be
 	// growing while we read it.
 	var buf bytes.Buffer
 	buf.Grow(int(min(info.Size(), maxBytes)) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes+1)); err != nil {
-		return nil, "cannot read: " + trimPathError(err)
+		return skip("cannot read: %s", trimPathError(err))
 	}
 	if int64(buf.Len()) > maxBytes {
-		return nil, fmt.Sprintf("larger than the %d-byte cap", maxBytes)
+		return skip("larger than the %d-byte cap", maxBytes)
 	}
 	if !utf8.Valid(buf.Bytes()) {
-		return nil, "not valid UTF-8"
+		r := skip("not valid UTF-8")
+		r.skip.stamp = st
+		return r
 	}
-	return parse(p, int64(buf.Len()), buf.String()), ""
+	d := parse(p, int64(buf.Len()), buf.String())
+	d.ModTime, d.stamp = info.ModTime(), st
+	return readResult{doc: d}
+}
+
+// isLink reports whether p is a symbolic link.
+func isLink(root *os.Root, p string) bool {
+	info, err := root.Lstat(p)
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
 }
 
 func trimPathError(err error) string {

@@ -16,7 +16,8 @@ type Health struct {
 	Docs       int    `json:"docs"`
 	Hooks      int    `json:"hooks"`                 // -1 when the registry cannot be read
 	HooksError string `json:"hooks_error,omitempty"` // why, when Hooks is -1
-	Generation uint64 `json:"generation"`            // of the docs snapshot served
+	Generation uint64 `json:"generation"`            // of the docs snapshot served; grows with each change on disk
+	Watch      string `json:"watch"`                 // how changes are followed: fsnotify, poll or off
 	Wiki       bool   `json:"wiki"`                  // the built wiki is present
 	Sessions   int    `json:"sessions"`              // live MCP sessions (0 when stateless)
 	Stateless  bool   `json:"stateless"`
@@ -32,11 +33,15 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 		Version:    s.opts.Version,
 		Docs:       len(snap.Docs()),
 		Generation: snap.Generation(),
+		Watch:      "off",
 		Wiki:       s.wikiPresent(),
 		Stateless:  s.sessions == nil,
 	}
 	if s.sessions != nil {
 		h.Sessions = s.sessions.count()
+	}
+	if s.opts.Watching != nil {
+		h.Watch = s.opts.Watching()
 	}
 	if n, err := countHooks(s.opts.RegistryPath); err != nil {
 		h.Hooks, h.HooksError = -1, err.Error()

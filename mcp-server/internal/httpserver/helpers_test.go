@@ -55,7 +55,7 @@ func newFixture(t testing.TB, opts func(*Options)) *fixture {
 		DataRoot:         root,
 		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
 		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	}, store)
+	}, store).MCP()
 	o := Options{
 		Version:      "test",
 		SiteDir:      filepath.Join(root, "site"),

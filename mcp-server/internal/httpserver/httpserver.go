@@ -57,6 +57,7 @@ type Options struct {
 	AllowedOrigins     []string // browser origins allowed besides the server's own ("*": any)
 	AuthToken          string   // when set, /mcp needs Authorization: Bearer <token>
 	ShutdownTimeout    time.Duration
+	Watching           func() string // how docs changes are followed, for /health; nil: "off"
 	Logger             *slog.Logger
 }
 

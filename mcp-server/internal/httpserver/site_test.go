@@ -133,22 +133,22 @@ func TestHealth(t *testing.T) {
 	}{
 		{
 			name: "serving",
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Wiki: true, Sessions: 1},
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
 		},
 		{
 			name: "no registry",
 			opts: func(o *Options) { o.RegistryPath = filepath.Join(t.TempDir(), "mod_hooks.json") },
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "read registry: no such file or directory", Generation: 1, Wiki: true, Sessions: 1},
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "read registry: no such file or directory", Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
 		},
 		{
 			name: "broken registry",
 			opts: func(o *Options) { o.RegistryPath = brokenRegistry },
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "parse registry: unexpected end of JSON input", Generation: 1, Wiki: true, Sessions: 1},
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "parse registry: unexpected end of JSON input", Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
 		},
 		{
 			name: "stateless",
 			opts: func(o *Options) { o.Stateless = true },
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Wiki: true, Stateless: true},
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Stateless: true},
 		},
 	}
 	for _, tt := range tests {

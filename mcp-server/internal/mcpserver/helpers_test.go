@@ -35,7 +35,7 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewInProcessClient(New(opts, docs.NewStore(snap)))
+	c, err := client.NewInProcessClient(New(opts, docs.NewStore(snap)).MCP())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ type ReadDocOutput struct {
 	Title string `json:"title" jsonschema:"The doc's title."`
 	URI   string `json:"uri" jsonschema:"Resource URI of the doc."`
 	LineRange
+	Generation uint64 `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
 }
 
 func (s *Server) readDocTool() server.ServerTool {
@@ -36,7 +37,8 @@ func (s *Server) readDocTool() server.ServerTool {
 }
 
 func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
-	d, err := s.store.Snapshot().Doc(in.Path)
+	snap := s.store.Snapshot()
+	d, err := snap.Doc(in.Path)
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
@@ -44,6 +46,6 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 	if err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), LineRange: r}
+	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
 	return out, r.text(d.Path), nil
 }

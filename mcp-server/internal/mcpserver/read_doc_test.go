@@ -18,19 +18,19 @@ func TestReadDoc(t *testing.T) {
 	}{
 		{"whole doc", map[string]any{"path": "server/tools.md"}, ReadDocOutput{
 			Path: "server/tools.md", Title: "Tools", URI: "docs://server/tools.md",
-			LineRange: LineRange{Content: "# Tools\n\n## mod_search_docs\n\nFinds substrings. Hooks are listed by mod_hook_registry.", StartLine: 1, EndLine: 5, TotalLines: 5},
+			LineRange: LineRange{Content: "# Tools\n\n## mod_search_docs\n\nFinds substrings. Hooks are listed by mod_hook_registry.", StartLine: 1, EndLine: 5, TotalLines: 5}, Generation: 1,
 		}},
 		{"a range", map[string]any{"path": "server/tools.md", "start_line": 3, "end_line": 3}, ReadDocOutput{
 			Path: "server/tools.md", Title: "Tools", URI: "docs://server/tools.md",
-			LineRange: LineRange{Content: "## mod_search_docs", StartLine: 3, EndLine: 3, TotalLines: 5},
+			LineRange: LineRange{Content: "## mod_search_docs", StartLine: 3, EndLine: 3, TotalLines: 5}, Generation: 1,
 		}},
 		{"end past the last line is the last line", map[string]any{"path": "./server//tools.md", "start_line": 5, "end_line": 99}, ReadDocOutput{
 			Path: "server/tools.md", Title: "Tools", URI: "docs://server/tools.md",
-			LineRange: LineRange{Content: "Finds substrings. Hooks are listed by mod_hook_registry.", StartLine: 5, EndLine: 5, TotalLines: 5},
+			LineRange: LineRange{Content: "Finds substrings. Hooks are listed by mod_hook_registry.", StartLine: 5, EndLine: 5, TotalLines: 5}, Generation: 1,
 		}},
 		{"front matter title", map[string]any{"path": "index.md", "end_line": 1}, ReadDocOutput{
 			Path: "index.md", Title: "Fixture home", URI: "docs://index.md",
-			LineRange: LineRange{Content: "---", StartLine: 1, EndLine: 1, TotalLines: 6},
+			LineRange: LineRange{Content: "---", StartLine: 1, EndLine: 1, TotalLines: 6}, Generation: 1,
 		}},
 	}
 	for _, tt := range tests {

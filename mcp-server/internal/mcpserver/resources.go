@@ -36,15 +36,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 	snap := s.store.Snapshot()
 	resources := make([]server.ServerResource, 0, len(snap.Docs())+3)
 	for _, d := range snap.Docs() {
-		uri := docURI(d.Path)
-		resources = append(resources, server.ServerResource{
-			Resource: mcp.NewResource(uri, uri,
-				mcp.WithResourceTitle(d.Title),
-				mcp.WithMIMEType("text/markdown"),
-				mcp.WithResourceSize(d.Size),
-			),
-			Handler: s.readDocResource,
-		})
+		resources = append(resources, s.docResource(d))
 	}
 	resources = append(resources,
 		server.ServerResource{
@@ -78,6 +70,21 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
+}
+
+// docResource is the listing of one doc. It carries the path and title but
+// no size: a size would change with every edit, and re-listing a doc makes
+// mcp-go tell every client that the list changed, which an edit is not.
+// Sizes come with mod_list_doc_paths.
+func (s *Server) docResource(d *docs.Doc) server.ServerResource {
+	uri := docURI(d.Path)
+	return server.ServerResource{
+		Resource: mcp.NewResource(uri, uri,
+			mcp.WithResourceTitle(d.Title),
+			mcp.WithMIMEType("text/markdown"),
+		),
+		Handler: s.readDocResource,
+	}
 }
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as

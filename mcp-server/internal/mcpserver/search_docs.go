@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -20,6 +21,11 @@ const (
 	maxSearchLimit     = 200
 	maxQueryBytes      = 1024
 	snippetContext     = 80 // bytes of line kept on each side of a match
+
+	// indexWait bounds how long a search that arrives while the snapshot's
+	// index is still being built waits for it before scanning instead (the
+	// results are the same; the scan is only slower).
+	indexWait = 2 * time.Second
 )
 
 // SearchDocsInput are the arguments of mod_search_docs.
@@ -97,7 +103,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	out.Generation = snap.Generation()
 	out.Matches = []SearchMatch{}
 	budget := s.opts.MaxResultBytes
-	for m := range search.Matches(snap, q, after) {
+	for m := range search.Find(ctx, snap, q, after, indexWait) {
 		if err := ctx.Err(); err != nil {
 			return out, "", err
 		}

@@ -25,6 +25,8 @@ const DefaultMaxResultBytes = 64 << 10
 type Options struct {
 	Version          string
 	DataRoot         string // absolute path of the repository served
+	DocsPath         string // absolute path of the docs folder, read again as it changes (Follow)
+	MaxDocBytes      int64  // docs larger than this are skipped; 0 means docs.DefaultMaxDocBytes
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
@@ -37,30 +39,40 @@ type Server struct {
 	store     *docs.Store
 	log       *slog.Logger
 	hookCache hookCache
+	mcp       *server.MCPServer
+	subs      *subscriptions
 }
 
-// New returns an MCP server answering from store.
-func New(opts Options, store *docs.Store) *server.MCPServer {
+// New returns a server answering from store. Serve its MCP(); call Publish
+// after each change of the store's snapshot or of the repository files.
+func New(opts Options, store *docs.Store) *Server {
 	if opts.MaxResultBytes <= 0 {
 		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: store, log: opts.Logger}
+	s := &Server{opts: opts, store: store, log: opts.Logger, subs: newSubscriptions(opts.Logger)}
+	hooks := &server.Hooks{}
+	s.subs.hook(hooks)
 
 	mcp := server.NewMCPServer("docs-mcp", opts.Version,
 		server.WithTitle("Modkit docs"),
 		server.WithDescription("Search and read the modkit framework's documentation, hook registry and contribution guide."),
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
+		// subscribe: notifications/resources/updated for changed docs and
+		// files; listChanged: notifications/resources/list_changed when
+		// docs come and go (see Publish).
+		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(false),
 		server.WithPaginationLimit(resourcePageSize),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithLogger(opts.Logger),
+		server.WithHooks(hooks),
 	)
+	s.mcp = mcp
 	mcp.AddTools(
 		s.searchDocsTool(),
 		s.readDocTool(),
@@ -72,8 +84,11 @@ func New(opts Options, store *docs.Store) *server.MCPServer {
 	)
 	mcp.AddPrompt(s.moddingContextPrompt())
 	s.addResources(mcp)
-	return mcp
+	return s
 }
+
+// MCP returns the protocol server, for a transport to serve.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
 // registryPath and contributingPath are the two files read from disk on
 // every call, so that edits show without a restart.

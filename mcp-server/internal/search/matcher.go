@@ -10,10 +10,11 @@ import (
 type Matcher struct {
 	query         string
 	caseSensitive bool
-	ascii         bool   // the query is ASCII and contains no k or s (see below)
-	asciiQuery    bool   // the query is ASCII
-	upper         string // ASCII upper-case query, for the ASCII fast path
-	folded        []rune // the query's runes, each reduced to its fold class
+	ascii         bool     // the query is ASCII and contains no k or s (see below)
+	asciiQuery    bool     // the query is ASCII
+	upper         string   // ASCII upper-case query, for the ASCII fast path
+	folded        []rune   // the query's runes, each reduced to its fold class
+	anchor        []string // when set, a matching line holds one of these
 }
 
 // NewMatcher prepares a query. An empty query matches at offset 0.
@@ -35,8 +36,23 @@ func NewMatcher(query string, caseSensitive bool) *Matcher {
 	m.upper = strings.ToUpper(query)
 	for _, r := range query {
 		m.folded = append(m.folded, foldClass(r))
+		// The first non-ASCII rune anchors the query: a line holding no
+		// rune that folds to it cannot match, and strings.Contains rules
+		// most lines out far faster than folding them rune by rune.
+		if m.anchor == nil && r >= utf8.RuneSelf {
+			m.anchor = orbit(r)
+		}
 	}
 	return m
+}
+
+// orbit returns every rune that folds to r (r included), as strings.
+func orbit(r rune) []string {
+	out := []string{string(r)}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		out = append(out, string(f))
+	}
+	return out
 }
 
 // Index returns the byte offset and byte length of the first match in line,
@@ -66,6 +82,9 @@ func (m *Matcher) Index(line string) (offset, length int) {
 func (m *Matcher) indexFold(line string) (int, int) {
 	if len(m.folded) == 0 {
 		return 0, 0
+	}
+	if m.anchor != nil && !containsAny(line, m.anchor) {
+		return -1, 0
 	}
 	for start := 0; start < len(line); {
 		end, ok := start, true
@@ -104,6 +123,15 @@ func foldClass(r rune) rune {
 		smallest = min(smallest, f)
 	}
 	return smallest
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(s string) bool {

@@ -9,6 +9,42 @@
 //
 // Results come in path order, then line order, one per matching line (the
 // first occurrence in it). Nothing is ranked.
+//
+// # Scan and index
+//
+// Matches is the definition: it reads every line in range. Index answers
+// the same question from an n-gram index, and Find picks between them (it
+// waits, bounded, for a snapshot's index being built in the background, and
+// scans when the index is not there in time). The index is tested against
+// the scan, query by query, on generated corpora.
+//
+// The index maps every gram of one, two and three consecutive fold classes
+// (see foldClass) found in a line to the docs holding it. A query of one
+// rune looks up its class, two runes their pair, longer queries all their
+// triples; only the docs in every list are scanned, in path order, so the
+// first limit matches end the work. Why this design rather than another:
+//
+//   - Folding is per rune, so grams of fold classes make case-insensitive
+//     search exact for every Unicode orbit (K, k and the Kelvin sign share a
+//     class) and serve case-sensitive search as a superset that the scan of
+//     the candidate docs narrows down. One index serves both modes.
+//   - Grams of one and two runes make one- and two-character queries exact
+//     candidates too, instead of a scan of everything.
+//   - Posting lists are per doc, not per line: a line-level index would be
+//     larger, and one doc is quick to verify. Lists are
+//     delta-encoded uvarints, or a bitmap over all docs when that is
+//     smaller, so a gram found in most docs costs docs/8 bytes and testing
+//     it is a word lookup. Grams are hashed into a fixed table of buckets
+//     (collisions only add candidates, never lose one), which keeps the
+//     index a few flat arrays with no per-gram allocation.
+//   - A suffix array would answer any substring without verification but
+//     needs 4 to 8 bytes per corpus byte (beyond the 3× memory budget that
+//     includes the corpus itself), is slow to build, and does not fold case
+//     without a folded copy of the corpus whose offsets differ from the
+//     text as written.
+//
+// Queries that cannot be narrowed (the empty query, invalid UTF-8, which
+// may match inside a rune) go to the scan.
 package search
 
 import (
@@ -41,7 +77,8 @@ type Match struct {
 }
 
 // Matches yields the matches of q in snap that come after the position
-// after, in path then line order.
+// after, in path then line order, by reading every line in range. It is
+// the definition the Index is tested against; Find uses the index.
 func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 	m := NewMatcher(q.Text, q.CaseSensitive)
 	return func(yield func(Match) bool) {
@@ -55,15 +92,24 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 			if d.Path == after.Path {
 				first = after.Line // lines are 1-based: index after.Line is the next line
 			}
-			for i := first; i < len(d.Lines); i++ {
-				off, n := m.Index(d.Lines[i])
-				if off < 0 {
-					continue
-				}
-				if !yield(Match{Doc: d, Line: i + 1, Offset: off, Length: n}) {
-					return
-				}
+			if !scanDoc(d, first, m, yield) {
+				return
 			}
 		}
 	}
+}
+
+// scanDoc yields the matches in d's lines from index first on. It reports
+// whether to go on.
+func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
+	for i := first; i < len(d.Lines); i++ {
+		off, n := m.Index(d.Lines[i])
+		if off < 0 {
+			continue
+		}
+		if !yield(Match{Doc: d, Line: i + 1, Offset: off, Length: n}) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,121 @@
+package httpserver
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+)
+
+// newLiveFixture serves a copy of testRoot that follows edits on disk. It
+// returns the fixture and the copy's docs folder.
+func newLiveFixture(t *testing.T) (*fixture, string) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(testRoot)); err != nil {
+		t.Fatal(err)
+	}
+	docsDir := filepath.Join(root, "docs")
+	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := docs.NewStore(snap)
+	registry := filepath.Join(root, "framework", "mod_hooks.json")
+	live := mcpserver.New(mcpserver.Options{
+		Version: "test", DataRoot: root, DocsPath: docsDir,
+		RegistryPath: registry, ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+	}, store)
+	w := watch.New(watch.Options{Mode: watch.Auto, Dir: docsDir, Files: []string{registry}})
+	ctx, cancel := context.WithCancel(context.Background())
+	followed := make(chan error, 1)
+	go func() { followed <- live.Follow(ctx, w) }()
+	srv := New(Options{
+		Version: "test", SiteDir: filepath.Join(root, "site"), RegistryPath: registry,
+		Watching: func() string { return string(w.Method()) },
+	}, live.MCP(), store)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		srv.Shutdown(context.Background())
+		ts.Close()
+		cancel()
+		if err := <-followed; err != nil {
+			t.Errorf("Follow: %v", err)
+		}
+	})
+	f := &fixture{srv: srv, mcp: live.MCP(), http: ts, url: ts.URL + "/mcp"}
+	waitFor(t, "the watcher to start", func() bool { return f.health(t).Watch == "fsnotify" })
+	return f, docsDir
+}
+
+// An edit on disk reaches the subscribed session over its GET stream, and
+// only that session; /health shows the new generation.
+func TestLiveNotificationsOverHTTP(t *testing.T) {
+	f, docsDir := newLiveFixture(t)
+	type inbox struct {
+		mu  sync.Mutex
+		got []string
+	}
+	listen := func() (*inbox, func(mcp.SubscribeRequest) error) {
+		in := &inbox{}
+		c := f.connect(t, mcp.ProtocolVersion20250618, transport.WithContinuousListening(), transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
+		c.OnNotification(func(n mcp.JSONRPCNotification) {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			name := n.Method
+			if uri, ok := n.Params.AdditionalFields["uri"]; ok {
+				name += " " + uri.(string)
+			}
+			in.got = append(in.got, name)
+		})
+		waitFor(t, "GET stream open", func() bool { return f.srv.sessions.streamOpen(c.GetSessionId()) })
+		return in, func(req mcp.SubscribeRequest) error { return c.Subscribe(context.Background(), req) }
+	}
+	has := func(in *inbox, want string) func() bool {
+		return func() bool {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			return slices.Contains(in.got, want)
+		}
+	}
+	subscribed, subscribe := listen()
+	other, _ := listen()
+	req := mcp.SubscribeRequest{}
+	req.Params.URI = "docs://index.md"
+	if err := subscribe(req); err != nil {
+		t.Fatal(err)
+	}
+	before := f.health(t).Generation
+
+	if err := os.WriteFile(filepath.Join(docsDir, "index.md"), []byte("# Modkit\n\nEdited over HTTP.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "resources/updated on the subscriber's stream", has(subscribed, "notifications/resources/updated docs://index.md"))
+
+	if err := os.WriteFile(filepath.Join(docsDir, "added.md"), []byte("# Added\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the new doc in /health", func() bool { return f.health(t).Docs == 3 })
+	const listChanged = "notifications/resources/list_changed"
+	waitFor(t, "list_changed on the subscriber's stream", has(subscribed, listChanged))
+	waitFor(t, "list_changed on the other stream", has(other, listChanged))
+	other.mu.Lock()
+	if slices.Contains(other.got, "notifications/resources/updated docs://index.md") {
+		t.Errorf("a session that did not subscribe got the update: %v", other.got)
+	}
+	other.mu.Unlock()
+	if h := f.health(t); h.Generation < before+2 {
+		t.Errorf("health after two changes: generation %d, before %d", h.Generation, before)
+	}
+}

@@ -1,0 +1,121 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+)
+
+// Follow keeps the server in step with the files on disk until ctx ends:
+// each batch from w is applied to the docs snapshot (only the files it
+// names are read again), the new snapshot replaces the old one at once,
+// and Publish tells clients. Batches come one at a time, so snapshots
+// follow each other in generation order.
+func (s *Server) Follow(ctx context.Context, w *watch.Watcher) error {
+	return w.Run(ctx, s.apply)
+}
+
+// apply brings one batch of changes in.
+func (s *Server) apply(ctx context.Context, b watch.Batch) {
+	prev := s.store.Snapshot()
+	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, docs.LoadOptions{
+		MaxDocBytes: s.opts.MaxDocBytes,
+		Generation:  prev.Generation() + 1,
+		Logger:      s.log,
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("cannot read the docs folder; serving the last docs read until it is back",
+				"generation", prev.Generation(), "err", err)
+		}
+		next, diff = prev, docs.Diff{}
+	}
+	if next != prev {
+		s.store.Replace(next)
+	}
+	s.Publish(Change{Prev: prev, Next: next, Diff: diff, Files: b.Files})
+}
+
+// Change is one update of what the server serves: the docs snapshot before
+// and after (the store already holds Next), what differs between them, and
+// the repository files that may have changed.
+type Change struct {
+	Prev, Next *docs.Snapshot
+	Diff       docs.Diff
+	Files      []string // RegistryPath or ContributingPath, as configured
+}
+
+// Publish brings the resource list in line with a change and tells clients:
+//
+//   - docs added or removed (a rename is both) are listed or unlisted, and
+//     mcp-go then sends notifications/resources/list_changed to every
+//     session: once for the additions and once for the removals;
+//     a doc whose title changed is listed again the same way;
+//   - every session subscribed to the URI of a doc added, removed or
+//     changed, or of a changed repository file, gets
+//     notifications/resources/updated for it; other sessions get nothing.
+//
+// The store must already serve c.Next, so that a client reacting to a
+// notification reads the new state.
+func (s *Server) Publish(c Change) {
+	var (
+		list    []server.ServerResource
+		removed []string
+		touched []string // URIs for notifications/resources/updated
+	)
+	for _, p := range c.Diff.Added {
+		if d, ok := c.Next.Lookup(p); ok {
+			list = append(list, s.docResource(d))
+		}
+		touched = append(touched, docURI(p))
+	}
+	for _, p := range c.Diff.Changed {
+		old, _ := c.Prev.Lookup(p)
+		d, ok := c.Next.Lookup(p)
+		if ok && (old == nil || old.Title != d.Title) {
+			list = append(list, s.docResource(d))
+		}
+		touched = append(touched, docURI(p))
+	}
+	for _, p := range c.Diff.Removed {
+		removed = append(removed, docURI(p))
+		touched = append(touched, docURI(p))
+	}
+	for _, f := range c.Files {
+		switch f {
+		case s.opts.RegistryPath:
+			touched = append(touched, registryURI)
+		case s.opts.ContributingPath:
+			touched = append(touched, contributingURI)
+		}
+	}
+	if len(list) > 0 {
+		s.mcp.AddResources(list...)
+	}
+	if len(removed) > 0 {
+		s.mcp.DeleteResources(removed...)
+	}
+	subscribers := s.subs.subscribers(touched)
+	s.log.Debug("publish", "touched", len(touched), "sessions", len(subscribers))
+	for session, uris := range subscribers {
+		for _, uri := range uris {
+			err := s.mcp.SendNotificationToSpecificClient(session, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
+			switch {
+			case errors.Is(err, server.ErrSessionNotFound):
+				s.subs.drop(session) // ended without unregistering
+			case err != nil:
+				s.log.Warn("resource update not delivered", "session", session, "uri", uri, "err", err)
+			}
+		}
+	}
+	if !c.Diff.Empty() || len(c.Files) > 0 {
+		s.log.Info("docs updated", "generation", c.Next.Generation(),
+			"added", len(c.Diff.Added), "removed", len(c.Diff.Removed), "changed", len(c.Diff.Changed),
+			"files", len(c.Files), "docs", len(c.Next.Docs()))
+	}
+}

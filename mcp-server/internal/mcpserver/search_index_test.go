@@ -1,0 +1,76 @@
+package mcpserver
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+)
+
+// TestSearchBeforeAndAfterTheIndex sends searches as soon as the server
+// answers, while the snapshot's index may still be building (a search then
+// waits for it, bounded, or scans), and again once it is built: the answers
+// are the same, and none is an error.
+func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
+	abs, err := filepath.Abs(fixtureRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	snap, err := docs.Load(ctx, filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewInProcessClient(New(Options{
+		DataRoot:         abs,
+		RegistryPath:     filepath.Join(abs, "framework", "mod_hooks.json"),
+		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
+	}, docs.NewStore(snap)).MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+
+	queries := []map[string]any{
+		{"query": "hook"},
+		{"query": "K"}, // one character
+		{"query": "KELVIN", "limit": 1},
+		{"query": "Hooks", "case_sensitive": true},
+		{"query": "no such text anywhere"},
+	}
+	var early []SearchDocsOutput
+	for _, args := range queries {
+		out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		early = append(early, out)
+	}
+	if len(early[0].Matches) == 0 {
+		t.Fatal("the first query matches nothing in the fixture; the test checks nothing")
+	}
+
+	p := search.IndexOf(snap)
+	<-p.Done()
+	if ix, err := p.Index(); ix == nil || err != nil {
+		t.Fatalf("no index after the build: %v", err)
+	}
+	for i, args := range queries {
+		late, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		if diff := cmp.Diff(late, early[i]); diff != "" {
+			t.Errorf("%v: early answer differs (-late +early):\n%s", args, diff)
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// hit is a Match as a comparable value.
+type hit struct {
+	Path           string
+	Line           int
+	Offset, Length int
+}
+
+// collect takes up to limit matches (all when limit <= 0), stopping the
+// iteration early the way a tool call with a limit does.
+func collect(seq func(func(Match) bool), limit int) []hit {
+	var out []hit
+	for m := range seq {
+		out = append(out, hit{m.Doc.Path, m.Line, m.Offset, m.Length})
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// trickyAlphabet is rich in folding traps: the Kelvin sign folds with k,
+// long s with s, final sigma with sigma, ß only with ẞ (not with ss); é is
+// also written as e plus a combining accent; CJK has no case.
+var trickyAlphabet = []rune("aAkKsSeEzZ \u212A\u017FßẞσςΣéÉ\u0301文档한-_.\tİı")
+
+func randText(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteRune(trickyAlphabet[rng.IntN(len(trickyAlphabet))])
+	}
+	return b.String()
+}
+
+// writeTrickyCorpus writes files made of lines from trickyAlphabet, plus
+// the awkward shapes: empty files, CRLF, a BOM, a 54 KB single line, and
+// odd names.
+func writeTrickyCorpus(t testing.TB, dir string, rng *rand.Rand, files int) {
+	t.Helper()
+	names := []string{"%.md", "[[.md", "c++.md", "a b.md", "文档.md", "k/Kelvin.md", "s/ſ.md", "deep/a/b/c/d/e/f.md"}
+	for i := range files {
+		name := fmt.Sprintf("d%d/f%03d.md", i%7, i)
+		if i < len(names) {
+			name = names[i]
+		}
+		var b strings.Builder
+		nl := "\n"
+		switch i % 11 {
+		case 3:
+			nl = "\r\n"
+		case 5:
+			b.WriteString("\ufeff")
+		}
+		lines := rng.IntN(30)
+		if i%13 == 4 {
+			lines = 0 // an empty file
+		}
+		for range lines {
+			b.WriteString(randText(rng, rng.IntN(40)))
+			b.WriteString(nl)
+		}
+		if i%17 == 9 {
+			// One 54 KB line.
+			for b.Len() < 54<<10 {
+				b.WriteString(randText(rng, 64))
+			}
+			b.WriteString(nl)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func load(t testing.TB, dir string) *docs.Snapshot {
+	t.Helper()
+	snap, err := docs.Load(context.Background(), dir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// queriesFrom draws queries of every length from the corpus itself (so
+// that most of them match), re-cased with fold-equivalent runes, plus
+// random ones that mostly do not match.
+func queriesFrom(rng *rand.Rand, snap *docs.Snapshot, n int) []string {
+	all := snap.Docs()
+	var out []string
+	for len(out) < n {
+		d := all[rng.IntN(len(all))]
+		if len(d.Lines) == 0 || rng.IntN(4) == 0 {
+			out = append(out, randText(rng, 1+rng.IntN(6)))
+			continue
+		}
+		line := []rune(d.Lines[rng.IntN(len(d.Lines))])
+		if len(line) == 0 {
+			continue
+		}
+		from := rng.IntN(len(line))
+		to := min(len(line), from+1+rng.IntN(8))
+		q := line[from:to]
+		for i, r := range q {
+			if rng.IntN(3) == 0 {
+				q[i] = unicode.SimpleFold(r)
+			}
+		}
+		out = append(out, string(q))
+	}
+	return out
+}
+
+// TestIndexMatchesScan is the differential test: on generated corpora, for
+// queries of every length, both cases, path prefixes, resume positions and
+// early exits, the index yields exactly what the scan yields.
+func TestIndexMatchesScan(t *testing.T) {
+	tricky := t.TempDir()
+	writeTrickyCorpus(t, tricky, rand.New(rand.NewPCG(7, 8)), 160)
+	realistic := t.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), realistic, corpusgen.Options{Seed: 3, Files: 400}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		dir     string
+		queries int
+	}{
+		{"tricky", tricky, 300},
+		{"realistic", realistic, 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := load(t, tc.dir)
+			ix, err := NewIndex(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(11, 12))
+			queries := queriesFrom(rng, snap, tc.queries)
+			if tc.name == "realistic" {
+				for _, q := range corpusgen.Queries {
+					queries = append(queries, q.Text)
+				}
+			}
+			all := snap.Docs()
+			prefixes := []string{""}
+			for range 5 {
+				p := all[rng.IntN(len(all))].Path
+				prefixes = append(prefixes, p[:rng.IntN(len(p)+1)])
+			}
+			prefixes = append(prefixes, "no-such-folder/")
+			checked, nonEmpty := 0, 0
+			for _, text := range queries {
+				for _, cs := range []bool{false, true} {
+					prefix := prefixes[rng.IntN(len(prefixes))]
+					var after Position
+					switch rng.IntN(4) {
+					case 1: // resume inside a doc
+						d := all[rng.IntN(len(all))]
+						after = Position{Path: d.Path, Line: rng.IntN(len(d.Lines) + 2)}
+					case 2: // resume after a path that is not in the snapshot
+						after = Position{Path: all[rng.IntN(len(all))].Path + "x", Line: 3}
+					}
+					q := Query{Text: text, CaseSensitive: cs, PathPrefix: prefix}
+					for _, limit := range []int{0, 1, 20} {
+						want := collect(Matches(snap, q, after), limit)
+						got := collect(ix.Matches(q, after), limit)
+						if diff := cmp.Diff(want, got); diff != "" {
+							t.Fatalf("query %+q case_sensitive=%v prefix=%q after=%+v limit=%d: index differs from scan (-want +got):\n%s",
+								text, cs, prefix, after, limit, diff)
+						}
+						checked++
+						if len(want) > 0 {
+							nonEmpty++
+						}
+					}
+				}
+			}
+			// The test means something only if many queries matched.
+			if nonEmpty < checked/4 {
+				t.Fatalf("only %d of %d comparisons had matches; the query generator is broken", nonEmpty, checked)
+			}
+			t.Logf("%d comparisons, %d with matches; index %+v", checked, nonEmpty, ix.Stats())
+		})
+	}
+}
+
+// TestIndexEdgeQueries covers queries the generator may miss.
+func TestIndexEdgeQueries(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.md":        "Kelvin: 300 \u212A\nclaſs\nΟΔΟΣ οδος\nstraße STRASSE\nCafe\u0301 café\n",
+		"b/crlf.md":   "line one\r\nKELVIN k\r\n\r\nlast",
+		"b/empty.md":  "",
+		"c/long.md":   strings.Repeat("abc ", 54<<8) + "needle\n",
+		"c/文档.md":     "这是文档。\n文\n",
+		"d/single.md": "x",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := load(t, dir)
+	ix, err := NewIndex(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query string
+		cs    bool
+		want  []hit
+	}{
+		{"k", false, []hit{{"a.md", 1, 0, 1}, {"b/crlf.md", 2, 0, 1}}}, // one match per line: the first
+		{"\u212A", false, []hit{{"a.md", 1, 0, 1}, {"b/crlf.md", 2, 0, 1}}},
+		{"\u212A", true, []hit{{"a.md", 1, 12, 3}}},
+		{"ss", false, []hit{{"a.md", 2, 3, 3}, {"a.md", 4, 12, 2}}}, // ſs folds to ss; ß does not
+		{"S", false, []hit{{"a.md", 2, 3, 2}, {"a.md", 4, 0, 1}, {"b/crlf.md", 4, 2, 1}}},
+		{"σ", false, []hit{{"a.md", 3, 6, 2}}},
+		{"ς", false, []hit{{"a.md", 3, 6, 2}}},
+		{"é", false, []hit{{"a.md", 5, 10, 2}}},
+		{"e\u0301", false, []hit{{"a.md", 5, 3, 3}}},
+		{"needle", false, []hit{{"c/long.md", 1, 4 * 54 << 8, 6}}},
+		{"文", false, []hit{{"c/文档.md", 1, 6, 3}, {"c/文档.md", 2, 0, 3}}},
+		{"x", true, []hit{{"d/single.md", 1, 0, 1}}},
+		{"last", false, []hit{{"b/crlf.md", 4, 0, 4}}},
+		{"\r", false, nil},
+		{"\xe6\x96", true, []hit{{"c/文档.md", 1, 6, 2}, {"c/文档.md", 2, 0, 2}}}, // invalid UTF-8 matches inside a rune
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%+q/%v", tt.query, tt.cs), func(t *testing.T) {
+			q := Query{Text: tt.query, CaseSensitive: tt.cs}
+			if diff := cmp.Diff(tt.want, collect(Matches(snap, q, Position{}), 0)); diff != "" {
+				t.Errorf("scan (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, collect(ix.Matches(q, Position{}), 0)); diff != "" {
+				t.Errorf("index (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The empty query matches every line, as the scan defines it.
+	empty := Query{}
+	if diff := cmp.Diff(collect(Matches(snap, empty, Position{}), 0), collect(ix.Matches(empty, Position{}), 0)); diff != "" {
+		t.Errorf("empty query (-scan +index):\n%s", diff)
+	}
+}
+
+func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
+	dir := t.TempDir()
+	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(1, 1)), 40)
+	snap := load(t, dir)
+	q := Query{Text: "ka"}
+	want := collect(Matches(snap, q, Position{}), 0)
+	// A zero wait scans unless the index happens to be ready: same answer.
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0), 0)); diff != "" {
+		t.Errorf("Find without waiting (-want +got):\n%s", diff)
+	}
+	p := IndexOf(snap)
+	<-p.Done()
+	if ix, err := p.Index(); ix == nil || err != nil {
+		t.Fatalf("Index() = %v, %v after Done", ix, err)
+	}
+	if IndexOf(snap) != p {
+		t.Error("IndexOf built a second index for the same snapshot")
+	}
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0), 0)); diff != "" {
+		t.Errorf("Find with the index (-want +got):\n%s", diff)
+	}
+	if len(want) == 0 {
+		t.Fatal("the query matched nothing; the test checks nothing")
+	}
+}

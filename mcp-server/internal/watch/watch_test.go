@@ -1,0 +1,326 @@
+package watch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/google/go-cmp/cmp"
+)
+
+// deadline bounds every wait for a batch. It is generous: it only decides
+// when a test gives up, never how fast something must be.
+const deadline = 20 * time.Second
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run starts a watcher and returns the channel its batches arrive on.
+func run(t *testing.T, opts Options) (*Watcher, <-chan Batch) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	w := New(opts)
+	batches := make(chan Batch, 1000)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, func(_ context.Context, b Batch) { batches <- b }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	if opts.Mode != Off {
+		waitFor(t, func() bool { return w.Method() != MethodNone }, "the watcher to start")
+	}
+	return w, batches
+}
+
+func waitFor(t *testing.T, ok func() bool, what string) {
+	t.Helper()
+	for end := time.Now().Add(deadline); !ok(); {
+		if time.Now().After(end) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// expect waits for a batch that satisfies ok, skipping others.
+func expect(t *testing.T, batches <-chan Batch, what string, ok func(Batch) bool) Batch {
+	t.Helper()
+	timeout := time.After(deadline)
+	for {
+		select {
+		case b := <-batches:
+			if ok(b) {
+				return b
+			}
+		case <-timeout:
+			t.Fatalf("no batch with %s", what)
+		}
+	}
+}
+
+func hasPath(p string) func(Batch) bool {
+	return func(b Batch) bool { return b.All || slices.Contains(b.Paths, p) }
+}
+
+// The notify mode follows real file operations: edits, saves by rename,
+// new nested folders, the single files, and the docs folder replaced.
+func TestNotify(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "docs")
+	registry := filepath.Join(base, "framework", "mod_hooks.json")
+	write(t, filepath.Join(dir, "index.md"), "# Home\n")
+	write(t, filepath.Join(dir, "guide", "intro.md"), "# Intro\n")
+	write(t, registry, "{}")
+	w, batches := run(t, Options{Mode: Auto, Dir: dir, Files: []string{registry}})
+	if w.Method() != MethodNotify {
+		t.Fatalf("method = %s, want fsnotify", w.Method())
+	}
+
+	write(t, filepath.Join(dir, "index.md"), "# Home, edited\n")
+	expect(t, batches, "index.md after an edit", hasPath("index.md"))
+
+	// An editor's save: write a temporary file, rename it over the doc.
+	write(t, filepath.Join(dir, "guide", ".intro.md.tmp"), "# Intro, saved\n")
+	if err := os.Rename(filepath.Join(dir, "guide", ".intro.md.tmp"), filepath.Join(dir, "guide", "intro.md")); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, batches, "guide/intro.md after a rename save", hasPath("guide/intro.md"))
+
+	// A new nested folder is watched as soon as it is seen: a file created
+	// in it later is reported on its own.
+	write(t, filepath.Join(dir, "new", "a", "b", "first.md"), "# First\n")
+	expect(t, batches, "the new folder", func(b Batch) bool {
+		return b.All || slices.ContainsFunc(b.Paths, func(p string) bool { return p == "new" || strings.HasPrefix(p, "new/") })
+	})
+	waitFor(t, func() bool { return slices.Contains(w.watchList(), filepath.Join(dir, "new", "a", "b")) }, "a watch on new/a/b")
+	write(t, filepath.Join(dir, "new", "a", "b", "second.md"), "# Second\n")
+	expect(t, batches, "new/a/b/second.md", hasPath("new/a/b/second.md"))
+
+	// The registry replaced by a rename, as editors and git do.
+	write(t, registry+".tmp", `{"hooks": []}`)
+	if err := os.Rename(registry+".tmp", registry); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, batches, "the registry", func(b Batch) bool { return slices.Contains(b.Files, registry) })
+
+	// The docs folder replaced as a whole.
+	next := filepath.Join(base, "docs.next")
+	write(t, filepath.Join(next, "fresh.md"), "# Fresh\n")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(next, dir); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, batches, "a look at everything after the folder was replaced", func(b Batch) bool { return b.All })
+	// ...and the new folder is watched.
+	waitFor(t, func() bool { return slices.Contains(w.watchList(), dir) }, "a watch on the new docs folder")
+	write(t, filepath.Join(dir, "later.md"), "# Later\n")
+	expect(t, batches, "later.md in the new folder", hasPath("later.md"))
+}
+
+// Symlinked folders are not watched (nor read), and .git is left alone.
+func TestNotifySkips(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "docs")
+	write(t, filepath.Join(dir, "index.md"), "# Home\n")
+	write(t, filepath.Join(dir, ".git", "HEAD"), "ref\n")
+	write(t, filepath.Join(base, "outside", "x.md"), "# Outside\n")
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := run(t, Options{Mode: Auto, Dir: dir})
+	got := w.watchList()
+	for _, p := range []string{filepath.Join(dir, ".git"), filepath.Join(dir, "link"), filepath.Join(base, "outside")} {
+		if slices.Contains(got, p) {
+			t.Errorf("%s is watched; watches: %v", p, got)
+		}
+	}
+}
+
+// Events that arrive while a batch is being applied make one batch, however
+// many there are: a git checkout of a thousand files is one update.
+func TestCoalesce(t *testing.T) {
+	dir := t.TempDir()
+	w := New(Options{Mode: Auto, Dir: dir, Quiet: time.Millisecond})
+	tr := &tree{w: w, files: map[string]bool{}}
+	events := make(chan fsnotify.Event) // unbuffered: a send returns once the loop has it
+	errs := make(chan error)
+	batches := make(chan Batch, 10)
+	release := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- tr.coalesce(ctx, events, errs, func(_ context.Context, b Batch) {
+			batches <- b
+			<-release
+		})
+	}()
+
+	events <- fsnotify.Event{Name: filepath.Join(dir, "first.md"), Op: fsnotify.Write}
+	first := <-batches // applying, and held there
+	var want []string
+	for i := range 1000 {
+		p := fmt.Sprintf("burst/%03d.md", i)
+		want = append(want, p)
+		events <- fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(p)), Op: fsnotify.Write}
+	}
+	errs <- fmt.Errorf("a passing error")
+	close(release)
+	second := <-batches
+	if diff := cmp.Diff(Batch{Paths: []string{"first.md"}}, first); diff != "" {
+		t.Errorf("first batch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Batch{All: true}, Batch{All: second.All, Files: second.Files}); diff != "" {
+		t.Errorf("an error on the events channel must make the next batch look at everything (-want +got):\n%s", diff)
+	}
+	select {
+	case b := <-batches:
+		t.Errorf("a third batch arrived: %+v", b)
+	default:
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	// Without the error, the batch lists the paths themselves.
+	p := newPending()
+	for _, rel := range want {
+		if err := tr.event(fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(rel)), Op: fsnotify.Create}, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(Batch{Paths: want}, p.batch()); diff != "" {
+		t.Errorf("batch of 1000 events (-want +got):\n%s", diff)
+	}
+}
+
+func TestEventPaths(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "docs")
+	registry := filepath.Join(base, "framework", "mod_hooks.json")
+	w := New(Options{Dir: dir, Files: []string{registry}})
+	tr := &tree{w: w, files: map[string]bool{registry: true}}
+	tests := []struct {
+		name string
+		ev   fsnotify.Event
+		want Batch
+	}{
+		{"a doc", fsnotify.Event{Name: filepath.Join(dir, "a", "b.md"), Op: fsnotify.Write}, Batch{Paths: []string{"a/b.md"}}},
+		{"the registry", fsnotify.Event{Name: registry, Op: fsnotify.Create}, Batch{Files: []string{registry}}},
+		{"the docs folder removed", fsnotify.Event{Name: dir, Op: fsnotify.Remove}, Batch{All: true}},
+		{"the docs folder renamed", fsnotify.Event{Name: dir, Op: fsnotify.Rename}, Batch{All: true}},
+		{"the docs folder's mode", fsnotify.Event{Name: dir, Op: fsnotify.Chmod}, Batch{}},
+		{"a sibling of the docs folder", fsnotify.Event{Name: filepath.Join(base, "go.work"), Op: fsnotify.Write}, Batch{}},
+		{"a sibling with a longer name", fsnotify.Event{Name: dir + "2", Op: fsnotify.Create}, Batch{}},
+		{"inside .git", fsnotify.Event{Name: filepath.Join(dir, ".git", "index"), Op: fsnotify.Write}, Batch{}},
+		{"inside node_modules", fsnotify.Event{Name: filepath.Join(dir, "x", "node_modules", "p.md"), Op: fsnotify.Write}, Batch{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPending()
+			if err := tr.event(tt.ev, p); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, p.batch()); diff != "" {
+				t.Errorf("batch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Poll mode looks at everything each interval and reports a single file
+// whose size or time changed.
+func TestPoll(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "docs")
+	guide := filepath.Join(base, "CONTRIBUTING.md")
+	write(t, filepath.Join(dir, "index.md"), "# Home\n")
+	write(t, guide, "# Contributing\n")
+	w, batches := run(t, Options{Mode: Poll, Dir: dir, Files: []string{guide}, PollInterval: 10 * time.Millisecond})
+	if w.Method() != MethodPolling {
+		t.Fatalf("method = %s, want poll", w.Method())
+	}
+	expect(t, batches, "a look at everything", func(b Batch) bool { return b.All && len(b.Files) == 0 })
+	write(t, guide, "# Contributing, edited\n")
+	expect(t, batches, "the edited guide", func(b Batch) bool { return slices.Contains(b.Files, guide) })
+}
+
+func TestOff(t *testing.T) {
+	w := New(Options{Mode: Off, Dir: t.TempDir()})
+	if err := w.Run(context.Background(), func(context.Context, Batch) { t.Error("a batch with --watch off") }); err != nil {
+		t.Fatal(err)
+	}
+	if w.Method() != MethodNone {
+		t.Errorf("method = %s, want off", w.Method())
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, s := range []string{"auto", "poll", "off"} {
+		if m, err := ParseMode(s); err != nil || string(m) != s {
+			t.Errorf("ParseMode(%q) = %q, %v", s, m, err)
+		}
+	}
+	if _, err := ParseMode("inotify"); err == nil || !strings.Contains(err.Error(), "auto, poll or off") {
+		t.Errorf("ParseMode(inotify) error = %v, want one listing the modes", err)
+	}
+}
+
+// Past the watch limit, auto mode polls, and says so.
+func TestFallback(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		write(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "x.md"), "# X\n")
+	}
+	var logs strings.Builder
+	w := New(Options{Mode: Auto, Dir: dir, PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))})
+	w.maxFolders = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	batches := make(chan Batch, 100)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, func(_ context.Context, b Batch) { batches <- b }) }()
+	expect(t, batches, "a poll", func(b Batch) bool { return b.All })
+	if w.Method() != MethodPolling {
+		t.Errorf("method = %s, want poll", w.Method())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "polling instead") || !strings.Contains(logs.String(), "no space left on device") {
+		t.Errorf("log does not say why it polls:\n%s", logs.String())
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

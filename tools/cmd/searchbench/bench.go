@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+type config struct {
+	Files, Runs, RgRuns, Limit int
+	Seed                       uint64
+	Server, Corpus             string
+	WaitIndex                  bool
+}
+
+// corpus is what gencorpus prints.
+type corpus struct {
+	Files   int     `json:"files"`
+	Bytes   int64   `json:"bytes"`
+	Seed    uint64  `json:"seed"`
+	Queries []query `json:"queries"`
+}
+
+type query struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+func run(ctx context.Context, cfg config, log *slog.Logger) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "searchbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+
+	dataRoot := cfg.Corpus
+	if dataRoot == "" {
+		dataRoot = work
+	}
+	c, err := corpusIn(ctx, root, dataRoot, cfg, log)
+	if err != nil {
+		return err
+	}
+	bin := cfg.Server
+	if bin == "" {
+		bin = filepath.Join(work, "docs-mcp")
+		log.Info("building the server", "out", bin)
+		if err := goCmd(ctx, root, nil, "build", "-o", bin, "./mcp-server"); err != nil {
+			return fmt.Errorf("build server: %w", err)
+		}
+	}
+	if _, err := exec.LookPath("rg"); err != nil {
+		return fmt.Errorf("ripgrep (rg) is not installed: apt-get install -y ripgrep")
+	}
+
+	// Start-up: process start to initialize answered, then to the first search.
+	logs := newLogWatch()
+	var proc *exec.Cmd
+	start := time.Now()
+	cl, err := client.NewStdioMCPClientWithOptions(bin, nil,
+		[]string{"--stdio", "--data-root", dataRoot, "--log-format", "json"},
+		transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
+			proc = exec.CommandContext(ctx, command, args...)
+			proc.Env = append(os.Environ(), env...)
+			return proc, nil
+		}),
+		transport.WithCommandStderrWriter(logs),
+	)
+	if err != nil {
+		return fmt.Errorf("start server: %w", err)
+	}
+	defer cl.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "searchbench", Version: "1"}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	initDone := time.Since(start)
+	if _, err := search(ctx, cl, c.Queries[0].Text, cfg.Limit); err != nil {
+		return fmt.Errorf("first search: %w", err)
+	}
+	firstSearch := time.Since(start)
+
+	indexBuild := "not logged"
+	if cfg.WaitIndex {
+		select {
+		case d := <-logs.indexBuilt:
+			indexBuild = d.Round(time.Millisecond).String()
+		case <-time.After(2 * time.Minute):
+			return errors.New("the server logged no \"search index built\" within 2 minutes (use -wait-index=false for a server without an index)")
+		}
+	}
+	rssIdle, _ := procStatus(proc.Process.Pid, "VmRSS")
+
+	fmt.Printf("corpus: %d files, %d bytes (%.1f MB), seed %d\n", c.Files, c.Bytes, float64(c.Bytes)/1e6, c.Seed)
+	fmt.Printf("start-up: initialize answered after %v, first search answered after %v\n",
+		initDone.Round(time.Millisecond), firstSearch.Round(time.Millisecond))
+	fmt.Printf("index build (server log): %s\n", indexBuild)
+
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
+	fmt.Fprintln(tw, "query kind\tquery\tmatches\tserver p50\tserver p95\trg p50\trg lines\trg p50 / server p50\t")
+	for _, q := range c.Queries {
+		n, p50, p95, err := timeSearch(ctx, cl, q.Text, cfg)
+		if err != nil {
+			return fmt.Errorf("search %q: %w", q.Text, err)
+		}
+		rg50, lines, err := timeRipgrep(ctx, filepath.Join(dataRoot, "docs"), q.Text, cfg.RgRuns)
+		if err != nil {
+			return fmt.Errorf("rg %q: %w", q.Text, err)
+		}
+		fmt.Fprintf(tw, "%s\t%q\t%d\t%s\t%s\t%s\t%d\t%.0f×\t\n", q.Kind, q.Text, n, ms(p50), ms(p95), ms(rg50), lines,
+			float64(rg50)/float64(p50))
+	}
+	tw.Flush()
+	rss, _ := procStatus(proc.Process.Pid, "VmRSS")
+	hwm, _ := procStatus(proc.Process.Pid, "VmHWM")
+	fmt.Printf("server memory: VmRSS %.1f MB after start-up (%.2f× corpus), %.1f MB after the queries (%.2f× corpus), peak VmHWM %.1f MB (%.2f× corpus)\n",
+		float64(rssIdle)/1e6, float64(rssIdle)/float64(c.Bytes),
+		float64(rss)/1e6, float64(rss)/float64(c.Bytes),
+		float64(hwm)/1e6, float64(hwm)/float64(c.Bytes))
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
+
+// timeSearch runs one warm-up search and cfg.Runs timed ones.
+func timeSearch(ctx context.Context, cl *client.Client, text string, cfg config) (matches int, p50, p95 time.Duration, err error) {
+	if _, err := search(ctx, cl, text, cfg.Limit); err != nil {
+		return 0, 0, 0, err
+	}
+	times := make([]time.Duration, cfg.Runs)
+	for i := range times {
+		t := time.Now()
+		matches, err = search(ctx, cl, text, cfg.Limit)
+		times[i] = time.Since(t)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	return matches, percentile(times, 50), percentile(times, 95), nil
+}
+
+func search(ctx context.Context, cl *client.Client, text string, limit int) (int, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "mod_search_docs"
+	req.Params.Arguments = map[string]any{"query": text, "limit": limit}
+	res, err := cl.CallTool(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	if res.IsError {
+		return 0, fmt.Errorf("tool error: %v", res.Content)
+	}
+	out, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		return 0, fmt.Errorf("no structured content in %v", res.Content)
+	}
+	matches, ok := out["matches"].([]any)
+	if !ok {
+		return 0, fmt.Errorf("structured content without matches: %v", out)
+	}
+	return len(matches), nil
+}
+
+// timeRipgrep runs rg -F -i on dir (hidden files included and no ignore
+// files, so that it reads the files the server serves), reading all of its
+// output, and returns the p50 and the number of matching lines.
+func timeRipgrep(ctx context.Context, dir, text string, runs int) (time.Duration, int, error) {
+	times := make([]time.Duration, runs)
+	lines := 0
+	for i := range times {
+		cmd := exec.CommandContext(ctx, "rg", "-F", "-i", "--hidden", "--no-ignore", "--", text, dir)
+		var count lineCounter
+		cmd.Stdout = &count
+		t := time.Now()
+		err := cmd.Run()
+		times[i] = time.Since(t)
+		var exit *exec.ExitError
+		if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) { // 1: no match
+			return 0, 0, err
+		}
+		lines = int(count)
+	}
+	return percentile(times, 50), lines, nil
+}
+
+type lineCounter int
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	*c += lineCounter(bytes.Count(p, []byte{'\n'}))
+	return len(p), nil
+}
+
+func percentile(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+// corpusIn returns the corpus in dataRoot: the one a previous run left there
+// (its description is in corpus.json), or a new one generated into
+// dataRoot/docs.
+func corpusIn(ctx context.Context, root, dataRoot string, cfg config, log *slog.Logger) (corpus, error) {
+	desc := filepath.Join(dataRoot, "corpus.json")
+	if raw, err := os.ReadFile(desc); err == nil {
+		var c corpus
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return corpus{}, fmt.Errorf("read %s: %w", desc, err)
+		}
+		if c.Files != cfg.Files || c.Seed != cfg.Seed {
+			return corpus{}, fmt.Errorf("%s holds %d files of seed %d, not %d of seed %d: use another -corpus folder",
+				dataRoot, c.Files, c.Seed, cfg.Files, cfg.Seed)
+		}
+		log.Info("reusing corpus", "files", c.Files, "seed", c.Seed, "data_root", dataRoot)
+		return c, nil
+	}
+	log.Info("generating corpus", "files", cfg.Files, "seed", cfg.Seed, "data_root", dataRoot)
+	c, raw, err := generate(ctx, root, filepath.Join(dataRoot, "docs"), cfg)
+	if err != nil {
+		return corpus{}, err
+	}
+	if err := os.WriteFile(desc, raw, 0o644); err != nil {
+		return corpus{}, fmt.Errorf("save corpus description: %w", err)
+	}
+	return c, nil
+}
+
+func generate(ctx context.Context, root, dir string, cfg config) (corpus, []byte, error) {
+	var out bytes.Buffer
+	if err := goCmd(ctx, root, &out, "run", "./mcp-server/cmd/gencorpus",
+		"-files", strconv.Itoa(cfg.Files), "-seed", strconv.FormatUint(cfg.Seed, 10), "-out", dir); err != nil {
+		return corpus{}, nil, fmt.Errorf("generate corpus: %w", err)
+	}
+	var c corpus
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		return corpus{}, nil, fmt.Errorf("read gencorpus output: %w", err)
+	}
+	return c, out.Bytes(), nil
+}
+
+func goCmd(ctx context.Context, dir string, stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Stdout = stdout
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
+}
+
+// repoRoot is the nearest folder, from the working directory up, that holds
+// go.work.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run searchbench inside the repository (no go.work found above the working directory)")
+		}
+		dir = parent
+	}
+}
+
+// procStatus reads a kB field of /proc/PID/status, in bytes.
+func procStatus(pid int, field string) (int64, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
+}
+
+// logWatch reads the server's JSON log lines and reports the index build.
+type logWatch struct {
+	mu         sync.Mutex
+	buf        []byte
+	indexBuilt chan time.Duration
+}
+
+func newLogWatch() *logWatch { return &logWatch{indexBuilt: make(chan time.Duration, 1)} }
+
+func (w *logWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.line(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+func (w *logWatch) line(l []byte) {
+	var rec struct {
+		Msg      string  `json:"msg"`
+		Duration float64 `json:"duration"` // slog's JSON handler writes nanoseconds
+	}
+	if json.Unmarshal(l, &rec) != nil {
+		return
+	}
+	if rec.Msg == "search index built" {
+		select {
+		case w.indexBuilt <- time.Duration(rec.Duration):
+		default:
+		}
+	}
+}

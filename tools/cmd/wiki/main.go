@@ -1,0 +1,100 @@
+// Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
+// tools/hugo, or serves a live preview of it.
+//
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR]
+//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR]
+//
+// Run it from anywhere in the repository. The first run compiles Hugo, which
+// takes minutes; later runs reuse the Go build cache. A broken link in a doc
+// fails the build with its file and line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/wiki"
+)
+
+const usage = `usage:
+  wiki build [-o DIR] [-base-url URL] [-root DIR]   write the site (default build/wiki/)
+  wiki serve [-addr HOST:PORT] [-base-url URL] [-root DIR]   live preview
+
+Run "wiki build -h" or "wiki serve -h" for the flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wiki: error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	repo, err := wiki.FindRepo(wd)
+	if err != nil {
+		return err
+	}
+	opt := wiki.Options{Repo: repo, Progress: stderr}
+
+	fs := flag.NewFlagSet("wiki "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&opt.BaseURL, "base-url", wiki.DefaultBaseURL, "the URL the site is served under (canonical links, llms.txt)")
+	fs.StringVar(&opt.Root, "root", repo, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
+
+	switch args[0] {
+	case "build":
+		out := fs.String("o", filepath.Join(repo, "build", "wiki"), "output `dir` (replaced; must be empty or an earlier wiki build)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		res, err := wiki.Build(ctx, opt, *out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wiki: built %d pages (%d files) in %s with Hugo → %s\n", res.Pages, res.Files, res.Duration.Round(1e6), res.Out)
+		return nil
+	case "serve":
+		addr := fs.String("addr", "127.0.0.1:1313", "listen `address`")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if !isFlagSet(fs, "base-url") {
+			opt.BaseURL = ""
+		}
+		return wiki.Serve(ctx, opt, *addr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stderr, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}
+
+func isFlagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixture copies the wiki's test tree into a folder the test may change.
+func fixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "internal", "wiki", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// needGo skips (or fails in CI) when the go command, which runs Hugo, is missing.
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and the go command is not on PATH")
+		}
+		t.Skip("skipping: the go command is not on PATH")
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		wantErr string
+		wantOut string
+	}{
+		{nil, "flag: help requested", "usage:"},
+		{[]string{"publish"}, `unknown command "publish"`, "usage:"},
+		{[]string{"build", "-x"}, "flag provided but not defined: -x", "-base-url"},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), c.args, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("run(%q) = %v, want an error containing %q", c.args, err, c.wantErr)
+		}
+		if !strings.Contains(stderr.String(), c.wantOut) {
+			t.Errorf("run(%q) printed %q, want %q in it", c.args, stderr.String(), c.wantOut)
+		}
+	}
+}
+
+func TestBuildCommand(t *testing.T) {
+	needGo(t)
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "site")
+
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out}, &stderr); err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "wiki: built 15 pages") {
+		t.Errorf("build did not report its pages:\n%s", stderr.String())
+	}
+
+	// A broken link fails the build with file and line, and keeps the last good site.
+	writeFile(t, filepath.Join(root, "docs", "clients", "broken.md"), "# Broken\n\nA [dead link](../gone.md).\n")
+	stderr.Reset()
+	err := run(context.Background(), []string{"build", "-root", root, "-o", out}, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `docs/clients/broken.md:3: broken link "../gone.md": docs/gone.md does not exist`) {
+		t.Errorf("build with a broken link = %v, want docs/clients/broken.md:3", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "llms.txt")); err != nil {
+		t.Errorf("the failed build removed the previous site: %v", err)
+	}
+
+	// -o never replaces a folder that is not a wiki build.
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "keep.txt"), "mine")
+	err = run(context.Background(), []string{"build", "-root", fixture(t), "-o", other}, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
+		t.Errorf("build into a foreign folder = %v, want a refusal", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "keep.txt")); err != nil {
+		t.Errorf("the foreign folder was touched: %v", err)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,329 @@
+package container
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+const (
+	project = "docs-mcp-e2e" // a compose project of its own, so a user's stack is left alone
+	base    = "http://127.0.0.1:3040"
+)
+
+// TestCompose brings the stack up from the repository as checked out,
+// exactly as a user does, and checks it from the outside and from /proc.
+func TestCompose(t *testing.T) {
+	root := repoRoot(t)
+	requireDocker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+
+	compose := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, "docker", append([]string{"compose", "-p", project}, args...)...)
+		cmd.Dir = root
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		return out.String(), err
+	}
+	t.Cleanup(func() {
+		if out, err := compose("down", "--timeout", "10"); err != nil {
+			t.Errorf("docker compose down: %v\n%s", err, out)
+		}
+	})
+
+	start := time.Now()
+	if out, err := compose("build", "docs-mcp"); err != nil {
+		t.Fatalf("docker compose build: %v\n%s", err, out)
+	}
+	built := time.Now()
+	if out, err := compose("up", "-d", "docs-mcp"); err != nil {
+		t.Fatalf("docker compose up: %v\n%s", err, out)
+	}
+	out, err := compose("ps", "-q", "docs-mcp")
+	id := strings.TrimSpace(out)
+	if err != nil || id == "" {
+		t.Fatalf("docker compose ps: %v\n%s", err, out)
+	}
+	waitHealthy(ctx, t, id)
+	t.Logf("build %s, up to healthy %s", built.Sub(start).Round(100*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
+	t.Logf("image size: %s", inspect(t, "image", "docs-mcp:local", "{{.Size}}"))
+
+	t.Run("health", func(t *testing.T) { checkHealth(t, root) })
+	t.Run("wiki", checkWiki)
+	t.Run("mcp", func(t *testing.T) { checkMCP(ctx, t, root) })
+	t.Run("confinement", func(t *testing.T) { checkConfinement(t, id) })
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "compose.yaml")); err != nil {
+		t.Fatalf("no compose.yaml at the repository root: %v", err)
+	}
+	return root
+}
+
+// requireDocker skips without a Docker engine and Compose v2, except in CI.
+func requireDocker(t *testing.T) {
+	t.Helper()
+	out, err := exec.Command("docker", "compose", "version").CombinedOutput()
+	if err == nil {
+		out, err = exec.Command("docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
+	}
+	if err != nil {
+		msg := fmt.Sprintf("no Docker engine with Compose v2 here (%v: %s); ../shared/container/setup.sh installs one", err, bytes.TrimSpace(out))
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+func inspect(t *testing.T, kind, id, format string) string {
+	t.Helper()
+	out, err := exec.Command("docker", kind, "inspect", "--format", format, id).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker %s inspect %s: %v\n%s", kind, id, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// waitHealthy polls the engine's view of the HEALTHCHECK, which runs
+// "docs-mcp healthcheck" inside the container.
+func waitHealthy(ctx context.Context, t *testing.T, id string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		status := inspect(t, "container", id, "{{.State.Health.Status}}")
+		if status == "healthy" {
+			return
+		}
+		if status == "unhealthy" || time.Now().After(deadline) || ctx.Err() != nil {
+			logs, _ := exec.Command("docker", "logs", id).CombinedOutput()
+			t.Fatalf("container is %s, not healthy\n%s", status, logs)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+func get(t *testing.T, path string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	return resp, body
+}
+
+func checkHealth(t *testing.T, root string) {
+	resp, body := get(t, "/health")
+	var h struct {
+		Status string
+		Docs   int
+		Hooks  int
+		Wiki   bool
+	}
+	if err := json.Unmarshal(body, &h); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/health: %s %q: %v", resp.Status, body, err)
+	}
+	var registry struct{ Hooks []json.RawMessage }
+	data, err := os.ReadFile(filepath.Join(root, "framework", "mod_hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &registry); err != nil {
+		t.Fatal(err)
+	}
+	docs := countDocs(t, filepath.Join(root, "docs"))
+	if h.Status != "ok" || h.Docs != docs || h.Hooks != len(registry.Hooks) || !h.Wiki {
+		t.Errorf("/health = %+v; want ok, %d docs, %d hooks, the wiki", h, docs, len(registry.Hooks))
+	}
+}
+
+func countDocs(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// checkWiki follows / to the wiki's home page and fetches a page that
+// llms.txt lists.
+func checkWiki(t *testing.T) {
+	resp, body := get(t, "/")
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/wiki/" || !bytes.Contains(body, []byte("<html")) {
+		t.Fatalf("GET / ended at %s with %s; want the wiki's home page", resp.Request.URL, resp.Status)
+	}
+	resp, body = get(t, "/wiki/llms.txt")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/wiki/llms.txt: %s", resp.Status)
+	}
+	var page string
+	for line := range strings.Lines(string(body)) {
+		if i := strings.Index(line, "](/wiki/"); i >= 0 {
+			page = line[i+2 : i+2+strings.IndexByte(line[i+2:], ')')]
+			break
+		}
+	}
+	if page == "" {
+		t.Fatalf("llms.txt lists no /wiki/ page:\n%s", body)
+	}
+	if resp, _ := get(t, page); resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %s", page, resp.Status)
+	}
+}
+
+// checkMCP runs a real session: initialize, list, search, read, registry,
+// and DELETE, after which the session is gone.
+func checkMCP(ctx context.Context, t *testing.T, root string) {
+	c, err := client.NewStreamableHttpClient(base + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "container-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	session := c.GetSessionId()
+
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil || len(tools.Tools) != 7 {
+		t.Fatalf("tools/list: %v, %d tools; want 7", err, len(tools.Tools))
+	}
+	search := call(ctx, t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
+	var found struct {
+		Matches []struct {
+			Path string
+			Line int
+		}
+	}
+	structured(t, search, &found)
+	if len(found.Matches) == 0 {
+		t.Fatal("mod_search_docs found no \"mod_read_doc\" in the docs")
+	}
+	first := found.Matches[0]
+	read := call(ctx, t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
+	var doc struct{ Content string }
+	structured(t, read, &doc)
+	if !strings.Contains(doc.Content, "mod_read_doc") {
+		t.Errorf("mod_read_doc %s:%d = %q; want the matching line", first.Path, first.Line, doc.Content)
+	}
+	registry := call(ctx, t, c, "mod_hook_registry", nil)
+	want, err := os.ReadFile(filepath.Join(root, "framework", "mod_hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := registry.Content[0].(mcp.TextContent).Text; got != string(want) {
+		t.Errorf("mod_hook_registry returned %d bytes, not the %d-byte file", len(got), len(want))
+	}
+
+	if err := c.Close(); err != nil { // DELETE /mcp
+		t.Fatalf("close: %v", err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a request in the deleted session got %s, want 404", resp.Status)
+	}
+}
+
+func call(ctx context.Context, t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: tool error %v", name, res.Content)
+	}
+	return res
+}
+
+func structured(t *testing.T, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	data, err := json.Marshal(res.StructuredContent)
+	if err == nil {
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
+		t.Fatalf("structured content: %v", err)
+	}
+}
+
+// checkConfinement looks at the server process itself, from the host: its
+// user, capabilities and root mount.
+func checkConfinement(t *testing.T, id string) {
+	pid := inspect(t, "container", id, "{{.State.Pid}}")
+	status, err := os.ReadFile(filepath.Join("/proc", pid, "status"))
+	if err != nil {
+		t.Skipf("cannot read the container's /proc entry (is dockerd on another host?): %v", err)
+	}
+	fields := map[string]string{}
+	for line := range strings.Lines(string(status)) {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			fields[k] = strings.Join(strings.Fields(v), " ")
+		}
+	}
+	if uid := fields["Uid"]; strings.HasPrefix(uid, "0 ") {
+		t.Errorf("the server runs as root (Uid: %s)", uid)
+	}
+	if fields["CapEff"] != "0000000000000000" || fields["NoNewPrivs"] != "1" {
+		t.Errorf("CapEff %s, NoNewPrivs %s; want no capabilities and no new privileges", fields["CapEff"], fields["NoNewPrivs"])
+	}
+	mounts, err := os.ReadFile(filepath.Join("/proc", pid, "mountinfo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(mounts)) {
+		f := strings.Fields(line)
+		if len(f) > 5 && f[4] == "/" {
+			if !strings.HasPrefix(f[5], "ro") {
+				t.Errorf("the root filesystem is mounted %s; want ro", f[5])
+			}
+			return
+		}
+	}
+	t.Error("no root mount in the container's mountinfo")
+}

@@ -1,0 +1,101 @@
+package wiki
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// inCI is true on the CI machine, where a missing prerequisite is a failure.
+func inCI() bool { return os.Getenv("CI") == "true" }
+
+// missing skips the test, or fails it in CI.
+func missing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if inCI() {
+		t.Fatalf("CI=true and a prerequisite is missing: "+format, args...)
+	}
+	t.Skipf("skipping: "+format+" (set CI=true to make this a failure)", args...)
+}
+
+type hugoCheck struct {
+	repo    string
+	version string
+	err     error
+}
+
+var hugoOnce = sync.OnceValue(func() hugoCheck {
+	repo, err := FindRepo(".")
+	if err != nil {
+		return hugoCheck{err: err}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	h := &Hugo{ModDir: filepath.Join(repo, "tools", "hugo"), Progress: os.Stderr}
+	v, err := h.Version(ctx)
+	return hugoCheck{repo: repo, version: v, err: err}
+})
+
+// options returns build options for root (the repository when empty), or
+// skips the test when Hugo cannot be compiled here.
+func options(t *testing.T, root string) Options {
+	t.Helper()
+	c := hugoOnce()
+	if c.err != nil {
+		missing(t, "Hugo cannot be built or run (%v); pre-build it with: GOWORK=off CGO_ENABLED=0 go -C tools/hugo tool hugo version", c.err)
+	}
+	return Options{Repo: c.repo, Root: root, Progress: testWriter{t}}
+}
+
+// testWriter sends progress lines to the test log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// fixture copies testdata/fixture into a temporary folder the test may change.
+func fixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// build builds root (fixture or repository) into a temporary folder.
+func build(t *testing.T, opt Options) (string, *Result) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "wiki")
+	res, err := Build(context.Background(), opt, out)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return out, res
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,105 @@
+package wiki
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Hugo runs the Hugo pinned in tools/hugo/go.mod as a Go tool:
+// GOWORK=off go -C tools/hugo tool hugo ... (the Go build cache keeps the
+// compiled binary, so only the first run compiles it).
+type Hugo struct {
+	ModDir   string    // tools/hugo, the module with the tool directive
+	Progress io.Writer // where the user reads what is happening
+	// SlowAfter is how long Version may take before the user is told Hugo is
+	// probably being compiled; zero means 10 seconds (a cached Hugo answers
+	// in about one).
+	SlowAfter time.Duration
+}
+
+func (h *Hugo) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"-C", h.ModDir, "tool", "hugo"}, args...)...)
+	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
+}
+
+// Version makes sure Hugo is compiled and returns its version line. When the
+// Go build cache does not hold it yet, compiling takes minutes: the user is
+// told so instead of staring at a silent terminal.
+func (h *Hugo) Version(ctx context.Context) (string, error) {
+	slow := h.SlowAfter
+	if slow == 0 {
+		slow = 10 * time.Second
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-done:
+		case <-time.After(slow):
+			fmt.Fprintf(h.Progress, "wiki: Hugo has not answered after %s: the go command is probably compiling it from tools/hugo/go.mod (the first run takes several minutes; later runs reuse the Go build cache)…\n", slow)
+		}
+	}()
+	var out bytes.Buffer
+	cmd := h.command(ctx, "version")
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	close(done)
+	wg.Wait()
+	if err != nil {
+		return "", fmt.Errorf("compile Hugo (GOWORK=off go -C %s tool hugo version): %w\n%s", h.ModDir, err, strings.TrimSpace(out.String()))
+	}
+	v := strings.TrimSpace(out.String())
+	if d := time.Since(start); d > slow {
+		fmt.Fprintf(h.Progress, "wiki: Hugo ready after %s\n", d.Round(time.Second))
+	}
+	return v, nil
+}
+
+// Run runs Hugo with args, passing each line it prints to line (stdout and
+// stderr both; Hugo logs to either). The error says how Hugo ended.
+func (h *Hugo) Run(ctx context.Context, line func(string), args ...string) error {
+	cmd := h.command(ctx, args...)
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	cmd.Stderr = pw
+	scanDone := make(chan struct{})
+	go func() {
+		defer close(scanDone)
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+		for sc.Scan() {
+			line(sc.Text())
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	err := cmd.Start()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	pw.Close()
+	<-scanDone
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && ctx.Err() == nil {
+			return fmt.Errorf("hugo %s: exit status %d", args[0], exit.ExitCode())
+		}
+		return fmt.Errorf("hugo %s: %w", args[0], err)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package wiki
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Problem is a broken reference in a doc, located by file and line.
+type Problem struct {
+	File string // repository path, e.g. docs/server/index.md
+	Line int    // 1-based; 0 when the destination was not found in the file's text
+	Msg  string
+}
+
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return fmt.Sprintf("%s: %s", p.File, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+}
+
+// The layouts report references with errorf/warnf in this form (see
+// layouts/_markup/render-link.html); Hugo cannot tell a render hook the line.
+var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link) ("(?:[^"\\]|\\.)*") in (\S+): (.*)$`)
+
+type report struct {
+	kind, dest, file, detail string
+}
+
+func parseReport(line string) (report, bool) {
+	m := reportRe.FindStringSubmatch(line)
+	if m == nil {
+		return report{}, false
+	}
+	dest, err := strconv.Unquote(m[2])
+	if err != nil {
+		return report{}, false
+	}
+	return report{kind: m[1], dest: dest, file: m[3], detail: m[4]}, true
+}
+
+// problems turns the reports into located problems. A "repo link" (a link
+// from a doc to a repository file outside docs/) is only a problem when the
+// file does not exist under root.
+func problems(root *os.Root, reports []report) []Problem {
+	var out []Problem
+	seen := map[report]bool{}
+	for _, r := range reports {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		msg := fmt.Sprintf("%s %q: %s", r.kind, r.dest, r.detail)
+		if r.kind == "repo link" {
+			target := r.detail
+			if _, err := root.Stat(target); err == nil {
+				continue
+			}
+			msg = fmt.Sprintf("broken link %q: %s does not exist", r.dest, target)
+		}
+		for _, n := range findLines(root, r.file, r.dest) {
+			out = append(out, Problem{File: r.file, Line: n, Msg: msg})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Msg < out[j].Msg
+	})
+	return out
+}
+
+// findLines returns the lines of file that reference dest as a Markdown link,
+// image, link reference definition or HTML attribute; [0] when none does.
+func findLines(root *os.Root, file, dest string) []int {
+	b, err := root.ReadFile(file)
+	if err != nil {
+		return []int{0}
+	}
+	needles := []string{"](" + dest, "](<" + dest, "]: " + dest, "]: <" + dest, `="` + dest + `"`}
+	var lines []int
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64*1024), len(b)+1)
+	for n := 1; sc.Scan(); n++ {
+		text := sc.Text()
+		for _, s := range needles {
+			if strings.Contains(text, s) {
+				lines = append(lines, n)
+				break
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return []int{0}
+	}
+	return lines
+}

@@ -1,0 +1,108 @@
+package wiki
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer collects the server's progress lines from its goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServe(t *testing.T) {
+	root := fixture(t)
+	// A broken link does not stop the preview: it is reported, and the
+	// page is served.
+	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
+	writeFile(t, vscode, readFile(t, vscode)+"\nSee [the old page](old.md).\n")
+	opt := options(t, root)
+	var log syncBuffer
+	opt.Progress = &log
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, opt, addr) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(opt.siteDir(), "public")); err == nil {
+			t.Errorf("serve wrote %s", filepath.Join(opt.siteDir(), "public"))
+		}
+	}()
+
+	url := "http://" + addr + "/wiki/getting-started/"
+	var body string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		resp, err := http.Get(url)
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			body = string(b)
+			break
+		}
+	}
+	if !strings.Contains(body, "<title>Getting started with modkit · modkit wiki</title>") {
+		t.Fatalf("GET %s: no wiki page within a minute; log:\n%s", url, log.String())
+	}
+
+	if want := `wiki: docs/clients/vscode.md:5: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
+		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
+	}
+
+	// Images beside the docs are served too.
+	for _, asset := range []string{"server/diagram.svg", "server/img/flags.svg"} {
+		resp, err := http.Get("http://" + addr + "/wiki/" + asset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /wiki/%s: status %d", asset, resp.StatusCode)
+		}
+	}
+
+	// A broken link written while the preview runs is reported as file:line.
+	writeFile(t, filepath.Join(root, "docs", "getting-started.md"),
+		readFile(t, filepath.Join(root, "docs", "getting-started.md"))+"\nA [dead link](gone.md).\n")
+	want := `wiki: docs/getting-started.md:36: broken link "gone.md": docs/gone.md does not exist`
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !strings.Contains(log.String(), want); {
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
+	}
+}

@@ -1,0 +1,301 @@
+package wiki
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/tools/crawl"
+)
+
+func TestBuildFixture(t *testing.T) {
+	root := fixture(t)
+	opt := options(t, root)
+	out, res := build(t, opt)
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crawled := checkSite(t, serveSite(t, out, root), tree)
+	t.Logf("fixture: %d HTML pages, %d files, Hugo ran %s", res.Pages, res.Files, res.Duration)
+
+	// Titles: front matter, else the first heading, else the file name.
+	got := map[string]string{}
+	for _, url := range []string{
+		"/wiki/", "/wiki/getting-started/", "/wiki/clients/", "/wiki/clients/claude-desktop/",
+		"/wiki/clients/vscode/", "/wiki/server/", "/wiki/server/configuration/",
+		"/wiki/framework/", "/wiki/framework/overview/", "/wiki/framework/advanced/",
+		"/wiki/framework/advanced/priorities/", "/wiki/contributing/", "/wiki/hook-reference/",
+		"/wiki/search/",
+	} {
+		got[url] = pageTitle(t, crawled, url)
+	}
+	want := map[string]string{
+		"/wiki/":                               "modkit wiki",
+		"/wiki/getting-started/":               "Getting started with modkit", // front matter
+		"/wiki/clients/":                       "Clients",                     // folder name
+		"/wiki/clients/claude-desktop/":        "Claude Desktop",              // first heading
+		"/wiki/clients/vscode/":                "Vscode",                      // file name
+		"/wiki/server/":                        "The server",                  // index.md's heading
+		"/wiki/server/configuration/":          "Server configuration",        // front matter beats the h1
+		"/wiki/framework/":                     "Framework",
+		"/wiki/framework/overview/":            "Framework overview",
+		"/wiki/framework/advanced/":            "Advanced",
+		"/wiki/framework/advanced/priorities/": "Handler priorities",
+		"/wiki/contributing/":                  "Contributing to the fixture",
+		"/wiki/hook-reference/":                "Hook reference",
+		"/wiki/search/":                        "Search",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("page titles (-want +got):\n%s", diff)
+	}
+
+	// The sidebar mirrors the folder tree (depth, link text), then the reference pages.
+	if diff := cmp.Diff([]string{
+		"0 Fixture wiki",
+		"0 Getting started with modkit",
+		"0 Clients", "1 Claude Desktop", "1 Vscode",
+		"0 Framework", "1 Framework overview", "1 Advanced", "2 Handler priorities",
+		"0 The server", "1 Server configuration",
+		"0 Hook reference", "0 Contributing to the fixture",
+	}, sidebar(t, crawled.Pages["/wiki/framework/overview/"].Body)); diff != "" {
+		t.Errorf("sidebar (-want +got):\n%s", diff)
+	}
+
+	page := func(url string) string { return string(crawled.Pages[url].Body) }
+	for _, c := range []struct{ url, want, why string }{
+		{"/wiki/", `<a href="/wiki/clients/claude-desktop/#configure">`, "a relative .md link with a fragment becomes a page link"},
+		{"/wiki/", `<a href="/wiki/contributing/">`, "../CONTRIBUTING.md becomes the Contributing page"},
+		{"/wiki/", `<a href="/wiki/hook-reference/">`, "../framework/mod_hooks.json becomes the hook reference"},
+		{"/wiki/contributing/", `<a href="/wiki/getting-started/">`, "CONTRIBUTING.md's docs/ links become pages"},
+		{"/wiki/contributing/", `<span class="repo-link" title="README.md in the repository">`, "a repository file outside docs/ is named, not linked"},
+		{"/wiki/server/", `<img src="/wiki/server/diagram.svg"`, "an image beside the doc"},
+		{"/wiki/server/configuration/", `<img src="/wiki/server/img/flags.svg"`, "an image in a sub-folder"},
+		{"/wiki/getting-started/", `<table>`, "tables"},
+		{"/wiki/getting-started/", `<span class="kd">func</span>`, "code is highlighted with CSS classes"},
+		{"/wiki/getting-started/", `<nav id="TableOfContents">`, "a table of contents"},
+		{"/wiki/getting-started/", `<a href="#your-first-mod">Your first mod</a>`, "the table of contents links the headings"},
+		{"/wiki/getting-started/", `<link rel="canonical" href="/wiki/getting-started/">`, "canonical under /wiki/"},
+		{"/wiki/getting-started/", `<link rel="alternate" type="text/markdown" href="/wiki/getting-started.md"`, "the raw twin is announced"},
+		{"/wiki/hook-reference/", `<span class="kd">func</span>`, "hook examples are highlighted"},
+	} {
+		if !strings.Contains(page(c.url), c.want) {
+			t.Errorf("%s: %s: no %q", c.url, c.why, c.want)
+		}
+	}
+}
+
+// repoOptions builds the repository's own tree, or the tree in
+// $WIKI_TEST_ROOT when set (to check another checkout's docs).
+func repoOptions(t *testing.T) Options {
+	t.Helper()
+	opt := options(t, os.Getenv("WIKI_TEST_ROOT"))
+	if opt.Root == "" {
+		opt.Root = opt.Repo
+	}
+	return opt
+}
+
+func TestBuildRepoDocs(t *testing.T) {
+	opt := repoOptions(t)
+	docs := filepath.Join(opt.Root, "docs")
+	if entries, err := os.ReadDir(docs); err != nil || len(entries) == 0 {
+		missing(t, "the repository has no docs/ yet (%s)", docs)
+	}
+	out, res := build(t, opt)
+	tree, err := ScanTree(opt.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := serveSite(t, out, opt.Root)
+	crawled := checkSite(t, server, tree)
+	t.Logf("repository docs: %d docs, %d HTML pages, %d files; Hugo ran %s", len(tree.Docs), res.Pages, res.Files, res.Duration)
+
+	// What the server adds around the site: / leads to the wiki, /health
+	// sees it, and each kind of file has its type.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(server + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusFound || loc != "/wiki/" {
+		t.Errorf("GET /: %d to %q, want 302 to /wiki/", resp.StatusCode, loc)
+	}
+	var health struct {
+		Wiki  bool `json:"wiki"`
+		Docs  int  `json:"docs"`
+		Hooks int  `json:"hooks"`
+	}
+	resp, err = client.Get(server + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&health)
+	resp.Body.Close()
+	if err != nil || !health.Wiki || health.Docs != len(tree.Docs) {
+		t.Errorf("/health = %+v (%v), want the wiki present and %d docs", health, err, len(tree.Docs))
+	}
+	// Every file the crawl fetched has the type its kind calls for.
+	types := map[string]string{
+		"/": "text/html", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+		".json": "application/json", ".txt": "text/plain", ".svg": "image/svg+xml", ".png": "image/png",
+		".md": "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+	}
+	for url, page := range crawled.Pages {
+		ext := path.Ext(url)
+		if strings.HasSuffix(url, "/") {
+			ext = "/"
+		}
+		want, ok := types[ext]
+		if !ok {
+			t.Errorf("%s: a kind of file the test does not know (%s)", url, page.ContentType)
+			continue
+		}
+		if !strings.HasPrefix(page.ContentType, want) {
+			t.Errorf("GET %s: Content-Type %q, want %s…", url, page.ContentType, want)
+		}
+	}
+	resp, err = client.Get(server + "/wiki/no/such/page/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `<nav id="sidebar"`) {
+		t.Errorf("GET a missing page: status %d, want 404 with the wiki's own 404 page", resp.StatusCode)
+	}
+}
+
+func TestBuildWithoutContributing(t *testing.T) {
+	root := fixture(t)
+	if err := os.Remove(filepath.Join(root, "CONTRIBUTING.md")); err != nil {
+		t.Fatal(err)
+	}
+	// docs/index.md links ../CONTRIBUTING.md: without the file that link is broken.
+	index := filepath.Join(root, "docs", "index.md")
+	writeFile(t, index, strings.ReplaceAll(readFile(t, index), "- [Contributing](../CONTRIBUTING.md)\n", ""))
+	out, _ := build(t, options(t, root))
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := checkSite(t, serveSite(t, out, root), tree)
+	if p := res.Pages["/wiki/contributing/"]; p != nil {
+		t.Errorf("/wiki/contributing/ was reached (status %d) though there is no CONTRIBUTING.md", p.Status)
+	}
+	if _, err := os.Stat(filepath.Join(out, "contributing")); err == nil {
+		t.Error("a contributing page was built without CONTRIBUTING.md")
+	}
+}
+
+func TestBuildBaseURL(t *testing.T) {
+	opt := options(t, fixture(t))
+	opt.BaseURL = "https://docs.example.org/modkit/"
+	out, _ := build(t, opt)
+	home := readFile(t, filepath.Join(out, "index.html"))
+	for _, want := range []string{
+		`<link rel="canonical" href="https://docs.example.org/modkit/">`,
+		`<a href="/modkit/getting-started/">`,
+	} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home page: no %q", want)
+		}
+	}
+	if llms := readFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
+		t.Errorf("llms.txt does not use the base URL:\n%s", llms)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/modkit/", http.StripPrefix("/modkit/", http.FileServer(http.Dir(out))))
+	c := crawl.Crawler{Handler: mux, Base: "https://docs.example.org/modkit/"}
+	res, err := c.Crawl(context.Background(), "llms.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Broken {
+		t.Errorf("broken under /modkit/: %s", b)
+	}
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	for name, opt := range map[string]Options{
+		"fixture":    options(t, fixture(t)),
+		"repository": repoOptions(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			a, _ := build(t, opt)
+			b, _ := build(t, opt)
+			fa, fb := tree(t, a), tree(t, b)
+			if len(fa) == 0 {
+				t.Fatal("the build wrote no files")
+			}
+			if diff := cmp.Diff(fa, fb); diff != "" {
+				t.Errorf("two builds of the same tree differ (-first +second):\n%s", diff)
+			}
+		})
+	}
+}
+
+// tree maps every file under dir to its content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func TestBuildFailsOnBrokenReferences(t *testing.T) {
+	root := fixture(t)
+	writeFile(t, filepath.Join(root, "docs", "broken.md"), `# Broken
+
+Line 3 links [nowhere](missing.md).
+
+![gone](pics/gone.png)
+
+A [repository file that is not there](../NOPE.md), and a [good one](../README.md).
+`)
+	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
+	writeFile(t, vscode, readFile(t, vscode)+"\nAnd a [bad anchor target](../nope/x.md#setup).\n")
+
+	out := filepath.Join(t.TempDir(), "wiki")
+	_, err := Build(context.Background(), options(t, root), out)
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("Build = %v, want a *BuildError", err)
+	}
+	want := []Problem{
+		{File: "docs/broken.md", Line: 3, Msg: `broken link "missing.md": docs/missing.md does not exist`},
+		{File: "docs/broken.md", Line: 5, Msg: `broken image "pics/gone.png": docs/pics/gone.png is not a file under docs/`},
+		{File: "docs/broken.md", Line: 7, Msg: `broken link "../NOPE.md": NOPE.md does not exist`},
+		{File: "docs/clients/vscode.md", Line: 5, Msg: `broken link "../nope/x.md#setup": docs/nope/x.md does not exist`},
+	}
+	if diff := cmp.Diff(want, be.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(err.Error(), "docs/broken.md:3: broken link") {
+		t.Errorf("the error does not give file:line: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a failed build left %s behind", out)
+	}
+}

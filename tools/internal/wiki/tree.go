@@ -1,0 +1,308 @@
+package wiki
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Tree is what one build mounts from a repository: the docs, the contribution
+// guide and the hook registry, and how their files map to pages.
+type Tree struct {
+	Root         string   // absolute repository (or fixture) root
+	Docs         []string // Markdown files under docs/, slash paths relative to docs/
+	Files        []string // other files under docs/ (images, attachments), relative to docs/
+	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
+	Contributing bool     // CONTRIBUTING.md exists at the root
+}
+
+// Paths a doc may not use because the site's own pages live there.
+var reserved = map[string]string{
+	"contributing.md":   "the Contributing page (CONTRIBUTING.md)",
+	"hook-reference.md": "the hook reference page",
+	"search.md":         "the search page",
+}
+
+// ScanTree reads the layout of root's docs/ folder. Hidden files and folders
+// (a leading dot) are skipped, as Hugo skips them.
+func ScanTree(root string) (*Tree, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	t := &Tree{Root: abs}
+	docs := filepath.Join(abs, "docs")
+	if fi, err := os.Stat(docs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("scan %s: no docs/ folder (is this the repository root?)", abs)
+	}
+	if _, err := os.Stat(filepath.Join(abs, "framework", "mod_hooks.json")); err != nil {
+		return nil, fmt.Errorf("scan %s: the hook registry framework/mod_hooks.json is missing: %w", abs, err)
+	}
+	if fi, err := os.Stat(filepath.Join(abs, "CONTRIBUTING.md")); err == nil && fi.Mode().IsRegular() {
+		t.Contributing = true
+	}
+
+	dirs := map[string]bool{}
+	err = filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(docs, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // folders are visited; symlinks and devices are not content
+		}
+		if path.Ext(rel) == ".md" {
+			t.Docs = append(t.Docs, rel)
+			for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+				if dir == "." {
+					dirs[""] = true
+					break
+				}
+				dirs[dir] = true
+			}
+		} else {
+			t.Files = append(t.Files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", docs, err)
+	}
+	if len(t.Docs) == 0 {
+		return nil, fmt.Errorf("scan %s: no Markdown files in docs/", abs)
+	}
+	for d := range dirs {
+		t.Dirs = append(t.Dirs, d)
+	}
+	sort.Strings(t.Docs)
+	sort.Strings(t.Files)
+	sort.Strings(t.Dirs)
+	return t, t.check()
+}
+
+// check refuses trees whose pages would collide in the site.
+func (t *Tree) check() error {
+	var errs []error
+	seen := map[string]string{}
+	for _, doc := range t.Docs {
+		if what, ok := reserved[strings.ToLower(doc)]; ok {
+			errs = append(errs, fmt.Errorf("docs/%s: this path is taken by %s; rename the file", doc, what))
+		}
+		cp := contentPath(doc)
+		key := strings.ToLower(cp)
+		if other, ok := seen[key]; ok {
+			errs = append(errs, fmt.Errorf("docs/%s and docs/%s would both become the page %s; keep one", other, doc, pagePath(cp)))
+			continue
+		}
+		seen[key] = doc
+	}
+	return errors.Join(errs...)
+}
+
+// contentPath is where a doc lands in Hugo's content tree: a folder's index.md
+// becomes its _index.md (a branch bundle), so the folder stays a section whose
+// other files remain pages.
+func contentPath(doc string) string {
+	dir, file := path.Split(doc)
+	if file == "index.md" || file == "_index.md" {
+		return dir + "_index.md"
+	}
+	return doc
+}
+
+// pagePath is the logical path Hugo's GetPage finds a content file by.
+func pagePath(contentPath string) string {
+	p := strings.TrimSuffix(contentPath, path.Ext(contentPath))
+	p = strings.TrimSuffix(p, "_index")
+	return "/" + strings.TrimSuffix(p, "/")
+}
+
+// indexDocs are the folder landing pages (index.md) that must be mounted as _index.md.
+func (t *Tree) indexDocs() []string {
+	var out []string
+	for _, doc := range t.Docs {
+		if path.Base(doc) == "index.md" {
+			out = append(out, doc)
+		}
+	}
+	return out
+}
+
+// generatedSections are the folders with no landing page of their own: the
+// build gives each an empty _index.md so it becomes a section with a listing.
+func (t *Tree) generatedSections() []string {
+	has := map[string]bool{}
+	for _, doc := range t.Docs {
+		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
+			has[strings.TrimSuffix(path.Dir(doc), ".")] = true
+		}
+	}
+	var out []string
+	for _, d := range t.Dirs {
+		if d == "." {
+			d = ""
+		}
+		if !has[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// source is one page's origin, as the layouts read it from data/wiki.json.
+type source struct {
+	Repo string `json:"repo"` // repository path of the Markdown, e.g. docs/server/index.md
+	Raw  string `json:"raw"`  // site path of its raw twin, e.g. server/index.md
+}
+
+// siteData is data/wiki.json: how repository paths map to pages and files.
+type siteData struct {
+	Sources map[string]source `json:"sources"` // by Hugo content path
+	Pages   map[string]string `json:"pages"`   // repository path -> GetPage path
+	Files   map[string]string `json:"files"`   // repository path -> site path
+}
+
+func (t *Tree) data() siteData {
+	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}}
+	for _, doc := range t.Docs {
+		cp := contentPath(doc)
+		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc}
+		d.Pages["docs/"+doc] = pagePath(cp)
+	}
+	for _, f := range t.Files {
+		d.Files["docs/"+f] = f
+	}
+	if t.Contributing {
+		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md"}
+		d.Pages["CONTRIBUTING.md"] = "/contributing"
+	}
+	return d
+}
+
+// writeGenerated writes the generated part of the site into dir: the folder
+// pages, data/wiki.json and the config holding the mounts. It returns the
+// config file's path. A preview leaves out the raw twins (see config).
+func (t *Tree) writeGenerated(dir, siteDir string, preview bool) (string, error) {
+	for _, s := range t.generatedSections() {
+		front := "---\nwikiGenerated: true\n---\n"
+		if s == "" {
+			front = "---\nwikiGenerated: true\nwikiListing: true\n---\n"
+		}
+		p := filepath.Join(dir, "content", filepath.FromSlash(s), "_index.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", fmt.Errorf("generate folder page: %w", err)
+		}
+		if err := os.WriteFile(p, []byte(front), 0o644); err != nil {
+			return "", fmt.Errorf("generate folder page: %w", err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
+		return "", fmt.Errorf("generate content: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return "", fmt.Errorf("generate data: %w", err)
+	}
+	b, err := json.MarshalIndent(t.data(), "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("generate data: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "wiki.json"), b, 0o644); err != nil {
+		return "", fmt.Errorf("generate data: %w", err)
+	}
+	cfg := filepath.Join(dir, "mounts.json")
+	b, err = json.MarshalIndent(t.config(dir, siteDir, preview), "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("generate config: %w", err)
+	}
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		return "", fmt.Errorf("generate config: %w", err)
+	}
+	return cfg, nil
+}
+
+type mount struct {
+	Source string   `json:"source"`
+	Target string   `json:"target"`
+	Files  []string `json:"files,omitempty"` // globs; "! " excludes
+}
+
+type hugoConfig struct {
+	ResourceDir string         `json:"resourceDir"`
+	CacheDir    string         `json:"cacheDir"`
+	Params      map[string]any `json:"params,omitempty"`
+	Module      struct {
+		Mounts []mount `json:"mounts"`
+	} `json:"module"`
+}
+
+// config is the Hugo config that mounts this tree. Mounts replace Hugo's
+// defaults, so the site's own folders are mounted too.
+//
+// A preview (hugo server) reports broken links without stopping, and does
+// not publish the raw .md twins: Hugo's watcher
+// treats a changed file under a folder mounted as static as a static file
+// only (a "! **.md" filter on the mount does not change that), and would
+// stop re-rendering the page. So a preview mounts the other files one by one.
+func (t *Tree) config(genDir, siteDir string, preview bool) hugoConfig {
+	docs := filepath.Join(t.Root, "docs")
+	var c hugoConfig
+	c.ResourceDir = filepath.Join(genDir, "resources")
+	c.CacheDir = filepath.Join(genDir, "cache")
+	if preview {
+		// A broken link is a warning in the preview, which keeps serving
+		// (layouts/_partials/broken.html); it fails a build.
+		c.Params = map[string]any{"wikiPreview": true}
+	}
+	m := []mount{
+		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
+		{Source: filepath.Join(siteDir, "assets"), Target: "assets"},
+		{Source: filepath.Join(siteDir, "content"), Target: "content"},
+		{Source: filepath.Join(genDir, "content"), Target: "content"},
+		// The landing pages are mounted one by one below, as _index.md.
+		{Source: docs, Target: "content", Files: []string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}},
+	}
+	for _, doc := range t.Docs {
+		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
+			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", contentPath(doc))})
+		}
+	}
+	// Every file under docs/ is also published as is: the .md files are the
+	// raw twins of the pages, the rest are the images and attachments they use.
+	if preview {
+		for _, f := range t.Files {
+			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(f)), Target: path.Join("static", f)})
+		}
+	} else {
+		m = append(m, mount{Source: docs, Target: "static"})
+	}
+	if t.Contributing && !preview {
+		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "static/contributing.md"})
+	}
+	if t.Contributing {
+		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "content/contributing.md"})
+	}
+	m = append(m,
+		mount{Source: filepath.Join(t.Root, "framework", "mod_hooks.json"), Target: "data/mod_hooks.json"},
+		mount{Source: filepath.Join(genDir, "data"), Target: "data"})
+	c.Module.Mounts = m
+	return c
+}

@@ -1,0 +1,102 @@
+package wiki
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestScanTreeFixture(t *testing.T) {
+	tree, err := ScanTree(filepath.Join("testdata", "fixture"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{
+		"docs":         tree.Docs,
+		"files":        tree.Files,
+		"dirs":         tree.Dirs,
+		"contributing": tree.Contributing,
+		"generated":    tree.generatedSections(),
+		"index":        tree.indexDocs(),
+	}
+	want := map[string]any{
+		"docs": []string{
+			"clients/claude-desktop.md", "clients/vscode.md", "framework/advanced/priorities.md",
+			"framework/overview.md", "getting-started.md", "index.md", "server/configuration.md", "server/index.md",
+		},
+		"files":        []string{"server/diagram.svg", "server/img/flags.svg"},
+		"dirs":         []string{"", "clients", "framework", "framework/advanced", "server"},
+		"contributing": true,
+		"generated":    []string{"clients", "framework", "framework/advanced"},
+		"index":        []string{"index.md", "server/index.md"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ScanTree (-want +got):\n%s", diff)
+	}
+
+	d := tree.data()
+	for repo, page := range map[string]string{
+		"docs/index.md":                         "/",
+		"docs/server/index.md":                  "/server",
+		"docs/server/configuration.md":          "/server/configuration",
+		"docs/framework/advanced/priorities.md": "/framework/advanced/priorities",
+		"CONTRIBUTING.md":                       "/contributing",
+	} {
+		if got := d.Pages[repo]; got != page {
+			t.Errorf("page of %s = %q, want %q", repo, got, page)
+		}
+	}
+	if got, want := d.Sources["server/_index.md"], (source{Repo: "docs/server/index.md", Raw: "server/index.md"}); got != want {
+		t.Errorf("source of server/_index.md = %+v, want %+v", got, want)
+	}
+}
+
+func TestScanTreeRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"no docs folder", map[string]string{"framework/mod_hooks.json": "{}"}, "no docs/ folder"},
+		{"no registry", map[string]string{"docs/index.md": "# Hi"}, "framework/mod_hooks.json is missing"},
+		{"no Markdown", map[string]string{"docs/a.png": "", "framework/mod_hooks.json": "{}"}, "no Markdown files"},
+		{"reserved name", map[string]string{"docs/search.md": "# S", "framework/mod_hooks.json": "{}"}, "docs/search.md: this path is taken by the search page"},
+		{"index and _index", map[string]string{"docs/a/index.md": "", "docs/a/_index.md": "", "framework/mod_hooks.json": "{}"}, "docs/a/_index.md and docs/a/index.md would both become the page /a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, text := range c.files {
+				writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
+			}
+			_, err := ScanTree(root)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ScanTree = %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestScanTreeSkipsHidden(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"docs/index.md":            "# Home",
+		"docs/.drafts/wip.md":      "# WIP",
+		"docs/.notes.md":           "# Notes",
+		"framework/mod_hooks.json": "{}",
+	} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
+	}
+	if err := os.Symlink(filepath.Join(root, "docs"), filepath.Join(root, "docs", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"index.md"}, tree.Docs); diff != "" {
+		t.Errorf("docs (-want +got):\n%s", diff)
+	}
+}
