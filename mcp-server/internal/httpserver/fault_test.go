@@ -56,7 +56,7 @@ func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Option
 		DataRoot:         root,
 		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
 		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	}, store)
+	}, store).MCP()
 	o := Options{Version: "test", RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"), SiteDir: filepath.Join(root, "site"), Logger: slog.New(slog.DiscardHandler)}
 	if change != nil {
 		change(&o)
@@ -552,5 +552,50 @@ func TestFaultClientDisconnects(t *testing.T) {
 	}
 	if res := tool(t, c, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
 		t.Errorf("another session: %s", resultText(res))
+	}
+}
+
+// Fault: many sessions come and go. After 1000 sessions (initialize,
+// search, read, DELETE; 50 at a time) the server holds none of them: the
+// session table is empty and the live heap is back near where it started.
+func TestFaultSessionsLeaveNothing(t *testing.T) {
+	s := serveRepo(t, writeRepo(t, baseRepo), 0, nil)
+	if err := oneSession(s.url, 0); err != nil { // warm up pools and caches
+		t.Fatal(err)
+	}
+	before := heapInUse()
+	const total, concurrent = 1000, 50
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range concurrent {
+		wg.Go(func() {
+			for i := range next {
+				if err := oneSession(s.url, i); err != nil {
+					t.Errorf("session %d: %v", i, err)
+				}
+			}
+		})
+	}
+	for i := range total {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	http.DefaultClient.CloseIdleConnections()
+	// Connections close on their own schedule: let them.
+	var after uint64
+	for range 50 {
+		after = heapInUse()
+		if after < before+4<<20 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("heap in use: %.1f MiB before, %.1f MiB after %d sessions", float64(before)/(1<<20), float64(after)/(1<<20), total)
+	if n := s.srv.sessions.count(); n != 0 {
+		t.Errorf("%d sessions live after every one was deleted", n)
+	}
+	if after > before+4<<20 {
+		t.Errorf("heap grew by %.1f MiB over %d ended sessions", float64(after-before)/(1<<20), total)
 	}
 }
