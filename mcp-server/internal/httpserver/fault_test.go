@@ -220,7 +220,8 @@ func TestFaultStreamNeverRead(t *testing.T) {
 // and restored, while clients keep calling the tools that read them. Each
 // answer is the file's content or a tool error naming the file; never a
 // protocol error, and the server serves on. A doc deleted from disk is
-// still served from the loaded snapshot.
+// answered from the snapshot in memory (this server does not watch the
+// files; with a watcher, the next snapshot leaves it out).
 func TestFaultRepoFilesChangeUnderLoad(t *testing.T) {
 	root := writeRepo(t, baseRepo)
 	s := serveRepo(t, root, 0, nil)
