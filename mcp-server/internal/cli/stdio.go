@@ -46,6 +46,12 @@ func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
 func (a *answered) read(p []byte) (int, error) {
 	if len(a.pending) == 0 {
 		line, err := a.in.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] != '\n' {
+			// End of input cut the last line short. mcp-go drops a line
+			// that ends at EOF without a newline, and its request would
+			// never be answered: end the line for it.
+			line = append(line, '\n')
+		}
 		if len(line) > 0 {
 			if expectsResponse(line) {
 				a.add(1)

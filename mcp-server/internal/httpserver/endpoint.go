@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -160,6 +161,31 @@ func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	defer done()
+
+	// A stream ends when its session does (DELETE, expiry) and on shutdown,
+	// by its context. mcp-go's handler sees that only between writes: a
+	// write blocked on a client that stopped reading would hold the stream,
+	// and shutdown, until the shutdown timeout. If the handler has not
+	// returned streamEndGrace after the end, a write deadline frees it (and
+	// the connection, its write failed, is closed).
+	stop := make(chan struct{})
+	var unblocked sync.WaitGroup
+	unblocked.Go(func() {
+		select {
+		case <-ctx.Done():
+		case <-stop:
+			return
+		}
+		grace := time.NewTimer(streamEndGrace)
+		defer grace.Stop()
+		select {
+		case <-grace.C:
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Now())
+		case <-stop:
+		}
+	})
+	defer unblocked.Wait() // the controller must not be used once this handler returns
+	defer close(stop)
 	next.ServeHTTP(w, r.WithContext(ctx))
 }
 

@@ -39,6 +39,10 @@ const (
 	maxHeartbeat = 30 * time.Second
 	// bodyReadTimeout bounds how long a client may take to send a body.
 	bodyReadTimeout = 30 * time.Second
+	// streamEndGrace is how long an ended GET stream may take to finish
+	// its last write before the connection is cut (a client that does not
+	// read).
+	streamEndGrace = time.Second
 )
 
 // Options configures the server. Zero values take the defaults above.

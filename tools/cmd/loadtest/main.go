@@ -1,27 +1,33 @@
 // Command loadtest drives a docs-mcp HTTP server with real MCP sessions
-// (mcp-go's Streamable HTTP client) and reports throughput and latency of
-// one tool call.
+// (mcp-go's Streamable HTTP client) and reports throughput, latency
+// percentiles, errors and the server's memory.
 //
-// Each of -sessions workers initializes its own session, calls the tool in
-// a loop for -duration, then ends the session with DELETE. Latencies of the
-// calls (not of initialize) are pooled; the report gives requests/s, p50,
-// p90, p99 and the number of errors. With -hold, the sessions stay open that
-// long after the run (to measure the server's memory), then end.
+// Each of -sessions workers runs sessions one after another: initialize,
+// then -calls rounds of mod_search_docs followed by mod_read_doc of the
+// first hit, then DELETE. Workers stop after -duration, or, with -total,
+// once that many sessions have been run in all. The report gives requests/s
+// and p50/p95/p99 for every operation, the number of errors, and, with
+// -pid, the server's resident memory (VmRSS) before and after the run and
+// its peak (VmHWM), read from /proc.
 //
-//	go run ./tools/cmd/loadtest -url http://127.0.0.1:3000/mcp -sessions 16 -duration 10s
+//	go run ./tools/cmd/loadtest -url http://127.0.0.1:3000/mcp -sessions 50 -duration 20s -pid $(pgrep -n docs-mcp)
+//	go run ./tools/cmd/loadtest -sessions 50 -total 1000 -calls 1
 package main
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -33,44 +39,74 @@ type config struct {
 	url      string
 	sessions int
 	duration time.Duration
-	hold     time.Duration
-	tool     string
+	total    int
+	calls    int
 	query    string
 	protocol string
 	token    string
+	pid      int
+	hold     time.Duration
 }
 
 func main() {
 	var cfg config
 	flag.StringVar(&cfg.url, "url", "http://127.0.0.1:3000/mcp", "the server's MCP endpoint")
-	flag.IntVar(&cfg.sessions, "sessions", 16, "concurrent sessions, one worker each")
-	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long each worker calls the tool")
-	flag.DurationVar(&cfg.hold, "hold", 0, "keep the sessions open this long after the run")
-	flag.StringVar(&cfg.tool, "tool", "mod_search_docs", "the tool to call")
-	flag.StringVar(&cfg.query, "query", "hook", "the query argument of mod_search_docs")
-	flag.StringVar(&cfg.protocol, "protocol", mcp.ProtocolVersion20250618, "MCP protocol version (2026-07-28 has no sessions)")
+	flag.IntVar(&cfg.sessions, "sessions", 16, "concurrent sessions: workers, each running one session at a time")
+	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long the workers run (ignored with -total)")
+	flag.IntVar(&cfg.total, "total", 0, "run this many sessions in all, then stop (0: run for -duration)")
+	flag.IntVar(&cfg.calls, "calls", 10, "search+read rounds per session before its DELETE")
+	flag.StringVar(&cfg.query, "query", "hook", "the query of mod_search_docs")
+	flag.StringVar(&cfg.protocol, "protocol", mcp.ProtocolVersion20250618, "MCP protocol version (2026-07-28 has no sessions: no initialize or DELETE)")
 	flag.StringVar(&cfg.token, "token", os.Getenv("DOCS_MCP_AUTH_TOKEN"), "bearer token, if the server needs one (default $DOCS_MCP_AUTH_TOKEN)")
+	flag.IntVar(&cfg.pid, "pid", 0, "the server's process id, to report its memory from /proc (same machine only)")
+	flag.DurationVar(&cfg.hold, "hold", 0, "after the run, keep -sessions sessions open this long, report the server's memory, then DELETE them")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, cfg); err != nil {
+	if err := run(ctx, cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 }
 
-// worker is one session's outcome.
-type worker struct {
-	latencies []time.Duration
-	errors    int
+// Operations measured.
+const (
+	opInitialize = "initialize"
+	opSearch     = "search"
+	opRead       = "read"
+	opDelete     = "delete"
+)
+
+var ops = []string{opInitialize, opSearch, opRead, opDelete}
+
+// stats gathers latencies and errors from all workers.
+type stats struct {
+	mu        sync.Mutex
+	latencies map[string][]time.Duration
+	errors    map[string]int
 	firstErr  error
-	client    *client.Client
+	sessions  int
 }
 
-func run(ctx context.Context, cfg config) error {
-	if cfg.sessions < 1 {
-		return errors.New("-sessions must be at least 1")
+func (s *stats) ok(op string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latencies[op] = append(s.latencies[op], d)
+}
+
+func (s *stats) fail(op string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errors[op]++
+	if s.firstErr == nil {
+		s.firstErr = fmt.Errorf("%s: %w", op, err)
+	}
+}
+
+func run(ctx context.Context, cfg config, out io.Writer) error {
+	if cfg.sessions < 1 || cfg.calls < 0 || cfg.total < 0 {
+		return errors.New("-sessions must be at least 1, -calls and -total not negative")
 	}
 	httpClient := &http.Client{Transport: &http.Transport{
 		MaxIdleConns:        cfg.sessions * 2,
@@ -80,72 +116,112 @@ func run(ctx context.Context, cfg config) error {
 	if cfg.token != "" {
 		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + cfg.token}))
 	}
+	before, err := memory(cfg.pid)
+	if err != nil {
+		return err
+	}
 
-	// Open every session first, so that the calls run at full concurrency.
-	workers := make([]*worker, cfg.sessions)
+	st := &stats{latencies: map[string][]time.Duration{}, errors: map[string]int{}}
+	runCtx := ctx
+	if cfg.total == 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, cfg.duration)
+		defer cancel()
+	}
+	var next atomic.Int64 // sessions started, for -total
 	var wg sync.WaitGroup
 	start := time.Now()
-	for i := range workers {
-		w := &worker{}
-		workers[i] = w
+	for w := range cfg.sessions {
 		wg.Go(func() {
-			c, err := connect(ctx, cfg, opts, i)
-			if err != nil {
-				w.fail(fmt.Errorf("session %d: %w", i, err))
-				return
+			for runCtx.Err() == nil {
+				n := int(next.Add(1))
+				if cfg.total > 0 && n > cfg.total {
+					return
+				}
+				session(runCtx, cfg, opts, st, fmt.Sprintf("loadtest-%d-%d", w, n))
 			}
-			w.client = c
 		})
 	}
 	wg.Wait()
-	opened := time.Since(start)
-	defer func() {
-		for _, w := range workers {
-			if w.client != nil {
-				wg.Go(func() { w.client.Close() }) // DELETE
-			}
-		}
-		wg.Wait()
-	}()
-	failed := 0
-	var firstErr error
-	for _, w := range workers {
-		if w.firstErr != nil {
-			failed++
-			firstErr = cmp.Or(firstErr, w.firstErr)
-		}
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d sessions failed to open; first: %w", failed, cfg.sessions, firstErr)
-	}
-
-	req := mcp.CallToolRequest{}
-	req.Params.Name = cfg.tool
-	if cfg.tool == "mod_search_docs" {
-		req.Params.Arguments = map[string]any{"query": cfg.query}
-	}
-	runCtx, cancel := context.WithTimeout(ctx, cfg.duration)
-	defer cancel()
-	start = time.Now()
-	for _, w := range workers {
-		wg.Go(func() { w.call(runCtx, req) })
-	}
-	wg.Wait()
 	elapsed := time.Since(start)
-
-	report(cfg, workers, opened, elapsed)
+	after, err := memory(cfg.pid)
+	if err != nil {
+		return err
+	}
+	report(out, cfg, st, elapsed, before, after)
 
 	if cfg.hold > 0 {
-		fmt.Printf("holding %d sessions for %s (pid of this tool %d)\n", cfg.sessions, cfg.hold, os.Getpid())
-		select {
-		case <-time.After(cfg.hold):
-		case <-ctx.Done():
-		}
+		return hold(ctx, cfg, opts, out)
 	}
 	return nil
 }
 
-func connect(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, i int) (*client.Client, error) {
+// session runs one session: initialize, the calls, DELETE.
+func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, st *stats, name string) {
+	// A session begun before the end of the run is run to its DELETE, so
+	// that every request sent is measured, and the server sees sessions
+	// ended, not clients dropped; the end only stops further rounds.
+	callCtx := context.WithoutCancel(ctx)
+	t := time.Now()
+	c, err := connect(callCtx, cfg, opts, name)
+	if err != nil {
+		st.fail(opInitialize, err)
+		return
+	}
+	st.ok(opInitialize, time.Since(t))
+	st.mu.Lock()
+	st.sessions++
+	st.mu.Unlock()
+
+	for i := 0; i < cfg.calls && (i == 0 || ctx.Err() == nil); i++ {
+		path, err := call(callCtx, c, st, opSearch, "mod_search_docs", map[string]any{"query": cfg.query})
+		if err != nil || path == "" {
+			continue
+		}
+		call(callCtx, c, st, opRead, "mod_read_doc", map[string]any{"path": path})
+	}
+	if mcp.IsModernProtocol(cfg.protocol) {
+		c.Close()
+		return
+	}
+	t = time.Now()
+	if err := c.Close(); err != nil { // DELETE
+		st.fail(opDelete, err)
+		return
+	}
+	st.ok(opDelete, time.Since(t))
+}
+
+// call calls a tool; for a search it returns the path of the first hit.
+func call(ctx context.Context, c *client.Client, st *stats, op, tool string, args map[string]any) (string, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	t := time.Now()
+	res, err := c.CallTool(ctx, req)
+	d := time.Since(t)
+	switch {
+	case err != nil:
+	case res.IsError:
+		err = fmt.Errorf("tool error: %v", res.Content)
+	}
+	if err != nil {
+		st.fail(op, err)
+		return "", err
+	}
+	st.ok(op, d)
+	var hits struct {
+		Matches []struct {
+			Path string `json:"path"`
+		} `json:"matches"`
+	}
+	if b, err := json.Marshal(res.StructuredContent); err == nil && json.Unmarshal(b, &hits) == nil && len(hits.Matches) > 0 {
+		return hits.Matches[0].Path, nil
+	}
+	return "", nil
+}
+
+func connect(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, name string) (*client.Client, error) {
 	tr, err := transport.NewStreamableHTTP(cfg.url, opts...)
 	if err != nil {
 		return nil, err
@@ -156,7 +232,7 @@ func connect(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = cfg.protocol
-	init.Params.ClientInfo = mcp.Implementation{Name: fmt.Sprintf("loadtest-%d", i), Version: "1"}
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
@@ -164,50 +240,69 @@ func connect(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	return c, nil
 }
 
-// call calls the tool until ctx ends, recording each call's latency.
-func (w *worker) call(ctx context.Context, req mcp.CallToolRequest) {
-	for ctx.Err() == nil {
-		t := time.Now()
-		res, err := w.client.CallTool(context.WithoutCancel(ctx), req)
-		d := time.Since(t)
-		switch {
-		case err != nil:
-			w.fail(err)
-		case res.IsError:
-			w.fail(fmt.Errorf("tool error: %v", res.Content))
-		default:
-			w.latencies = append(w.latencies, d)
+// hold opens -sessions sessions, keeps them open for -hold, reports the
+// server's memory with them open, and ends them.
+func hold(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, out io.Writer) error {
+	clients := make([]*client.Client, cfg.sessions)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for i := range clients {
+		wg.Go(func() {
+			c, err := connect(ctx, cfg, opts, fmt.Sprintf("loadtest-hold-%d", i))
+			if err != nil {
+				failed.Add(1)
+				return
+			}
+			clients[i] = c
+		})
+	}
+	wg.Wait()
+	fmt.Fprintf(out, "holding %d sessions open for %s (%d failed to open)\n", cfg.sessions-int(failed.Load()), cfg.hold, failed.Load())
+	select {
+	case <-time.After(cfg.hold):
+	case <-ctx.Done():
+	}
+	held, err := memory(cfg.pid)
+	if err != nil {
+		return err
+	}
+	if held.known {
+		fmt.Fprintf(out, "server memory with them open: rss=%s peak=%s\n", mib(held.rss), mib(held.hwm))
+	}
+	for _, c := range clients {
+		if c != nil {
+			wg.Go(func() { c.Close() })
 		}
 	}
+	wg.Wait()
+	return nil
 }
 
-func (w *worker) fail(err error) {
-	w.errors++
-	if w.firstErr == nil {
-		w.firstErr = err
+func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before, after mem) {
+	requests, errs := 0, 0
+	for _, op := range ops {
+		requests += len(st.latencies[op])
+		errs += st.errors[op]
 	}
-}
-
-func report(cfg config, workers []*worker, opened, elapsed time.Duration) {
-	var all []time.Duration
-	errs := 0
-	var firstErr error
-	for _, w := range workers {
-		all = append(all, w.latencies...)
-		errs += w.errors
-		if firstErr == nil {
-			firstErr = w.firstErr
+	fmt.Fprintf(out, "sessions=%d concurrent, %d run (protocol %s, %d search+read rounds each)\n", cfg.sessions, st.sessions, cfg.protocol, cfg.calls)
+	fmt.Fprintf(out, "requests=%d errors=%d elapsed=%s req/s=%.0f\n", requests, errs, elapsed.Round(time.Millisecond), float64(requests)/elapsed.Seconds())
+	for _, op := range ops {
+		l := st.latencies[op]
+		if len(l) == 0 && st.errors[op] == 0 {
+			continue
 		}
+		slices.Sort(l)
+		line := fmt.Sprintf("  %-10s n=%-7d errors=%d", op, len(l), st.errors[op])
+		if len(l) > 0 {
+			line += fmt.Sprintf(" p50=%s p95=%s p99=%s max=%s", pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1].Round(time.Microsecond))
+		}
+		fmt.Fprintln(out, line)
 	}
-	slices.Sort(all)
-	fmt.Printf("sessions=%d protocol=%s tool=%s opened_in=%s\n", cfg.sessions, cfg.protocol, cfg.tool, opened.Round(time.Millisecond))
-	fmt.Printf("requests=%d errors=%d elapsed=%s req/s=%.0f\n", len(all), errs, elapsed.Round(time.Millisecond), float64(len(all))/elapsed.Seconds())
-	if len(all) > 0 {
-		fmt.Printf("latency p50=%s p90=%s p99=%s max=%s\n",
-			pct(all, 50), pct(all, 90), pct(all, 99), all[len(all)-1].Round(time.Microsecond))
+	if st.firstErr != nil {
+		fmt.Fprintf(out, "first error: %v\n", st.firstErr)
 	}
-	if firstErr != nil {
-		fmt.Printf("first error: %v\n", firstErr)
+	if after.known {
+		fmt.Fprintf(out, "server memory: rss before=%s after=%s peak=%s\n", mib(before.rss), mib(after.rss), mib(after.hwm))
 	}
 }
 
@@ -216,3 +311,32 @@ func pct(sorted []time.Duration, p int) time.Duration {
 	i := (len(sorted)*p + 99) / 100
 	return sorted[max(0, i-1)].Round(time.Microsecond)
 }
+
+// mem is a process's memory from /proc/PID/status, in KiB.
+type mem struct {
+	known    bool
+	rss, hwm int64
+}
+
+func memory(pid int) (mem, error) {
+	if pid == 0 {
+		return mem{}, nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return mem{}, fmt.Errorf("server memory (-pid %d): %w", pid, err)
+	}
+	m := mem{known: true}
+	for line := range strings.Lines(string(b)) {
+		var kib int64
+		if n, _ := fmt.Sscanf(line, "VmRSS: %d kB", &kib); n == 1 {
+			m.rss = kib
+		}
+		if n, _ := fmt.Sscanf(line, "VmHWM: %d kB", &kib); n == 1 {
+			m.hwm = kib
+		}
+	}
+	return m, nil
+}
+
+func mib(kib int64) string { return fmt.Sprintf("%.1fMiB", float64(kib)/1024) }
