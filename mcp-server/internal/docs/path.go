@@ -21,6 +21,10 @@ var ErrNotFound = errors.New("doc not found")
 // location inside the docs root by construction; symlinks are handled by the
 // loader, which reads through os.Root and so never sees a file outside it.
 func CleanPath(p string) (string, error) {
+	// The drive-letter check looks at the cleaned path, so that "./C:" is
+	// refused like "C:" (a fuzzing find: accepting it made CleanPath
+	// accept a path that its own result would fail).
+	clean := path.Clean(p)
 	reason := ""
 	switch {
 	case p == "":
@@ -31,7 +35,7 @@ func CleanPath(p string) (string, error) {
 		reason = `it contains a backslash; use "/" between folders`
 	case strings.HasPrefix(p, "/"):
 		reason = "it is absolute; give a path relative to docs/, like server/tools.md"
-	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
+	case len(clean) >= 2 && clean[1] == ':' && isASCIILetter(clean[0]):
 		reason = "it starts with a drive letter; give a path relative to docs/"
 	case hasDotDot(p):
 		reason = `it contains a ".." segment; paths stay inside docs/`
@@ -39,7 +43,6 @@ func CleanPath(p string) (string, error) {
 	if reason != "" {
 		return "", fmt.Errorf("%w %q: %s", ErrInvalidPath, p, reason)
 	}
-	clean := path.Clean(p)
 	if clean == "." {
 		return "", fmt.Errorf("%w %q: it names the docs folder itself, not a doc", ErrInvalidPath, p)
 	}

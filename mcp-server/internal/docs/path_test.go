@@ -30,6 +30,7 @@ func TestCleanPath(t *testing.T) {
 		{in: `..\secret.md`, refused: true},
 		{in: "guide/intro.md\x00.png", refused: true},
 		{in: "C:/Windows/win.ini", refused: true},
+		{in: "./C:/Windows/win.ini", refused: true},
 		{in: "c:secret.md", refused: true},
 	}
 	for _, tt := range tests {
