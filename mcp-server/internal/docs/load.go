@@ -25,6 +25,17 @@ type LoadOptions struct {
 	Logger      *slog.Logger // warnings about skipped files; nil discards them
 }
 
+// withDefaults fills in the options left zero.
+func (o LoadOptions) withDefaults() LoadOptions {
+	if o.MaxDocBytes <= 0 {
+		o.MaxDocBytes = DefaultMaxDocBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
 // Load reads every *.md file under dir into a new Snapshot.
 //
 // Files are read through an os.Root opened on dir, so a symlink that leads
@@ -35,13 +46,8 @@ type LoadOptions struct {
 // read, is not valid UTF-8 or is larger than MaxDocBytes is skipped with a
 // warning; only a dir that cannot be opened or walked is an error.
 func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) {
-	if opts.MaxDocBytes <= 0 {
-		opts.MaxDocBytes = DefaultMaxDocBytes
-	}
+	opts = opts.withDefaults()
 	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open docs folder: %w", err)

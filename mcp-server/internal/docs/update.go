@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"os"
 	"slices"
@@ -47,13 +46,7 @@ func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) =
 // that cannot be read is skipped with a warning. Only a dir that cannot be
 // opened is an error, and then prev stays current.
 func Update(ctx context.Context, prev *Snapshot, dir string, ch Changes, opts LoadOptions) (*Snapshot, Diff, error) {
-	if opts.MaxDocBytes <= 0 {
-		opts.MaxDocBytes = DefaultMaxDocBytes
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	opts = opts.withDefaults()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return prev, Diff{}, fmt.Errorf("open docs folder: %w", err)
@@ -72,7 +65,7 @@ func Update(ctx context.Context, prev *Snapshot, dir string, ch Changes, opts Lo
 			}
 		}
 	}
-	return u.apply(ctx, opts, log)
+	return u.apply(ctx, opts)
 }
 
 // updater gathers what an update must look at.
@@ -140,7 +133,7 @@ func (u *updater) inScope(p string) bool {
 }
 
 // apply reads what must be read and builds the next snapshot.
-func (u *updater) apply(ctx context.Context, opts LoadOptions, log *slog.Logger) (*Snapshot, Diff, error) {
+func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff, error) {
 	prev := u.prev
 	prevSkipped := make(map[string]Skipped, len(prev.skipped))
 	for _, s := range prev.skipped {
@@ -213,7 +206,7 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions, log *slog.Logger)
 		}
 	}
 	for _, s := range append(u.skipped, skipped...) {
-		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
+		opts.Logger.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
 	}
 	keptSkipped = append(keptSkipped, u.skipped...)
 	keptSkipped = append(keptSkipped, skipped...)
