@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -250,25 +251,25 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools/list: %v, %d tools; want 7", err, len(tools.Tools))
 	}
-	search := call(ctx, t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
+	search := mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
 	var found struct {
 		Matches []struct {
 			Path string
 			Line int
 		}
 	}
-	structured(t, search, &found)
+	mcptest.Decode(t, search, &found)
 	if len(found.Matches) == 0 {
 		t.Fatal("mod_search_docs found no \"mod_read_doc\" in the docs")
 	}
 	first := found.Matches[0]
-	read := call(ctx, t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
+	read := mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
 	var doc struct{ Content string }
-	structured(t, read, &doc)
+	mcptest.Decode(t, read, &doc)
 	if !strings.Contains(doc.Content, "mod_read_doc") {
 		t.Errorf("mod_read_doc %s:%d = %q; want the matching line", first.Path, first.Line, doc.Content)
 	}
-	registry := call(ctx, t, c, "mod_hook_registry", nil)
+	registry := mcptest.Call(ctx, t, c, "mod_hook_registry", nil)
 	want, err := os.ReadFile(filepath.Join(root, "framework", "mod_hooks.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -291,32 +292,6 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a request in the deleted session got %s, want 404", resp.Status)
-	}
-}
-
-func call(ctx context.Context, t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if res.IsError {
-		t.Fatalf("%s: tool error %v", name, res.Content)
-	}
-	return res
-}
-
-func structured(t *testing.T, res *mcp.CallToolResult, v any) {
-	t.Helper()
-	data, err := json.Marshal(res.StructuredContent)
-	if err == nil {
-		err = json.Unmarshal(data, v)
-	}
-	if err != nil {
-		t.Fatalf("structured content: %v", err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -320,13 +321,13 @@ func (s *setup) checkSession(t *testing.T) {
 			Line int
 		}
 	}
-	structured(t, call(ctx, t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"}), &found)
+	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"}), &found)
 	if len(found.Matches) != 1 || found.Matches[0].Path != "server/reverse-proxy.md" {
 		t.Fatalf("mod_search_docs: %+v; want the one line in server/reverse-proxy.md", found.Matches)
 	}
 	m := found.Matches[0]
 	var doc struct{ Content string }
-	structured(t, call(ctx, t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line}), &doc)
+	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line}), &doc)
 	if strings.TrimSpace(doc.Content) != "proxy_buffering      off;" {
 		t.Errorf("mod_read_doc %s:%d = %q; want the proxy_buffering line", m.Path, m.Line, doc.Content)
 	}
@@ -450,30 +451,4 @@ func openStream(t *testing.T, c *http.Client, url, session, version string) *str
 		<-s.done
 	})
 	return s
-}
-
-func call(ctx context.Context, t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if res.IsError {
-		t.Fatalf("%s: tool error %v", name, res.Content)
-	}
-	return res
-}
-
-func structured(t *testing.T, res *mcp.CallToolResult, v any) {
-	t.Helper()
-	data, err := json.Marshal(res.StructuredContent)
-	if err == nil {
-		err = json.Unmarshal(data, v)
-	}
-	if err != nil {
-		t.Fatalf("structured content: %v", err)
-	}
 }
