@@ -236,7 +236,7 @@ func load(ctx context.Context, log *slog.Logger, cfg config, srv *mcpserver.Serv
 // index are then most of the heap, and they live as long as the process:
 // with Go's default of 100, the garbage of searches could grow to their
 // size again before a collection, doubling the resident memory (4.4x the
-// corpus after 7,000 searches on 40,000 files). At 20 it stays under a
+// corpus after 6,000 searches on 40,000 files). At 20 it stays under a
 // fifth of them, and a collection comes every two thousand searches or so
 // on that corpus. The load and the first build keep the default: at 25
 // from the start, loading 40,000 files took 2 to 3 s longer. See
