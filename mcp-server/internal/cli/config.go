@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,6 +47,10 @@ type config struct {
 	AllowedOrigins     []string
 	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
 	ShutdownTimeout    time.Duration
+
+	// beforeLoad, when set, runs just before the docs load (tests hold the
+	// load back with it to see what the server does meanwhile).
+	beforeLoad func(context.Context)
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on

@@ -122,12 +122,14 @@ func (s *session) send(t *testing.T, line string) {
 	}
 }
 
-// responses reads n lines from stdout, checks that each is a JSON-RPC 2.0
-// message, and returns them by id.
+// responses reads n responses from stdout, checks that every line is a
+// JSON-RPC 2.0 message, and returns the responses by id. Notifications
+// from the server (such as list_changed once the docs have loaded) are
+// skipped, as a client would.
 func (s *session) responses(t *testing.T, n int) map[string]map[string]any {
 	t.Helper()
 	got := map[string]map[string]any{}
-	for range n {
+	for len(got) < n {
 		line, err := s.stdout.ReadString('\n')
 		if err != nil {
 			t.Fatalf("read stdout: %v (stderr: %s)", err, s.stderr.String())
@@ -135,6 +137,9 @@ func (s *session) responses(t *testing.T, n int) map[string]map[string]any {
 		var msg map[string]any
 		if err := json.Unmarshal([]byte(line), &msg); err != nil || msg["jsonrpc"] != "2.0" {
 			t.Fatalf("stdout carried a line that is not JSON-RPC: %q", line)
+		}
+		if _, ok := msg["method"]; ok {
+			continue
 		}
 		got[fmt.Sprint(msg["id"])] = msg
 	}

@@ -133,6 +133,15 @@ func (s *Snapshot) Attach(key any, create func() any) any {
 	return v
 }
 
+// Attached returns the value attached under key, if there is one, without
+// attaching anything.
+func (s *Snapshot) Attached(key any) (any, bool) {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
+	v, ok := s.attached[key]
+	return v, ok
+}
+
 // From returns the index of the first doc whose path is >= p.
 func (s *Snapshot) From(p string) int {
 	i, _ := slices.BinarySearchFunc(s.docs, p, func(d *Doc, p string) int { return strings.Compare(d.Path, p) })
@@ -160,14 +169,15 @@ type Store struct {
 	current atomic.Pointer[Snapshot]
 }
 
-// NewStore returns a store serving s.
+// NewStore returns a store serving s. A nil s gives a store whose docs are
+// still loading: Snapshot returns nil until the first Replace.
 func NewStore(s *Snapshot) *Store {
 	st := &Store{}
 	st.current.Store(s)
 	return st
 }
 
-// Snapshot returns the current snapshot.
+// Snapshot returns the current snapshot, or nil while the first one loads.
 func (st *Store) Snapshot() *Snapshot { return st.current.Load() }
 
 // Replace makes s the current snapshot.

@@ -11,7 +11,7 @@ import (
 
 // Health is the body of /health.
 type Health struct {
-	Status     string `json:"status"` // "ok", or "stopping" (503) during shutdown
+	Status     string `json:"status"` // "ok"; "loading" (503) until the docs are loaded; "stopping" (503) during shutdown
 	Version    string `json:"version"`
 	Docs       int    `json:"docs"`
 	Hooks      int    `json:"hooks"`                 // -1 when the registry cannot be read
@@ -23,19 +23,23 @@ type Health struct {
 	Stateless  bool   `json:"stateless"`
 }
 
-// health answers GET and HEAD /health: 200 while serving, 503 once
-// shutting down. Counting the hooks reads the registry from disk each time,
+// health answers GET and HEAD /health: 200 while serving, 503 while the
+// docs are still loading (MCP requests that need them wait meanwhile) and
+// once shutting down. Counting the hooks reads the registry from disk each time,
 // so an edit shows at once; it is a small file.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
-	snap := s.store.Snapshot()
 	h := Health{
-		Status:     "ok",
-		Version:    s.opts.Version,
-		Docs:       len(snap.Docs()),
-		Generation: snap.Generation(),
-		Watch:      "off",
-		Wiki:       s.wikiPresent(),
-		Stateless:  s.sessions == nil,
+		Status:    "ok",
+		Version:   s.opts.Version,
+		Watch:     "off",
+		Wiki:      s.wikiPresent(),
+		Stateless: s.sessions == nil,
+	}
+	status := http.StatusOK
+	if snap := s.store.Snapshot(); snap != nil {
+		h.Docs, h.Generation = len(snap.Docs()), snap.Generation()
+	} else {
+		h.Status, status = "loading", http.StatusServiceUnavailable
 	}
 	if s.sessions != nil {
 		h.Sessions = s.sessions.count()
@@ -48,7 +52,6 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	} else {
 		h.Hooks = n
 	}
-	status := http.StatusOK
 	if s.stopping.Load() {
 		h.Status, status = "stopping", http.StatusServiceUnavailable
 	}

@@ -14,14 +14,23 @@ import (
 // Follow keeps the server in step with the files on disk until ctx ends:
 // each batch from w is applied to the docs snapshot (only the files it
 // names are read again), the new snapshot replaces the old one at once,
-// and Publish tells clients. Batches come one at a time, so snapshots
-// follow each other in generation order.
+// its search index starts building, and Publish tells clients. Batches
+// come one at a time, so snapshots follow each other in generation order.
+//
+// Follow may start before the docs are loaded, and should: start it, wait
+// for w.Ready, then load and Open. A batch that comes before Open waits
+// for it (the watcher coalesces what arrives meanwhile), and is then
+// applied to the loaded snapshot, so an edit made while the docs loaded
+// is never lost: at worst a file read by the load is read again.
 func (s *Server) Follow(ctx context.Context, w *watch.Watcher) error {
 	return w.Run(ctx, s.apply)
 }
 
 // apply brings one batch of changes in.
 func (s *Server) apply(ctx context.Context, b watch.Batch) {
+	if s.awaitDocs(ctx) != nil {
+		return
+	}
 	prev := s.store.Snapshot()
 	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, docs.LoadOptions{
 		MaxDocBytes: s.opts.MaxDocBytes,
@@ -37,6 +46,7 @@ func (s *Server) apply(ctx context.Context, b watch.Batch) {
 	}
 	if next != prev {
 		s.store.Replace(next)
+		s.indexInBackground(prev, next)
 	}
 	s.Publish(Change{Prev: prev, Next: next, Diff: diff, Files: b.Files})
 }

@@ -30,15 +30,20 @@ func docURI(p string) string {
 	return docScheme + strings.Join(segs, "/")
 }
 
-// addResources lists every doc and the three repository files as
-// resources, with a template so that a client can read any doc by URI.
-func (s *Server) addResources(m *server.MCPServer) {
-	snap := s.store.Snapshot()
-	resources := make([]server.ServerResource, 0, len(snap.Docs())+3)
+// docResources lists every doc of snap as a resource.
+func (s *Server) docResources(snap *docs.Snapshot) []server.ServerResource {
+	out := make([]server.ServerResource, 0, len(snap.Docs()))
 	for _, d := range snap.Docs() {
-		resources = append(resources, s.docResource(d))
+		out = append(out, s.docResource(d))
 	}
-	resources = append(resources,
+	return out
+}
+
+// addResources lists the three repository files as resources, with a
+// template so that a client can read any doc by URI. The docs themselves
+// are listed by Open, once they are loaded.
+func (s *Server) addResources(m *server.MCPServer) {
+	resources := []server.ServerResource{
 		server.ServerResource{
 			Resource: mcp.NewResource(registryURI, registryURI,
 				mcp.WithResourceTitle("Hook registry (framework/mod_hooks.json)"),
@@ -60,7 +65,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: layout}}, nil
 			},
 		},
-	)
+	}
 	m.SetResources(resources...)
 	m.AddResourceTemplate(
 		mcp.NewResourceTemplate(docScheme+"{+path}", "doc",

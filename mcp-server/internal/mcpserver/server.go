@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -41,10 +42,15 @@ type Server struct {
 	hookCache hookCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
+
+	opened   chan struct{} // closed once the server has its docs (Open)
+	openOnce sync.Once
 }
 
 // New returns a server answering from store. Serve its MCP(); call Publish
 // after each change of the store's snapshot or of the repository files.
+// A store without a snapshot yet gives a server that answers at once and
+// holds requests for docs until Open hands them over.
 func New(opts Options, store *docs.Store) *Server {
 	if opts.MaxResultBytes <= 0 {
 		opts.MaxResultBytes = DefaultMaxResultBytes
@@ -52,11 +58,12 @@ func New(opts Options, store *docs.Store) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: store, log: opts.Logger, subs: newSubscriptions(opts.Logger)}
+	s := &Server{opts: opts, store: store, log: opts.Logger, subs: newSubscriptions(opts.Logger), opened: make(chan struct{})}
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
+	waits := s.waitForDocs(hooks)
 
-	mcp := server.NewMCPServer("docs-mcp", opts.Version,
+	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),
 		server.WithDescription("Search and read the modkit framework's documentation, hook registry and contribution guide."),
 		server.WithInstructions(instructions),
@@ -71,7 +78,8 @@ func New(opts Options, store *docs.Store) *Server {
 		server.WithResourceRecovery(),
 		server.WithLogger(opts.Logger),
 		server.WithHooks(hooks),
-	)
+	}, waits...)
+	mcp := server.NewMCPServer("docs-mcp", opts.Version, options...)
 	s.mcp = mcp
 	mcp.AddTools(
 		s.searchDocsTool(),
@@ -84,6 +92,9 @@ func New(opts Options, store *docs.Store) *Server {
 	)
 	mcp.AddPrompt(s.moddingContextPrompt())
 	s.addResources(mcp)
+	if snap := store.Snapshot(); snap != nil {
+		s.Open(snap)
+	}
 	return s
 }
 

@@ -137,3 +137,48 @@ func BenchmarkQuery(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEditToIndexed times what one edited doc costs between the
+// watcher's batch and a built index for the new snapshot: re-reading the
+// file (docs.Update) and Reindex, which re-indexes only the segment that
+// holds it. The full build is BenchmarkIndexBuild.
+func BenchmarkEditToIndexed(b *testing.B) {
+	for _, files := range benchSizes[:2] {
+		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
+			snap := benchCorpus(b, files)
+			ix := benchIndex(b, snap)
+			dir := filepath.Join(benchDir, fmt.Sprint(files))
+			victim := snap.Docs()[len(snap.Docs())/2]
+			full := filepath.Join(dir, filepath.FromSlash(victim.Path))
+			orig, err := os.ReadFile(full)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { os.WriteFile(full, orig, 0o644) })
+			reused, total := 0, 0
+			cpu := cpuTime()
+			i := 0
+			for b.Loop() {
+				i++
+				b.StopTimer()
+				edit := append(append([]byte{}, orig...), fmt.Sprintf("\nEdit %d.\n", i)...)
+				if err := os.WriteFile(full, edit, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				next, _, err := docs.Update(context.Background(), snap, dir, docs.Changes{Paths: []string{victim.Path}}, docs.LoadOptions{Generation: snap.Generation() + 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nix, err := Reindex(next, ix)
+				if err != nil {
+					b.Fatal(err)
+				}
+				snap, ix = next, nix
+				reused, total = nix.Stats().ReusedDocs, nix.Stats().Docs
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(total-reused), "docs-reindexed")
+		})
+	}
+}

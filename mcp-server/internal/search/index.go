@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -21,25 +22,44 @@ import (
 // n-gram of fold classes (see below), the docs that contain it, and verifies
 // only the docs that contain all of a query's n-grams.
 //
-// An Index describes one snapshot and never changes; a new snapshot gets a
-// new index (see IndexOf).
+// The docs are cut into segments, runs of docs in path order of about
+// SegmentBytes of text each, and every segment has posting lists of its
+// own. An Index describes one snapshot and never changes; the index of a
+// later snapshot (see Reindex) shares the segments whose docs did not
+// change.
 type Index struct {
 	snap  *docs.Snapshot
+	segs  []*segment
+	offs  []int // segs[i] holds snap.Docs()[offs[i]:offs[i]+len(segs[i].docs)]
+	stats IndexStats
+}
+
+// SegmentBytes is about how much text one segment of an index covers.
+const SegmentBytes = 2 << 20
+
+// segment indexes a run of docs, numbered from 0 within the segment.
+type segment struct {
+	docs  []*docs.Doc
 	shift uint     // a gram's bucket is its hash >> shift
 	start []uint32 // bucket b's posting list is data[start[b]:start[b+1]]
 	dense []uint64 // bit b set: bucket b's posting list is a bitmap, else deltas
 	data  []byte
-	stats IndexStats
+
+	corpus  int64 // bytes of text
+	pairs   int   // (doc, bucket) pairs
+	bitmaps int   // posting lists stored as bitmaps
 }
 
 // IndexStats describes an index.
 type IndexStats struct {
-	Docs       int
-	Buckets    int
-	Postings   int           // (doc, bucket) pairs
-	Bytes      int           // memory held by the index, not counting the corpus
-	BuildTime  time.Duration // wall time NewIndex took
-	DenseLists int           // posting lists stored as bitmaps
+	Docs        int
+	CorpusBytes int64 // text indexed
+	Segments    int
+	Postings    int           // (doc, bucket) pairs
+	Bytes       int           // memory held by the index, not counting the corpus
+	BuildTime   time.Duration // wall time the build took
+	DenseLists  int           // posting lists stored as bitmaps
+	ReusedDocs  int           // docs in segments taken over from the previous index
 }
 
 // Stats describes the index.
@@ -50,167 +70,254 @@ func (ix *Index) Snapshot() *docs.Snapshot { return ix.snap }
 
 // NewIndex indexes snap, using every core.
 func NewIndex(snap *docs.Snapshot) (*Index, error) {
+	return build(snap, nil, SegmentBytes)
+}
+
+// Reindex indexes snap, reusing the segments of prev (the index of an
+// earlier snapshot, or nil) whose docs are all still in snap, unchanged
+// (the same *docs.Doc, as docs.Update keeps them). Segments keep their
+// path ranges from one index to the next, so an edit re-indexes only the
+// segment that holds the edited doc.
+func Reindex(snap *docs.Snapshot, prev *Index) (*Index, error) {
+	return build(snap, prev, SegmentBytes)
+}
+
+// build indexes snap in segments of about segBytes, taking over the
+// segments of prev whose docs did not change.
+func build(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 	begin := time.Now()
 	all := snap.Docs()
-	var corpus int64
-	for _, d := range all {
-		corpus += d.Size
-	}
 	if len(all) >= math.MaxUint32 {
 		return nil, fmt.Errorf("index docs: %d docs are more than an index can number", len(all))
 	}
-	// About one bucket per 64 corpus bytes: far more buckets than distinct
-	// grams in real text, so few lists share a bucket.
-	bucketBits := uint(min(max(bits.Len64(uint64(corpus/64)), 10), 24))
-	ix := &Index{snap: snap, shift: 64 - bucketBits}
-	nb := 1 << bucketBits
-
-	// Phase 1, in parallel over runs of docs: the distinct buckets of each doc.
-	workers := runtime.GOMAXPROCS(0)
-	chunks := split(all, workers)
-	ranges := bucketRanges(nb, workers)
-	var wg sync.WaitGroup
-	next := make(chan *chunk)
-	for range workers {
-		wg.Go(func() {
-			for c := range next {
-				c.collect(all, ix.shift, ranges)
-			}
-		})
+	runs := plan(all, prev, segBytes)
+	ix := &Index{snap: snap, segs: make([]*segment, len(runs)), offs: make([]int, len(runs))}
+	type job struct {
+		i    int
+		docs []*docs.Doc
 	}
-	for _, c := range chunks {
-		next <- c
+	var todo []job
+	off := 0
+	for i, r := range runs {
+		ix.offs[i] = off
+		off += len(r.docs)
+		if r.reuse != nil {
+			ix.segs[i] = r.reuse
+			ix.stats.ReusedDocs += len(r.docs)
+			continue
+		}
+		todo = append(todo, job{i, r.docs})
 	}
-	close(next)
-	wg.Wait()
-
-	// Phase 2, in parallel over ranges of buckets: each list's encoded size.
-	// For each bucket: its size, then its write cursor; and 1 + the last
-	// doc added to it (0 for none). One array keeps both in a cache line.
-	type state struct{ size, last uint32 }
-	st := make([]state, nb)
-	parallel(len(ranges), workers, func(p int) {
-		walk(chunks, p, func(doc uint32, b uint32) {
-			s := &st[b]
-			if s.last == doc+1 {
-				return // two grams of the doc share the bucket
-			}
-			s.size += uint32(uvarintLen(doc + 1 - s.last))
-			s.last = doc + 1
-		})
+	// Segments are independent: each worker builds whole segments with
+	// scratch memory of its own, reused from one segment to the next, so
+	// the memory a build needs beyond the index is a few segments' worth.
+	errs := make([]error, len(runs))
+	parallel(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
+		var b builder
+		return func(k int) {
+			j := todo[k]
+			ix.segs[j.i], errs[j.i] = b.build(j.docs)
+		}
 	})
-
-	// Lay the lists out: a list bigger than a bitmap of every doc becomes
-	// one. That keeps the index small (a gram found in most docs costs
-	// n/8 bytes) and makes intersecting common grams a word-wise test.
-	bitmapBytes := (len(all) + 63) / 64 * 8
-	ix.start = make([]uint32, nb+1)
-	ix.dense = make([]uint64, (nb+63)/64)
-	var total uint64
-	for b := range nb {
-		ix.start[b] = uint32(total)
-		if int(st[b].size) > bitmapBytes {
-			ix.dense[b/64] |= 1 << (b % 64)
-			ix.stats.DenseLists++
-			total += uint64(bitmapBytes)
-		} else {
-			total += uint64(st[b].size)
-		}
-		if total > math.MaxUint32 {
-			return nil, fmt.Errorf("index docs: the posting lists pass 4 GiB; the corpus (%d bytes) is too large to index", corpus)
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
-	ix.start[nb] = uint32(total)
-	ix.data = make([]byte, total)
-
-	// Phase 3, in parallel over ranges of buckets: write the lists.
-	for b := range st {
-		st[b] = state{size: ix.start[b]}
-	}
-	parallel(len(ranges), workers, func(p int) {
-		walk(chunks, p, func(doc uint32, b uint32) {
-			s := &st[b]
-			if s.last == doc+1 {
-				return
-			}
-			if ix.isDense(b) {
-				s.last = doc + 1
-				ix.data[s.size+doc/8] |= 1 << (doc % 8)
-				return
-			}
-			s.size += uint32(binary.PutUvarint(ix.data[s.size:], uint64(doc+1-s.last)))
-			s.last = doc + 1
-		})
-	})
-
-	for _, c := range chunks {
-		for _, p := range c.parts {
-			ix.stats.Postings += len(p.grams)
-		}
+	for _, sg := range ix.segs {
+		ix.stats.CorpusBytes += sg.corpus
+		ix.stats.Postings += sg.pairs
+		ix.stats.DenseLists += sg.bitmaps
+		ix.stats.Bytes += len(sg.data) + 4*len(sg.start) + 8*len(sg.dense)
 	}
 	ix.stats.Docs = len(all)
-	ix.stats.Buckets = nb
-	ix.stats.Bytes = len(ix.data) + 4*len(ix.start) + 8*len(ix.dense)
+	ix.stats.Segments = len(ix.segs)
 	ix.stats.BuildTime = time.Since(begin)
 	return ix, nil
 }
 
-// parallel calls f(0) to f(n-1) on up to workers goroutines.
-func parallel(n, workers int, f func(int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(n, workers) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
+// run is a run of docs that becomes one segment: reuse when prev has it.
+type run struct {
+	docs  []*docs.Doc
+	reuse *segment
+}
+
+// plan cuts all (in path order) into runs. Without prev, runs are cut at
+// about segBytes of text. With prev, each of prev's segments keeps its
+// path range (from its first path to the next segment's): a range whose
+// docs are exactly the segment's is reused; another is indexed again, cut
+// anew when it has grown past twice segBytes; an empty one goes.
+func plan(all []*docs.Doc, prev *Index, segBytes int64) []run {
+	if prev == nil || len(prev.segs) == 0 {
+		return cut(all, segBytes)
 	}
-	for i := range n {
-		next <- i
+	var out []run
+	lo := 0
+	for i, sg := range prev.segs {
+		hi := len(all)
+		if i+1 < len(prev.segs) {
+			next := prev.segs[i+1].docs[0].Path
+			hi = lo + sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].Path >= next })
+		}
+		switch r := all[lo:hi]; {
+		case len(r) == 0:
+		case slices.Equal(r, sg.docs):
+			// A copy that refers to the new snapshot's docs, so that the
+			// old snapshot (with docs since removed) can go.
+			cp := *sg
+			cp.docs = r
+			out = append(out, run{docs: r, reuse: &cp})
+		default:
+			out = append(out, cut(r, segBytes)...)
+		}
+		lo = hi
 	}
-	close(next)
-	wg.Wait()
+	return out
 }
 
-func (ix *Index) isDense(b uint32) bool { return ix.dense[b/64]&(1<<(b%64)) != 0 }
-
-// chunk is a run of docs indexed by one worker.
-type chunk struct {
-	lo, hi int // docs[lo:hi]
-	// parts[p] holds the distinct buckets in range p of each doc, doc
-	// after doc, so that the worker for range p reads only its own.
-	parts []part
-}
-
-type part struct {
-	grams []uint32
-	ends  []uint32 // ends[i]: the end in grams of doc lo+i
-}
-
-// split cuts docs into about 4 runs per worker of about equal size.
-func split(all []*docs.Doc, workers int) []*chunk {
+// cut splits docs into runs of about segBytes of text; only a run that
+// would pass twice segBytes is split.
+func cut(all []*docs.Doc, segBytes int64) []run {
 	var total int64
 	for _, d := range all {
 		total += d.Size + 1
 	}
-	per := total/int64(4*workers) + 1
+	n := max(1, (total+segBytes/2)/segBytes)
+	per := total/n + 1
 	var (
-		out []*chunk
+		out []run
 		lo  int
 		acc int64
 	)
 	for i, d := range all {
 		acc += d.Size + 1
 		if acc >= per {
-			out = append(out, &chunk{lo: lo, hi: i + 1})
+			out = append(out, run{docs: all[lo : i+1]})
 			lo, acc = i+1, 0
 		}
 	}
-	if lo < len(all) || len(out) == 0 {
-		out = append(out, &chunk{lo: lo, hi: len(all)})
+	if lo < len(all) {
+		out = append(out, run{docs: all[lo:]})
 	}
 	return out
+}
+
+// parallel calls f(0) to f(n-1) on up to workers goroutines; each
+// goroutine gets its f from newF.
+func parallel(n, workers int, newF func() func(int)) {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(n, workers) {
+		wg.Go(func() {
+			f := newF()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (sg *segment) isDense(b uint32) bool { return sg.dense[b/64]&(1<<(b%64)) != 0 }
+
+// builder builds segments one after another, keeping its scratch memory.
+type builder struct {
+	grams []uint32 // the distinct buckets of each doc, doc after doc
+	ends  []uint32 // ends[i]: the end in grams of doc i
+	st    []state
+	set   gramSet
+}
+
+// state is, for one bucket: its encoded size, then its write cursor; and
+// 1 + the last doc added to it (0 for none). One array keeps both in a
+// cache line.
+type state struct{ size, last uint32 }
+
+func (b *builder) build(run []*docs.Doc) (*segment, error) {
+	sg := &segment{docs: run}
+	for _, d := range run {
+		sg.corpus += d.Size
+	}
+	// About one bucket per 64 bytes of text: far more buckets than
+	// distinct grams in real text, so few lists share a bucket.
+	bucketBits := uint(min(max(bits.Len64(uint64(sg.corpus/64)), 10), 24))
+	sg.shift = 64 - bucketBits
+	nb := 1 << bucketBits
+
+	b.collect(run, sg.corpus, sg.shift)
+	sg.pairs = len(b.grams)
+
+	// Each list's encoded size.
+	if cap(b.st) < nb {
+		b.st = make([]state, nb)
+	}
+	st := b.st[:nb]
+	clear(st)
+	b.each(func(doc, bk uint32) {
+		s := &st[bk]
+		if s.last == doc+1 {
+			return // two grams of the doc share the bucket
+		}
+		s.size += uint32(uvarintLen(doc + 1 - s.last))
+		s.last = doc + 1
+	})
+
+	// Lay the lists out: a list bigger than a bitmap of every doc becomes
+	// one. That keeps the index small (a gram found in most docs costs
+	// n/8 bytes) and makes intersecting common grams a word-wise test.
+	bitmapBytes := (len(run) + 63) / 64 * 8
+	sg.start = make([]uint32, nb+1)
+	sg.dense = make([]uint64, (nb+63)/64)
+	var total uint64
+	for bk := range nb {
+		sg.start[bk] = uint32(total)
+		if int(st[bk].size) > bitmapBytes {
+			sg.dense[bk/64] |= 1 << (bk % 64)
+			sg.bitmaps++
+			total += uint64(bitmapBytes)
+		} else {
+			total += uint64(st[bk].size)
+		}
+		if total > math.MaxUint32 {
+			return nil, fmt.Errorf("index docs: the posting lists of %d docs pass 4 GiB", len(run))
+		}
+	}
+	sg.start[nb] = uint32(total)
+	sg.data = make([]byte, total)
+
+	// Write the lists.
+	for bk := range st {
+		st[bk] = state{size: sg.start[bk]}
+	}
+	b.each(func(doc, bk uint32) {
+		s := &st[bk]
+		if s.last == doc+1 {
+			return
+		}
+		if sg.isDense(bk) {
+			s.last = doc + 1
+			sg.data[s.size+doc/8] |= 1 << (doc % 8)
+			return
+		}
+		s.size += uint32(binary.PutUvarint(sg.data[s.size:], uint64(doc+1-s.last)))
+		s.last = doc + 1
+	})
+	return sg, nil
+}
+
+// each calls f for every (doc, bucket) pair collected, in doc order.
+func (b *builder) each(f func(doc, bk uint32)) {
+	from := uint32(0)
+	for i, end := range b.ends {
+		for _, bk := range b.grams[from:end] {
+			f(uint32(i), bk)
+		}
+		from = end
+	}
 }
 
 // gramSet is a set of buckets, emptied for each doc: an open-addressing
@@ -221,6 +328,7 @@ func split(all []*docs.Doc, workers int) []*chunk {
 type gramSet struct {
 	slots []uint64 // stamp<<32 | bucket
 	use   []uint64 // slots[:size for this doc]
+	old   []uint64 // scratch for grow
 	stamp uint64
 	n     int
 }
@@ -259,7 +367,8 @@ func (s *gramSet) add(b uint32) bool {
 
 // grow doubles the table, keeping the current doc's buckets.
 func (s *gramSet) grow() {
-	old := slices.Clone(s.use)
+	s.old = append(s.old[:0], s.use...)
+	old := s.old
 	if 2*len(s.use) > len(s.slots) {
 		s.slots = make([]uint64, 2*len(s.use))
 	}
@@ -273,42 +382,33 @@ func (s *gramSet) grow() {
 	}
 }
 
-func (c *chunk) collect(all []*docs.Doc, shift uint, ranges []bucketRange) {
-	var bytes int64
-	for _, d := range all[c.lo:c.hi] {
-		bytes += d.Size
+// collect gathers the distinct buckets of each doc of run, which holds
+// size bytes of text.
+func (b *builder) collect(run []*docs.Doc, size int64, shift uint) {
+	// Markdown has about one distinct gram per doc for every two bytes of
+	// text (0.44 on corpusgen's). Reserving that much, with room for
+	// larger segments to come, spares the build the garbage of growing the
+	// slice 1.25x at a time (four times its final size) in every worker.
+	if want := int(size / 2); cap(b.grams) < want {
+		b.grams = make([]uint32, 0, want+want/2)
 	}
-	c.parts = make([]part, len(ranges))
-	for p := range c.parts {
-		// Markdown averages about one distinct gram per 2.5 bytes of
-		// text; guess a little high to avoid regrowing.
-		c.parts[p].grams = make([]uint32, 0, bytes/2/int64(len(ranges))+16)
-		c.parts[p].ends = make([]uint32, 0, c.hi-c.lo)
+	if cap(b.ends) < len(run) {
+		b.ends = make([]uint32, 0, len(run)+len(run)/4)
 	}
-	partShift := bits.Len32(ranges[0].hi - 1) // buckets >> partShift is the range, when ranges are powers of two
+	b.grams, b.ends = b.grams[:0], b.ends[:0]
 	var (
-		set gramSet
+		set = &b.set
 		// Most docs are mostly ASCII: their one- and two-rune grams are
 		// deduplicated by bitmaps, cheaper than the set.
 		uni [128 / 64]uint64
 		bi  [128 * 128 / 64]uint64
 	)
-	for doc := c.lo; doc < c.hi; doc++ {
-		set.reset(int(all[doc].Size))
+	for _, d := range run {
+		set.reset(int(d.Size))
 		uni = [len(uni)]uint64{}
 		clear(bi[:])
-		add := func(h uint64) {
-			b := uint32(h >> shift)
-			if set.add(b) {
-				p := &c.parts[b>>partShift]
-				p.grams = append(p.grams, b)
-			}
-		}
-		addBucket := func(b uint32) {
-			p := &c.parts[b>>partShift]
-			p.grams = append(p.grams, b)
-		}
-		for _, line := range all[doc].Lines {
+		grams := b.grams
+		for _, line := range d.Lines {
 			var p1, p2 rune = -1, -1 // the classes of the two previous runes
 			for i := 0; i < len(line); {
 				c, size := rune(line[i]), 1
@@ -324,65 +424,31 @@ func (c *chunk) collect(all []*docs.Doc, shift uint, ranges []bucketRange) {
 				if c < 128 {
 					if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
 						uni[w] |= bit
-						addBucket(uint32(hash1(c) >> shift))
+						grams = append(grams, uint32(hash1(c)>>shift))
 					}
-				} else {
-					add(hash1(c))
+				} else if bk := uint32(hash1(c) >> shift); set.add(bk) {
+					grams = append(grams, bk)
 				}
 				if p1 >= 0 {
 					if p1|c < 128 {
 						if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
 							bi[k/64] |= 1 << (k % 64)
-							addBucket(uint32(hash2(p1, c) >> shift))
+							grams = append(grams, uint32(hash2(p1, c)>>shift))
 						}
-					} else {
-						add(hash2(p1, c))
+					} else if bk := uint32(hash2(p1, c) >> shift); set.add(bk) {
+						grams = append(grams, bk)
 					}
 					if p2 >= 0 {
-						add(hash3(p2, p1, c))
+						if bk := uint32(hash3(p2, p1, c) >> shift); set.add(bk) {
+							grams = append(grams, bk)
+						}
 					}
 				}
 				p2, p1 = p1, c
 			}
 		}
-		for p := range c.parts {
-			c.parts[p].ends = append(c.parts[p].ends, uint32(len(c.parts[p].grams)))
-		}
-	}
-	for p := range c.parts {
-		c.parts[p].grams = slices.Clip(c.parts[p].grams)
-	}
-}
-
-// bucketRange is a half-open range of buckets.
-type bucketRange struct{ lo, hi uint32 }
-
-// bucketRanges cuts the buckets into a power-of-two number of equal ranges,
-// at least one per worker.
-func bucketRanges(nb, workers int) []bucketRange {
-	n := 1
-	for n < workers {
-		n *= 2
-	}
-	out := make([]bucketRange, n)
-	for w := range n {
-		out[w] = bucketRange{uint32(nb / n * w), uint32(nb / n * (w + 1))}
-	}
-	return out
-}
-
-// walk calls f for every (doc, bucket) pair of range p, in doc order.
-func walk(chunks []*chunk, p int, f func(doc, b uint32)) {
-	for _, c := range chunks {
-		from := uint32(0)
-		pt := &c.parts[p]
-		for i, end := range pt.ends {
-			doc := uint32(c.lo + i)
-			for _, b := range pt.grams[from:end] {
-				f(doc, b)
-			}
-			from = end
-		}
+		b.grams = grams
+		b.ends = append(b.ends, uint32(len(grams)))
 	}
 }
 
@@ -408,49 +474,41 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 		// inside a rune: n-grams of runes cannot narrow either down.
 		return Matches(ix.snap, q, after)
 	}
-	buckets := ix.queryBuckets(q.Text)
+	hashes := queryHashes(q.Text)
 	m := NewMatcher(q.Text, q.CaseSensitive)
 	return func(yield func(Match) bool) {
-		cs := make([]postings, len(buckets))
-		for i, b := range buckets {
-			cs[i] = ix.postings(b)
-			if cs[i].empty() {
-				return
-			}
-		}
-		// The shortest sparse list drives; bitmaps only answer "is d in?".
-		slices.SortFunc(cs, func(a, b postings) int {
-			if a.dense != b.dense {
-				if a.dense {
-					return 1
-				}
-				return -1
-			}
-			return len(a.data) - len(b.data)
-		})
 		all := ix.snap.Docs()
 		lo := ix.snap.From(max(after.Path, q.PathPrefix))
 		hi := lo + sort.Search(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i].Path, q.PathPrefix) })
-		for d := lo; ; d++ {
-			d = intersect(cs, d)
-			if d >= hi {
-				return
+		first := sort.Search(len(ix.segs), func(i int) bool { return ix.offs[i]+len(ix.segs[i].docs) > lo })
+		cs := make([]postings, 0, len(hashes))
+		for si := first; si < len(ix.segs) && ix.offs[si] < hi; si++ {
+			sg, off := ix.segs[si], ix.offs[si]
+			cs = sg.lists(cs[:0], hashes)
+			if cs == nil {
+				continue // a gram of the query is in no doc of the segment
 			}
-			first := 0
-			if all[d].Path == after.Path {
-				first = after.Line
-			}
-			if !scanDoc(all[d], first, m, yield) {
-				return
+			for d := max(lo-off, 0); ; d++ {
+				d = intersect(cs, d)
+				if d >= len(sg.docs) || off+d >= hi {
+					break
+				}
+				doc, from := all[off+d], 0
+				if doc.Path == after.Path {
+					from = after.Line
+				}
+				if !scanDoc(doc, from, m, yield) {
+					return
+				}
 			}
 		}
 	}
 }
 
-// queryBuckets returns the distinct buckets of the grams every matching
-// line must hold: the class of a one-rune query, the pair of a two-rune
-// query, else every triple.
-func (ix *Index) queryBuckets(text string) []uint32 {
+// queryHashes returns the hashes of the grams every matching line must
+// hold: the class of a one-rune query, the pair of a two-rune query, else
+// every triple.
+func queryHashes(text string) []uint64 {
 	var cls []rune
 	for _, r := range text {
 		cls = append(cls, foldClass(r))
@@ -466,31 +524,54 @@ func (ix *Index) queryBuckets(text string) []uint32 {
 			hs = append(hs, hash3(cls[i-2], cls[i-1], cls[i]))
 		}
 	}
-	out := make([]uint32, 0, len(hs))
-	for _, h := range hs {
-		b := uint32(h >> ix.shift)
-		if !slices.Contains(out, b) {
-			out = append(out, b)
+	slices.Sort(hs)
+	return slices.Compact(hs)
+}
+
+// lists appends to cs the posting lists of the segment's buckets for
+// hashes, the shortest sparse list first (it drives; bitmaps only answer
+// "is d in?"). It returns nil when one of them is empty.
+func (sg *segment) lists(cs []postings, hashes []uint64) []postings {
+	for _, h := range hashes {
+		b := uint32(h >> sg.shift)
+		if slices.ContainsFunc(cs, func(p postings) bool { return p.bucket == b }) {
+			continue
 		}
+		p := sg.postings(b)
+		if p.empty() {
+			return nil
+		}
+		cs = append(cs, p)
 	}
-	return out
+	slices.SortFunc(cs, func(a, b postings) int {
+		if a.dense != b.dense {
+			if a.dense {
+				return 1
+			}
+			return -1
+		}
+		return len(a.data) - len(b.data)
+	})
+	return cs
 }
 
 // postings reads one posting list in doc order.
 type postings struct {
-	dense bool
-	data  []byte // deltas as uvarints, or a bitmap of n bits
-	n     int    // number of docs
-	pos   int
-	cur   int // the current doc; -1 before the first
+	bucket uint32
+	dense  bool
+	data   []byte // deltas as uvarints, or a bitmap of n bits
+	n      int    // number of docs
+	pos    int
+	cur    int // the current doc; -1 before the first
 }
 
-func (ix *Index) postings(b uint32) postings {
+func (sg *segment) postings(b uint32) postings {
 	return postings{
-		dense: ix.isDense(b),
-		data:  ix.data[ix.start[b]:ix.start[b+1]],
-		n:     ix.stats.Docs,
-		cur:   -1,
+		bucket: b,
+		dense:  sg.isDense(b),
+		data:   sg.data[sg.start[b]:sg.start[b+1]],
+		n:      len(sg.docs),
+		cur:    -1,
 	}
 }
 

@@ -133,7 +133,9 @@ func queriesFrom(rng *rand.Rand, snap *docs.Snapshot, n int) []string {
 
 // TestIndexMatchesScan is the differential test: on generated corpora, for
 // queries of every length, both cases, path prefixes, resume positions and
-// early exits, the index yields exactly what the scan yields.
+// early exits, the index yields exactly what the scan yields: built in one
+// segment, in many small ones, and rebuilt from an older index after
+// files were edited, added and removed (reusing the untouched segments).
 func TestIndexMatchesScan(t *testing.T) {
 	tricky := t.TempDir()
 	writeTrickyCorpus(t, tricky, rand.New(rand.NewPCG(7, 8)), 160)
@@ -141,6 +143,7 @@ func TestIndexMatchesScan(t *testing.T) {
 	if _, err := corpusgen.Generate(context.Background(), realistic, corpusgen.Options{Seed: 3, Files: 400}); err != nil {
 		t.Fatal(err)
 	}
+	const small = 8 << 10 // bytes of text per segment: many segments
 	for _, tc := range []struct {
 		name    string
 		dir     string
@@ -149,60 +152,130 @@ func TestIndexMatchesScan(t *testing.T) {
 		{"tricky", tricky, 300},
 		{"realistic", realistic, 300},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name+"/one-segment", func(t *testing.T) {
 			snap := load(t, tc.dir)
-			ix, err := NewIndex(snap)
+			ix, err := build(snap, nil, 1<<40)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(11, 12))
-			queries := queriesFrom(rng, snap, tc.queries)
-			if tc.name == "realistic" {
-				for _, q := range corpusgen.Queries {
-					queries = append(queries, q.Text)
-				}
+			if ix.Stats().Segments != 1 {
+				t.Fatalf("%d segments, want 1", ix.Stats().Segments)
 			}
-			all := snap.Docs()
-			prefixes := []string{""}
-			for range 5 {
-				p := all[rng.IntN(len(all))].Path
-				prefixes = append(prefixes, p[:rng.IntN(len(p)+1)])
+			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
+		})
+		t.Run(tc.name+"/segments", func(t *testing.T) {
+			snap := load(t, tc.dir)
+			ix, err := build(snap, nil, small)
+			if err != nil {
+				t.Fatal(err)
 			}
-			prefixes = append(prefixes, "no-such-folder/")
-			checked, nonEmpty := 0, 0
-			for _, text := range queries {
-				for _, cs := range []bool{false, true} {
-					prefix := prefixes[rng.IntN(len(prefixes))]
-					var after Position
-					switch rng.IntN(4) {
-					case 1: // resume inside a doc
-						d := all[rng.IntN(len(all))]
-						after = Position{Path: d.Path, Line: rng.IntN(len(d.Lines) + 2)}
-					case 2: // resume after a path that is not in the snapshot
-						after = Position{Path: all[rng.IntN(len(all))].Path + "x", Line: 3}
-					}
-					q := Query{Text: text, CaseSensitive: cs, PathPrefix: prefix}
-					for _, limit := range []int{0, 1, 20} {
-						want := collect(Matches(snap, q, after), limit)
-						got := collect(ix.Matches(q, after), limit)
-						if diff := cmp.Diff(want, got); diff != "" {
-							t.Fatalf("query %+q case_sensitive=%v prefix=%q after=%+v limit=%d: index differs from scan (-want +got):\n%s",
-								text, cs, prefix, after, limit, diff)
-						}
-						checked++
-						if len(want) > 0 {
-							nonEmpty++
-						}
-					}
-				}
+			if ix.Stats().Segments < 10 {
+				t.Fatalf("%d segments, want many", ix.Stats().Segments)
 			}
-			// The test means something only if many queries matched.
-			if nonEmpty < checked/4 {
-				t.Fatalf("only %d of %d comparisons had matches; the query generator is broken", nonEmpty, checked)
-			}
-			t.Logf("%d comparisons, %d with matches; index %+v", checked, nonEmpty, ix.Stats())
+			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
 		})
 	}
+	t.Run("reindexed", func(t *testing.T) {
+		dir := t.TempDir()
+		if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 5, Files: 400}); err != nil {
+			t.Fatal(err)
+		}
+		prev := load(t, dir)
+		old, err := build(prev, nil, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Edit, remove and add files; one folder's worth goes.
+		all := prev.Docs()
+		for i, d := range all {
+			full := filepath.Join(dir, filepath.FromSlash(d.Path))
+			var err error
+			switch {
+			case i%50 == 7:
+				err = os.WriteFile(full, []byte("# Edited\n\nNow with kelvinword and ẞtraße.\n"), 0o644)
+			case i%60 == 11:
+				err = os.Remove(full)
+			case i%70 == 13:
+				err = os.WriteFile(full+".new.md", []byte("# Added\n\nkelvinword here too.\n"), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.RemoveAll(filepath.Join(dir, filepath.Dir(filepath.FromSlash(all[len(all)/2].Path)))); err != nil {
+			t.Fatal(err)
+		}
+		snap, diff, err := docs.Update(context.Background(), prev, dir, docs.Changes{All: true}, docs.LoadOptions{Generation: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diff.Added) == 0 || len(diff.Removed) == 0 || len(diff.Changed) == 0 {
+			t.Fatalf("the edits made no diff: %+v", diff)
+		}
+		ix, err := build(snap, old, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := ix.Stats()
+		if st.ReusedDocs == 0 || st.ReusedDocs >= st.Docs {
+			t.Fatalf("reused %d of %d docs: want some but not all", st.ReusedDocs, st.Docs)
+		}
+		diffAgainstScan(t, snap, ix, 300, true)
+		if got := collect(ix.Matches(Query{Text: "KELVINWORD"}, Position{}), 0); len(got) < len(diff.Added)+len(diff.Changed)-1 {
+			t.Errorf("%d matches for a word of the edited and added docs, want at least %d", len(got), len(diff.Added)+len(diff.Changed)-1)
+		}
+	})
+}
+
+// diffAgainstScan compares ix with the scan on queries drawn from snap.
+func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock bool) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(11, 12))
+	queries := queriesFrom(rng, snap, n)
+	if stock {
+		for _, q := range corpusgen.Queries {
+			queries = append(queries, q.Text)
+		}
+	}
+	all := snap.Docs()
+	prefixes := []string{""}
+	for range 5 {
+		p := all[rng.IntN(len(all))].Path
+		prefixes = append(prefixes, p[:rng.IntN(len(p)+1)])
+	}
+	prefixes = append(prefixes, "no-such-folder/")
+	checked, nonEmpty := 0, 0
+	for _, text := range queries {
+		for _, cs := range []bool{false, true} {
+			prefix := prefixes[rng.IntN(len(prefixes))]
+			var after Position
+			switch rng.IntN(4) {
+			case 1: // resume inside a doc
+				d := all[rng.IntN(len(all))]
+				after = Position{Path: d.Path, Line: rng.IntN(len(d.Lines) + 2)}
+			case 2: // resume after a path that is not in the snapshot
+				after = Position{Path: all[rng.IntN(len(all))].Path + "x", Line: 3}
+			}
+			q := Query{Text: text, CaseSensitive: cs, PathPrefix: prefix}
+			for _, limit := range []int{0, 1, 20} {
+				want := collect(Matches(snap, q, after), limit)
+				got := collect(ix.Matches(q, after), limit)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("query %+q case_sensitive=%v prefix=%q after=%+v limit=%d: index differs from scan (-want +got):\n%s",
+						text, cs, prefix, after, limit, diff)
+				}
+				checked++
+				if len(want) > 0 {
+					nonEmpty++
+				}
+			}
+		}
+	}
+	// The test means something only if many queries matched.
+	if nonEmpty < checked/4 {
+		t.Fatalf("only %d of %d comparisons had matches; the query generator is broken", nonEmpty, checked)
+	}
+	t.Logf("%d comparisons, %d with matches; index %+v", checked, nonEmpty, ix.Stats())
 }
 
 // TestIndexEdgeQueries covers queries the generator may miss.

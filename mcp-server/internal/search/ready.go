@@ -22,11 +22,31 @@ type indexKey struct{}
 // The index is attached to the snapshot (docs.Snapshot.Attach), so a new
 // snapshot gets its own index and an old one's goes with it.
 func IndexOf(snap *docs.Snapshot) *Pending {
+	return ReindexOf(snap, nil)
+}
+
+// ReindexOf is IndexOf for a snapshot that follows prev: when prev has an
+// index, built or being built, the build waits for it and reuses its
+// segments whose docs did not change (see Reindex), so an edit costs the
+// indexing of the segments it touched rather than of the whole corpus.
+// prev may be nil.
+func ReindexOf(snap, prev *docs.Snapshot) *Pending {
 	return snap.Attach(indexKey{}, func() any {
+		var base *Pending
+		if prev != nil {
+			if v, ok := prev.Attached(indexKey{}); ok {
+				base = v.(*Pending)
+			}
+		}
 		p := &Pending{done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
-			p.ix, p.err = NewIndex(snap)
+			var old *Index
+			if base != nil {
+				<-base.done
+				old = base.ix // nil when that build failed: index from scratch
+			}
+			p.ix, p.err = Reindex(snap, old)
 		}()
 		return p
 	}).(*Pending)

@@ -43,6 +43,24 @@
 //     without a folded copy of the corpus whose offsets differ from the
 //     text as written.
 //
+// The index is cut into segments, runs of about 2 MiB of docs in path
+// order, each with its own bucket table and posting lists, rather than
+// one table over the whole corpus:
+//
+//   - A live reload changes a few docs. A new snapshot's index (Reindex)
+//     takes over every segment whose docs are unchanged and re-indexes only
+//     the others, so an edit costs a segment's build (tens of
+//     milliseconds), not the corpus's (about a second at 40k files).
+//     Segments keep their path ranges from one index to the next, so the
+//     docs around an edit fall in the same segment again.
+//   - Each worker builds whole segments with scratch memory sized to one
+//     segment and reused for the next, instead of gathering every
+//     (doc, gram) pair of the corpus before writing the lists, which held
+//     about twice the corpus size in scratch memory at the peak.
+//   - A query pays a few bucket lookups per segment: for an absent word,
+//     about 60 segments at 117 MB, microseconds in all; for a common one,
+//     the first segments already give limit matches.
+//
 // Queries that cannot be narrowed (the empty query, invalid UTF-8, which
 // may match inside a rune) go to the scan.
 package search

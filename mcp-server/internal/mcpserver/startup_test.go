@@ -1,0 +1,127 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+)
+
+// TestAnswersWhileDocsLoad follows a server whose corpus is still loading,
+// as the CLI starts one: initialize answers with no docs yet, a search sent
+// before the docs are there waits for them instead of failing (and so does
+// a resources/list, which then lists every doc), and a search
+// on a snapshot whose index is not built yet answers like one with the
+// index.
+func TestAnswersWhileDocsLoad(t *testing.T) {
+	abs, err := filepath.Abs(fixtureRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := docs.NewStore(nil)
+	srv := New(Options{
+		DataRoot:         abs,
+		RegistryPath:     filepath.Join(abs, "framework", "mod_hooks.json"),
+		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
+	}, store)
+	c, err := client.NewInProcessClient(srv.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize while the docs load: %v", err)
+	}
+	if store.Snapshot() != nil {
+		t.Fatal("the store has a snapshot before any was loaded")
+	}
+
+	args := map[string]any{"query": "hook"}
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	early := make(chan answer)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "mod_search_docs"
+		req.Params.Arguments = args
+		res, err := c.CallTool(ctx, req)
+		early <- answer{res, err}
+	}()
+
+	listed := make(chan int)
+	go func() {
+		res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+		n := -1
+		if err == nil {
+			n = 0
+			for _, r := range res.Resources {
+				if strings.HasPrefix(r.URI, docScheme) {
+					n++
+				}
+			}
+		}
+		listed <- n
+	}()
+
+	snap, err := docs.Load(ctx, filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-early:
+		t.Fatalf("a search answered before the docs were there: %+v", a)
+	case n := <-listed:
+		t.Fatalf("resources/list answered before the docs were there: %d docs", n)
+	default:
+	}
+	srv.Open(snap) // the search above was waiting for this
+	a := <-early
+	if a.err != nil {
+		t.Fatalf("search sent while the docs loaded: protocol error: %v", a.err)
+	}
+	if a.res.IsError {
+		t.Fatalf("search sent while the docs loaded: tool error: %s", text(a.res))
+	}
+	var got SearchDocsOutput
+	raw, err := json.Marshal(a.res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+
+	if n := <-listed; n != len(snap.Docs()) {
+		t.Errorf("resources/list sent while the docs loaded listed %d docs, want all %d", n, len(snap.Docs()))
+	}
+
+	// The same search once the snapshot's index is built.
+	<-search.IndexOf(snap).Done()
+	if ix, err := search.IndexOf(snap).Index(); ix == nil || err != nil {
+		t.Fatalf("no index after the build: %v", err)
+	}
+	want, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+	if len(want.Matches) == 0 {
+		t.Fatal("the query matches nothing in the fixture; the test checks nothing")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("search sent while the docs loaded (-with index +early):\n%s", diff)
+	}
+}
