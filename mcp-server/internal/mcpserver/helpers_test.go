@@ -24,6 +24,18 @@ const fixtureRoot = "testdata/repo"
 // initialised with a protocol version that has sessions.
 func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	t.Helper()
+	opts, docsDir := withFixture(t, dataRoot, opts)
+	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, New(opts, docs.NewStore(snap)))
+}
+
+// withFixture points opts at the repository dataRoot, as the CLI does, and
+// returns its docs folder.
+func withFixture(t *testing.T, dataRoot string, opts Options) (Options, string) {
+	t.Helper()
 	abs, err := filepath.Abs(dataRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -31,11 +43,13 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	opts.DataRoot = abs
 	opts.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
 	opts.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
-	snap, err := docs.Load(context.Background(), filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.NewInProcessClient(New(opts, docs.NewStore(snap)).MCP())
+	return opts, filepath.Join(abs, "docs")
+}
+
+// connect opens an in-process client session on srv and initialises it.
+func connect(t *testing.T, srv *Server) *client.Client {
+	t.Helper()
+	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +62,7 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
 	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatal(err)
+		t.Fatalf("initialize: %v", err)
 	}
 	return c
 }

@@ -2,12 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
@@ -18,33 +15,12 @@ import (
 // waits for it, bounded, or scans), and again once it is built: the answers
 // are the same, and none is an error.
 func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
-	abs, err := filepath.Abs(fixtureRoot)
+	opts, docsDir := withFixture(t, fixtureRoot, Options{})
+	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	snap, err := docs.Load(ctx, filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.NewInProcessClient(New(Options{
-		DataRoot:         abs,
-		RegistryPath:     filepath.Join(abs, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
-	}, docs.NewStore(snap)).MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	c := connect(t, New(opts, docs.NewStore(snap)))
 
 	queries := []map[string]any{
 		{"query": "hook"},

@@ -3,12 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -22,31 +20,11 @@ import (
 // on a snapshot whose index is not built yet answers like one with the
 // index.
 func TestAnswersWhileDocsLoad(t *testing.T) {
-	abs, err := filepath.Abs(fixtureRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, docsDir := withFixture(t, fixtureRoot, Options{})
 	store := docs.NewStore(nil)
-	srv := New(Options{
-		DataRoot:         abs,
-		RegistryPath:     filepath.Join(abs, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
-	}, store)
-	c, err := client.NewInProcessClient(srv.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	srv := New(opts, store)
+	c := connect(t, srv) // initialize answers with no docs yet
 	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize while the docs load: %v", err)
-	}
 	if store.Snapshot() != nil {
 		t.Fatal("the store has a snapshot before any was loaded")
 	}
@@ -80,7 +58,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		listed <- n
 	}()
 
-	snap, err := docs.Load(ctx, filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
+	snap, err := docs.Load(ctx, docsDir, docs.LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
