@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -46,18 +45,7 @@ type served struct {
 // serveRepo loads root/docs and serves root with opts changed by change.
 func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Options)) *served {
 	t.Helper()
-	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{MaxDocBytes: maxDocBytes, Generation: 1})
-	if err != nil {
-		t.Fatalf("load docs: %v", err)
-	}
-	store := docs.NewStore(snap)
-	mcpSrv := mcpserver.New(mcpserver.Options{
-		Version:          "test",
-		DataRoot:         root,
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	}, store).MCP()
-	o := Options{Version: "test", RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"), SiteDir: filepath.Join(root, "site"), Logger: slog.New(slog.DiscardHandler)}
+	store, mcpSrv, o := parts(t, root, maxDocBytes)
 	if change != nil {
 		change(&o)
 	}
@@ -66,7 +54,7 @@ func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Option
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{srv: New(o, mcpSrv, store), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: snap, stop: cancel, ended: make(chan error, 1)}
+	s := &served{srv: New(o, mcpSrv, store), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: store.Snapshot(), stop: cancel, ended: make(chan error, 1)}
 	go func() { s.ended <- s.srv.Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()

@@ -41,27 +41,7 @@ func newFixture(t testing.TB, opts func(*Options)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatalf("load docs: %v", err)
-	}
-	store := docs.NewStore(snap)
-	log := slog.New(slog.DiscardHandler)
-	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	mcpSrv := mcpserver.New(mcpserver.Options{
-		Version:          "test",
-		DataRoot:         root,
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	}, store).MCP()
-	o := Options{
-		Version:      "test",
-		SiteDir:      filepath.Join(root, "site"),
-		RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"),
-		Logger:       log,
-	}
+	store, mcpSrv, o := parts(t, root, 0)
 	if opts != nil {
 		opts(&o)
 	}
@@ -72,6 +52,36 @@ func newFixture(t testing.TB, opts func(*Options)) *fixture {
 		ts.Close()
 	})
 	return &fixture{srv: srv, mcp: mcpSrv, http: ts, url: ts.URL + "/mcp"}
+}
+
+// parts builds what a test server over root is made of: root's docs
+// loaded into a store (docs over maxDocBytes skipped; 0 for the default),
+// the MCP server over them, and the HTTP options for root. With -v the
+// server's log goes to the test log.
+func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Store, *server.MCPServer, Options) {
+	t.Helper()
+	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{MaxDocBytes: maxDocBytes, Generation: 1})
+	if err != nil {
+		t.Fatalf("load docs: %v", err)
+	}
+	store := docs.NewStore(snap)
+	log := slog.New(slog.DiscardHandler)
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	registry := filepath.Join(root, "framework", "mod_hooks.json")
+	mcpSrv := mcpserver.New(mcpserver.Options{
+		Version:          "test",
+		DataRoot:         root,
+		RegistryPath:     registry,
+		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+	}, store).MCP()
+	return store, mcpSrv, Options{
+		Version:      "test",
+		SiteDir:      filepath.Join(root, "site"),
+		RegistryPath: registry,
+		Logger:       log,
+	}
 }
 
 type testWriter struct{ t testing.TB }
