@@ -24,22 +24,13 @@ func TestStartupDoesNotWaitForDocs(t *testing.T) {
 	root := repo(t)
 	gate := make(chan struct{})
 	loading := make(chan struct{})
-	cfg := config{
-		Version:          "test",
-		Stdio:            true,
-		DataRoot:         root,
-		DocsPath:         filepath.Join(root, "docs"),
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		LogFormat:        "text",
-		Watch:            watch.Auto,
-		beforeLoad: func(ctx context.Context) {
-			close(loading)
-			select {
-			case <-gate:
-			case <-ctx.Done():
-			}
-		},
+	cfg := stdioConfig(root, watch.Auto)
+	cfg.beforeLoad = func(ctx context.Context) {
+		close(loading)
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -128,21 +119,12 @@ func TestStartupDoesNotWaitForDocs(t *testing.T) {
 // read stops the server with an error, instead of serving nothing.
 func TestStartupLoadFailureStops(t *testing.T) {
 	root := repo(t)
-	cfg := config{
-		Version:          "test",
-		Stdio:            true,
-		DataRoot:         root,
-		DocsPath:         filepath.Join(root, "docs"),
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		LogFormat:        "text",
-		Watch:            watch.Off,
-		beforeLoad: func(context.Context) {
-			// The folder goes between the configuration check and the load.
-			if err := os.RemoveAll(filepath.Join(root, "docs")); err != nil {
-				t.Error(err)
-			}
-		},
+	cfg := stdioConfig(root, watch.Off)
+	cfg.beforeLoad = func(context.Context) {
+		// The folder goes between the configuration check and the load.
+		if err := os.RemoveAll(filepath.Join(root, "docs")); err != nil {
+			t.Error(err)
+		}
 	}
 	inR, _ := io.Pipe() // stdin stays open: only the failed load can stop the server
 	err := run(context.Background(), cfg, inR, io.Discard, io.Discard)
@@ -150,4 +132,19 @@ func TestStartupLoadFailureStops(t *testing.T) {
 		t.Fatal("run served without docs")
 	}
 	t.Logf("run: %v", err)
+}
+
+// stdioConfig is the configuration of a stdio server over the repository
+// root, as the flags would give it.
+func stdioConfig(root string, mode watch.Mode) config {
+	return config{
+		Version:          "test",
+		Stdio:            true,
+		DataRoot:         root,
+		DocsPath:         filepath.Join(root, "docs"),
+		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
+		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+		LogFormat:        "text",
+		Watch:            mode,
+	}
 }
