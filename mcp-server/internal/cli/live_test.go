@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -25,18 +26,31 @@ func TestStdioLive(t *testing.T) {
 	}
 	defer c.Close()
 	if r, ok := client.GetStderr(c); ok {
+		// The server's log, shown when the test fails (a t.Logf from this
+		// goroutine could come after the test has ended).
+		var (
+			logMu  sync.Mutex
+			logBuf bytes.Buffer
+		)
 		go func() {
 			b := make([]byte, 4096)
 			for {
 				n, err := r.Read(b)
-				if n > 0 {
-					t.Logf("stderr: %s", b[:n])
-				}
+				logMu.Lock()
+				logBuf.Write(b[:n])
+				logMu.Unlock()
 				if err != nil {
 					return
 				}
 			}
 		}()
+		t.Cleanup(func() {
+			if t.Failed() {
+				logMu.Lock()
+				defer logMu.Unlock()
+				t.Logf("docs-mcp stderr:\n%s", logBuf.String())
+			}
+		})
 	}
 	var (
 		mu  sync.Mutex
@@ -71,13 +85,21 @@ func TestStdioLive(t *testing.T) {
 	if err := c.Subscribe(ctx, sub); err != nil {
 		t.Fatal(err)
 	}
-	await := func(want string) {
+	// await waits for a notification want that came after mark (a count
+	// of notifications): the start-up list_changed, sent once the docs
+	// are loaded, must not stand in for the one an edit causes.
+	seen := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got)
+	}
+	await := func(mark int, want string) {
 		t.Helper()
 		for {
 			mu.Lock()
-			ok := slices.Contains(got, want)
-			names := slices.Clone(got)
+			names := slices.Clone(got[mark:])
 			mu.Unlock()
+			ok := slices.Contains(names, want)
 			if ok {
 				return
 			}
@@ -110,13 +132,15 @@ func TestStdioLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	mark := seen()
 	write("guide/intro.md", "# Intro\n\nRegister hooks early; the wombat says so.\n")
-	await("notifications/resources/updated docs://guide/intro.md")
+	await(mark, "notifications/resources/updated docs://guide/intro.md")
 	if text := search("wombat"); !strings.Contains(text, "guide/intro.md:3") {
 		t.Errorf("search after the edit:\n%s", text)
 	}
+	mark = seen()
 	write("new/folder/page.md", "# Page\n\nA gecko.\n")
-	await("notifications/resources/list_changed")
+	await(mark, "notifications/resources/list_changed")
 	for !strings.Contains(search("gecko"), "new/folder/page.md:3") {
 		select {
 		case <-ctx.Done():

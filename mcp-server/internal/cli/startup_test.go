@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,7 +134,9 @@ func TestStartupLoadFailureStops(t *testing.T) {
 	if err == nil {
 		t.Fatal("run served without docs")
 	}
-	t.Logf("run: %v", err)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "load docs: ") {
+		t.Errorf("run: %v; want a load docs error saying the folder does not exist", err)
+	}
 }
 
 // stdioConfig is the configuration of a stdio server over the repository
