@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -254,47 +255,47 @@ func links(p *Page) []string {
 
 func htmlLinks(body []byte) []string {
 	var out []string
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return out
-		}
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		tok := z.Token()
-		for _, a := range tok.Attr {
-			switch a.Key {
-			case "href", "src", "data-index":
-				if a.Val != "" && !strings.HasPrefix(a.Val, "data:") && !strings.HasPrefix(a.Val, "javascript:") && !strings.HasPrefix(a.Val, "mailto:") {
-					out = append(out, a.Val)
-				}
-			case "srcset":
-				for _, part := range strings.Split(a.Val, ",") {
-					if f := strings.Fields(part); len(f) > 0 {
-						out = append(out, f[0])
-					}
+	for a := range attrs(body) {
+		switch a.Key {
+		case "href", "src", "data-index":
+			if a.Val != "" && !strings.HasPrefix(a.Val, "data:") && !strings.HasPrefix(a.Val, "javascript:") && !strings.HasPrefix(a.Val, "mailto:") {
+				out = append(out, a.Val)
+			}
+		case "srcset":
+			for _, part := range strings.Split(a.Val, ",") {
+				if f := strings.Fields(part); len(f) > 0 {
+					out = append(out, f[0])
 				}
 			}
 		}
 	}
+	return out
 }
 
 func ids(body []byte) map[string]bool {
 	out := map[string]bool{}
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return out
+	for a := range attrs(body) {
+		if a.Key == "id" || (a.Key == "name" && a.Val != "") {
+			out[a.Val] = true
 		}
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		for _, a := range z.Token().Attr {
-			if a.Key == "id" || (a.Key == "name" && a.Val != "") {
-				out[a.Val] = true
+	}
+	return out
+}
+
+// attrs yields the attributes of every start tag in an HTML document.
+func attrs(body []byte) iter.Seq[html.Attribute] {
+	return func(yield func(html.Attribute) bool) {
+		z := html.NewTokenizer(bytes.NewReader(body))
+		for {
+			switch z.Next() {
+			case html.ErrorToken:
+				return
+			case html.StartTagToken, html.SelfClosingTagToken:
+				for _, a := range z.Token().Attr {
+					if !yield(a) {
+						return
+					}
+				}
 			}
 		}
 	}
