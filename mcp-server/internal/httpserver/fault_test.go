@@ -7,7 +7,6 @@ package httpserver
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -22,7 +21,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -99,37 +97,6 @@ var baseRepo = map[string]string{
 	"CONTRIBUTING.md":          "# Contributing\n\nSmall commits.\n",
 }
 
-// sessionClient opens an mcp-go Streamable HTTP session on a protocol
-// version with sessions.
-func sessionClient(t *testing.T, url string) *client.Client {
-	t.Helper()
-	c, err := client.NewStreamableHttpClient(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	init.Params.ClientInfo = mcp.Implementation{Name: "fault-test", Version: "1"}
-	if _, err := c.Initialize(context.Background(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-// tool calls a tool and returns its result; a protocol error fails the test.
-func tool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
-	}
-	return res
-}
-
 func resultText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
@@ -192,7 +159,7 @@ func TestFaultStreamNeverRead(t *testing.T) {
 		t.Errorf("heap in use grew by %d MiB for one stuck stream, want less than 32 MiB", grew>>20)
 	}
 
-	other := sessionClient(t, s.url)
+	other := connect(t, s.url, mcp.ProtocolVersion20250618)
 	if res := tool(t, other, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
 		t.Errorf("another session's search failed beside the stuck stream: %s", resultText(res))
 	}
@@ -260,7 +227,7 @@ func TestFaultRepoFilesChangeUnderLoad(t *testing.T) {
 	)
 	var wg sync.WaitGroup
 	for w := range workers {
-		c := sessionClient(t, s.url)
+		c := connect(t, s.url, mcp.ProtocolVersion20250618)
 		wg.Go(func() {
 			for i := range calls {
 				var name string
@@ -306,7 +273,7 @@ func TestFaultRepoFilesChangeUnderLoad(t *testing.T) {
 	<-changer
 	t.Logf("%d calls answered with content, %d with a tool error naming the file", ok, toolError)
 
-	c := sessionClient(t, s.url)
+	c := connect(t, s.url, mcp.ProtocolVersion20250618)
 	if res := tool(t, c, "mod_hook_registry", nil); res.IsError || !strings.Contains(resultText(res), `"hooks"`) {
 		t.Errorf("registry restored, but: %s", resultText(res))
 	}
@@ -372,7 +339,7 @@ func TestFaultMessyTree(t *testing.T) {
 				t.Errorf("docs loaded (-want +got):\n%s", diff)
 			}
 
-			c := sessionClient(t, s.url)
+			c := connect(t, s.url, mcp.ProtocolVersion20250618)
 			res := tool(t, c, "mod_read_doc", map[string]any{"path": "nul.md"})
 			if res.IsError || !strings.Contains(resultText(res), "before\x00after") {
 				t.Errorf("doc with a NUL byte: %q", resultText(res))
@@ -443,7 +410,7 @@ func TestFaultManyDocs(t *testing.T) {
 	}
 
 	start = time.Now()
-	c := sessionClient(t, s.url)
+	c := connect(t, s.url, mcp.ProtocolVersion20250618)
 	res := tool(t, c, "mod_search_docs", map[string]any{"query": "odd one out"})
 	if res.IsError || !strings.Contains(resultText(res), "many/077/p77777.md:4") {
 		t.Errorf("search among %d docs: %.300s", n, resultText(res))
@@ -466,17 +433,6 @@ func TestFaultManyDocs(t *testing.T) {
 	t.Logf("searched and listed in %d pages in %s", pages, time.Since(start).Round(time.Millisecond))
 	if listed != n {
 		t.Errorf("listing with cursors gave %d paths in %d pages, want %d", listed, pages, n)
-	}
-}
-
-func decode(t *testing.T, res *mcp.CallToolResult, v any) {
-	t.Helper()
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("decode %s: %v", b, err)
 	}
 }
 
@@ -509,7 +465,7 @@ func TestFaultClientDisconnects(t *testing.T) {
 
 	// Warm up, so that pooled goroutines and connections exist before the
 	// baseline.
-	c := sessionClient(t, s.url)
+	c := connect(t, s.url, mcp.ProtocolVersion20250618)
 	tool(t, c, "mod_search_docs", map[string]any{"query": "hook"})
 	baseline := runtime.NumGoroutine()
 

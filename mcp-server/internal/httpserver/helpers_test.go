@@ -95,7 +95,14 @@ func (w testWriter) Write(p []byte) (int, error) {
 // (empty: the client's default, 2026-07-28) and initializes it.
 func (f *fixture) connect(t testing.TB, version string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	tr, err := transport.NewStreamableHTTP(f.url, opts...)
+	return connect(t, f.url, version, opts...)
+}
+
+// connect starts an mcp-go Streamable HTTP client on the /mcp endpoint url
+// and protocol version (empty: the client's default) and initializes it.
+func connect(t testing.TB, url, version string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,25 +129,38 @@ func (f *fixture) connect(t testing.TB, version string, opts ...transport.Stream
 // tool error.
 func callTool[T any](t testing.TB, c *client.Client, name string, args map[string]any) T {
 	t.Helper()
+	res := tool(t, c, name, args)
+	if res.IsError {
+		t.Fatalf("call %s: tool error: %v", name, res.Content)
+	}
+	var out T
+	decode(t, res, &out)
+	return out
+}
+
+// tool calls a tool and returns its result; a protocol error fails the test.
+func tool(t testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
 	res, err := c.CallTool(context.Background(), req)
 	if err != nil {
-		t.Fatalf("call %s: %v", name, err)
+		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
 	}
-	if res.IsError {
-		t.Fatalf("call %s: tool error: %v", name, res.Content)
-	}
-	var out T
-	raw, err := json.Marshal(res.StructuredContent)
+	return res
+}
+
+// decode decodes a tool result's structured content into v.
+func decode(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("call %s: decode %s: %v", name, raw, err)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
 	}
-	return out
 }
 
 // rpc builds a raw JSON-RPC POST to /mcp.
