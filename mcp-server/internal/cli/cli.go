@@ -219,15 +219,19 @@ func load(ctx context.Context, log *slog.Logger, cfg config, srv *mcpserver.Serv
 	srv.Open(snap)
 	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
 		"duration", time.Since(begin).Round(time.Millisecond), "data_root", cfg.DataRoot)
-	if os.Getenv("GOGC") == "" {
-		go func() {
-			select {
-			case <-search.IndexOf(snap).Done():
-				debug.SetGCPercent(steadyGCPercent)
-			case <-ctx.Done():
-			}
-		}()
-	}
+	go func() {
+		select {
+		case <-search.IndexOf(snap).Done():
+		case <-ctx.Done():
+			return
+		}
+		// The build's scratch memory goes back to the system, and from now
+		// on the docs and their index are most of the heap.
+		debug.FreeOSMemory()
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(steadyGCPercent)
+		}
+	}()
 	return nil
 }
 

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -90,8 +89,7 @@ func (s *Server) waitForDocs(hooks *server.Hooks) []server.ServerOption {
 // indexInBackground starts building snap's search index at once, so that
 // the first search on a new snapshot finds it built (or nearly), reusing
 // what it can of prev's (nil for the first snapshot), and logs when it is
-// done. After the first build it hands the build's scratch memory back to
-// the operating system.
+// done.
 func (s *Server) indexInBackground(prev, snap *docs.Snapshot) {
 	first := prev == nil
 	p := search.ReindexOf(snap, prev)
@@ -105,7 +103,6 @@ func (s *Server) indexInBackground(prev, snap *docs.Snapshot) {
 		st := ix.Stats()
 		level := slog.LevelDebug
 		if first {
-			debug.FreeOSMemory()
 			level = slog.LevelInfo
 		}
 		s.log.Log(context.Background(), level, "search index built", "generation", snap.Generation(),
