@@ -60,9 +60,8 @@ func (s *sessions) generate(r *reservation) string {
 	id := rand.Text()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r != nil && !r.done {
-		r.done = true
-		s.admitting--
+	if r != nil {
+		r.settle()
 	}
 	s.live[id] = &session{lastSeen: s.now()}
 	return id
@@ -128,6 +127,14 @@ type reservation struct {
 	done bool // the slot was filled or released; guarded by s.mu
 }
 
+// settle gives the slot up once, filled or released. The caller holds r.s.mu.
+func (r *reservation) settle() {
+	if !r.done {
+		r.done = true
+		r.s.admitting--
+	}
+}
+
 func (r *reservation) Generate() string                  { return r.s.generate(r) }
 func (r *reservation) Validate(id string) (bool, error)  { return r.s.Validate(id) }
 func (r *reservation) Terminate(id string) (bool, error) { return r.s.Terminate(id) }
@@ -164,10 +171,7 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 	return context.WithValue(ctx, reservationKey{}, r), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if !r.done {
-			r.done = true
-			s.admitting--
-		}
+		r.settle()
 	}, nil
 }
 
