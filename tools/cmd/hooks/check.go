@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/docs-mcp/docs-mcp/framework/registry"
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
 const usage = `usage: hooks check [FILE]
@@ -99,31 +99,21 @@ func location(p registry.Problem) string {
 }
 
 // defaultFile finds framework/mod_hooks.json in the repository holding the
-// current directory: the nearest ancestor with a go.work file.
+// current directory, relative to it.
 func defaultFile() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("find repository: %w", err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			f := filepath.Join(dir, "framework", "mod_hooks.json")
-			if rel, err := filepath.Rel(mustGetwd(), f); err == nil {
-				f = rel
-			}
-			return f, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("find repository: %w", err)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.work in the current directory or above, so no default registry")
-		}
-		dir = parent
+	root, err := repo.Root(wd)
+	if errors.Is(err, repo.ErrNotFound) {
+		return "", errors.New("no go.work in the current directory or above, so no default registry")
+	} else if err != nil {
+		return "", err
 	}
-}
-
-func mustGetwd() string {
-	wd, _ := os.Getwd()
-	return wd
+	f := filepath.Join(root, "framework", "mod_hooks.json")
+	if rel, err := filepath.Rel(wd, f); err == nil {
+		f = rel
+	}
+	return f, nil
 }

@@ -18,6 +18,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,9 +45,9 @@ type query struct {
 }
 
 func run(ctx context.Context, cfg config, log *slog.Logger) error {
-	root, err := repoRoot()
+	root, err := repo.Root(".")
 	if err != nil {
-		return err
+		return fmt.Errorf("run searchbench inside the repository: %w", err)
 	}
 	work, err := os.MkdirTemp("", "searchbench-")
 	if err != nil {
@@ -266,25 +267,6 @@ func goCmd(ctx context.Context, dir string, stdout io.Writer, args ...string) er
 	cmd.Stdout = stdout
 	cmd.Stderr = os.Stderr
 	return cmd.Run()
-}
-
-// repoRoot is the nearest folder, from the working directory up, that holds
-// go.work.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("run searchbench inside the repository (no go.work found above the working directory)")
-		}
-		dir = parent
-	}
 }
 
 // procStatus reads a kB field of /proc/PID/status, in bytes.

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/wiki"
 )
 
@@ -52,20 +53,20 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	repo, err := wiki.FindRepo(wd)
+	root, err := repo.Root(wd)
 	if err != nil {
 		return err
 	}
-	opt := wiki.Options{Repo: repo, Progress: stderr}
+	opt := wiki.Options{Repo: root, Progress: stderr}
 
 	fs := flag.NewFlagSet("wiki "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.BaseURL, "base-url", wiki.DefaultBaseURL, "the URL the site is served under (canonical links, llms.txt)")
-	fs.StringVar(&opt.Root, "root", repo, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
+	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
 
 	switch args[0] {
 	case "build":
-		out := fs.String("o", filepath.Join(repo, "build", "wiki"), "output `dir` (replaced; must be empty or an earlier wiki build)")
+		out := fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced; must be empty or an earlier wiki build)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
 // inCI is true on the CI machine, where a missing prerequisite is a failure.
@@ -29,15 +31,15 @@ type hugoCheck struct {
 }
 
 var hugoOnce = sync.OnceValue(func() hugoCheck {
-	repo, err := FindRepo(".")
+	root, err := repo.Root(".")
 	if err != nil {
 		return hugoCheck{err: err}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	h := &Hugo{ModDir: filepath.Join(repo, "tools", "hugo"), Progress: os.Stderr}
+	h := &Hugo{ModDir: filepath.Join(root, "tools", "hugo"), Progress: os.Stderr}
 	v, err := h.Version(ctx)
-	return hugoCheck{repo: repo, version: v, err: err}
+	return hugoCheck{repo: root, version: v, err: err}
 })
 
 // options returns build options for root (the repository when empty), or

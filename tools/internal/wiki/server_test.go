@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
 // The wiki is tested as it is served: by the docs-mcp server in HTTP mode,
@@ -24,13 +26,13 @@ var (
 	binDir string // where TestMain lets the server binary be built
 
 	docsMCPOnce = sync.OnceValues(func() (string, error) {
-		repo, err := FindRepo(".")
+		root, err := repo.Root(".")
 		if err != nil {
 			return "", err
 		}
 		exe := filepath.Join(binDir, "docs-mcp")
 		cmd := exec.Command("go", "build", "-o", exe, "./mcp-server")
-		cmd.Dir = repo
+		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build ./mcp-server: %w\n%s", err, out)
 		}

@@ -63,22 +63,6 @@ func (o Options) baseURL() string {
 	return o.BaseURL
 }
 
-// FindRepo returns the nearest ancestor of dir (dir included) holding go.work.
-func FindRepo(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("find repository root: %w", err)
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if fi, err := os.Stat(filepath.Join(d, "go.work")); err == nil && fi.Mode().IsRegular() {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("find repository root: no go.work in %s or any parent", abs)
-		}
-	}
-}
-
 // Result describes a finished build.
 type Result struct {
 	Out      string        // the site folder
