@@ -72,12 +72,11 @@ func ScanTree(root string) (*Tree, error) {
 		}
 		if path.Ext(rel) == ".md" {
 			t.Docs = append(t.Docs, rel)
-			for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-				if dir == "." {
-					dirs[""] = true
+			for dir := docDir(rel); ; dir = docDir(dir) {
+				dirs[dir] = true
+				if dir == "" {
 					break
 				}
-				dirs[dir] = true
 			}
 		} else {
 			t.Files = append(t.Files, rel)
@@ -122,11 +121,24 @@ func (t *Tree) check() error {
 // becomes its _index.md (a branch bundle), so the folder stays a section whose
 // other files remain pages.
 func contentPath(doc string) string {
-	dir, file := path.Split(doc)
-	if file == "index.md" || file == "_index.md" {
-		return dir + "_index.md"
+	if isLanding(doc) {
+		return path.Join(docDir(doc), "_index.md")
 	}
 	return doc
+}
+
+// isLanding reports whether doc is its folder's landing page.
+func isLanding(doc string) bool {
+	b := path.Base(doc)
+	return b == "index.md" || b == "_index.md"
+}
+
+// docDir is the folder holding doc, "" for docs/ itself (as in Tree.Dirs).
+func docDir(doc string) string {
+	if d := path.Dir(doc); d != "." {
+		return d
+	}
+	return ""
 }
 
 // pagePath is the logical path Hugo's GetPage finds a content file by.
@@ -136,11 +148,12 @@ func pagePath(contentPath string) string {
 	return "/" + strings.TrimSuffix(p, "/")
 }
 
-// indexDocs are the folder landing pages (index.md) that must be mounted as _index.md.
-func (t *Tree) indexDocs() []string {
+// landingDocs are the folder landing pages (index.md or _index.md), each
+// mounted as its folder's _index.md.
+func (t *Tree) landingDocs() []string {
 	var out []string
 	for _, doc := range t.Docs {
-		if path.Base(doc) == "index.md" {
+		if isLanding(doc) {
 			out = append(out, doc)
 		}
 	}
@@ -151,16 +164,11 @@ func (t *Tree) indexDocs() []string {
 // build gives each an empty _index.md so it becomes a section with a listing.
 func (t *Tree) generatedSections() []string {
 	has := map[string]bool{}
-	for _, doc := range t.Docs {
-		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
-			has[strings.TrimSuffix(path.Dir(doc), ".")] = true
-		}
+	for _, doc := range t.landingDocs() {
+		has[docDir(doc)] = true
 	}
 	var out []string
 	for _, d := range t.Dirs {
-		if d == "." {
-			d = ""
-		}
 		if !has[d] {
 			out = append(out, d)
 		}
@@ -280,10 +288,8 @@ func (t *Tree) config(genDir, siteDir string, preview bool) hugoConfig {
 		// The landing pages are mounted one by one below, as _index.md.
 		{Source: docs, Target: "content", Files: []string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}},
 	}
-	for _, doc := range t.Docs {
-		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
-			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", contentPath(doc))})
-		}
+	for _, doc := range t.landingDocs() {
+		m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", contentPath(doc))})
 	}
 	// Every file under docs/ is also published as is: the .md files are the
 	// raw twins of the pages, the rest are the images and attachments they use.

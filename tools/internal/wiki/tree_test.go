@@ -20,7 +20,7 @@ func TestScanTreeFixture(t *testing.T) {
 		"dirs":         tree.Dirs,
 		"contributing": tree.Contributing,
 		"generated":    tree.generatedSections(),
-		"index":        tree.indexDocs(),
+		"landing":      tree.landingDocs(),
 	}
 	want := map[string]any{
 		"docs": []string{
@@ -31,7 +31,7 @@ func TestScanTreeFixture(t *testing.T) {
 		"dirs":         []string{"", "clients", "framework", "framework/advanced", "server"},
 		"contributing": true,
 		"generated":    []string{"clients", "framework", "framework/advanced"},
-		"index":        []string{"index.md", "server/index.md"},
+		"landing":      []string{"index.md", "server/index.md"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ScanTree (-want +got):\n%s", diff)
@@ -98,5 +98,27 @@ func TestScanTreeSkipsHidden(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"index.md"}, tree.Docs); diff != "" {
 		t.Errorf("docs (-want +got):\n%s", diff)
+	}
+}
+
+// TestGeneratedSectionsDottedFolder: a folder whose name ends in a dot has
+// its own landing page, so the build must not generate another for it.
+func TestGeneratedSectionsDottedFolder(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"docs/index.md":            "# Home",
+		"docs/v1./index.md":        "# Version 1.",
+		"docs/v1./notes.md":        "# Notes",
+		"docs/v2/notes.md":         "# Notes",
+		"framework/mod_hooks.json": "{}",
+	} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
+	}
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"v2"}, tree.generatedSections()); diff != "" {
+		t.Errorf("generated sections (-want +got):\n%s", diff)
 	}
 }
