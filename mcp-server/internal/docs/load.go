@@ -109,7 +109,7 @@ func listMarkdown(ctx context.Context, root *os.Root, start string, stamps bool)
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && ignoredName(d.Name()) {
+			if p != "." && IgnoredName(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
@@ -145,9 +145,20 @@ func listMarkdown(ctx context.Context, root *os.Root, start string, stamps bool)
 	return files, skipped, err
 }
 
-// ignoredName reports whether a folder is left out of the corpus: version
+// IgnoredName reports whether a folder is left out of the corpus: version
 // control internals and installed dependencies.
-func ignoredName(name string) bool { return name == ".git" || name == "node_modules" }
+func IgnoredName(name string) bool { return name == ".git" || name == "node_modules" }
+
+// IgnoredPath reports whether a slash path lies in a folder left out of the
+// corpus.
+func IgnoredPath(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if IgnoredName(seg) {
+			return true
+		}
+	}
+	return false
+}
 
 func isMarkdown(p string) bool {
 	return len(p) > 3 && strings.EqualFold(p[len(p)-3:], ".md")

@@ -85,7 +85,7 @@ func (u *updater) visit(ctx context.Context, raw string) error {
 	switch {
 	case raw == "" || raw == ".":
 		return u.scan(ctx, ".", true)
-	case err != nil || ignoredPath(p):
+	case err != nil || IgnoredPath(p):
 		return nil // not a path a doc can have
 	}
 	u.scopes = append(u.scopes, p)
@@ -294,14 +294,4 @@ func (s *Snapshot) next(generation uint64, replaced map[string]*Doc, removed []s
 // with returns a snapshot made of the given parts.
 func (s *Snapshot) with(generation uint64, docs []*Doc, byPath map[string]*Doc, skipped []Skipped) *Snapshot {
 	return &Snapshot{generation: generation, docs: docs, byPath: byPath, skipped: skipped}
-}
-
-// ignoredPath reports whether a path lies in a folder left out of the corpus.
-func ignoredPath(p string) bool {
-	for seg := range strings.SplitSeq(p, "/") {
-		if ignoredName(seg) {
-			return true
-		}
-	}
-	return false
 }

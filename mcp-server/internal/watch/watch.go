@@ -22,15 +22,16 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -301,7 +302,7 @@ func (t *tree) addTree(dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != dir && (d.Name() == ".git" || d.Name() == "node_modules") {
+		if p != dir && docs.IgnoredName(d.Name()) {
 			return filepath.SkipDir
 		}
 		err = t.fsw.Add(p)
@@ -345,7 +346,7 @@ func (t *tree) event(ev fsnotify.Event, b *pending) error {
 		return nil // a sibling of the docs folder in a watched parent
 	}
 	rel = filepath.ToSlash(rel)
-	if ignored(rel) {
+	if docs.IgnoredPath(rel) {
 		return nil
 	}
 	if ev.Has(fsnotify.Create) {
@@ -357,16 +358,6 @@ func (t *tree) event(ev fsnotify.Event, b *pending) error {
 	}
 	b.paths[rel] = true
 	return nil
-}
-
-// ignored reports whether a path lies in a folder left out of the corpus.
-func ignored(rel string) bool {
-	for seg := range strings.SplitSeq(rel, "/") {
-		if seg == ".git" || seg == "node_modules" {
-			return true
-		}
-	}
-	return false
 }
 
 // pending is a batch being gathered.
@@ -388,15 +379,9 @@ const maxPaths = 10000
 func (p *pending) batch() Batch {
 	b := Batch{All: p.all || len(p.paths) > maxPaths}
 	if !b.All {
-		for rel := range p.paths {
-			b.Paths = append(b.Paths, rel)
-		}
-		slices.Sort(b.Paths)
+		b.Paths = slices.Sorted(maps.Keys(p.paths))
 	}
-	for f := range p.files {
-		b.Files = append(b.Files, f)
-	}
-	slices.Sort(b.Files)
+	b.Files = slices.Sorted(maps.Keys(p.files))
 	return b
 }
 
