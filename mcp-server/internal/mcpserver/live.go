@@ -73,6 +73,9 @@ type Change struct {
 // The store must already serve c.Next, so that a client reacting to a
 // notification reads the new state.
 func (s *Server) Publish(c Change) {
+	if c.Diff.Empty() && len(c.Files) == 0 {
+		return // nothing to list or tell: a poll that found no change, or rewrites with the same text
+	}
 	var (
 		list    []server.ServerResource
 		removed []string
@@ -123,9 +126,7 @@ func (s *Server) Publish(c Change) {
 			}
 		}
 	}
-	if !c.Diff.Empty() || len(c.Files) > 0 {
-		s.log.Info("docs updated", "generation", c.Next.Generation(),
-			"added", len(c.Diff.Added), "removed", len(c.Diff.Removed), "changed", len(c.Diff.Changed),
-			"files", len(c.Files), "docs", len(c.Next.Docs()))
-	}
+	s.log.Info("docs updated", "generation", c.Next.Generation(),
+		"added", len(c.Diff.Added), "removed", len(c.Diff.Removed), "changed", len(c.Diff.Changed),
+		"files", len(c.Files), "docs", len(c.Next.Docs()))
 }
