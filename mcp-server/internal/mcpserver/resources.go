@@ -96,13 +96,9 @@ func (s *Server) docResource(d *docs.Doc) server.ServerResource {
 // a JSON-RPC internal error (-32603); the message says what was wrong.
 func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
-	raw, ok := strings.CutPrefix(uri, docScheme)
-	if !ok {
-		return nil, fmt.Errorf("%q is not a docs:// URI", uri)
-	}
-	p, err := url.PathUnescape(raw)
+	p, err := docPathOf(uri)
 	if err != nil {
-		return nil, fmt.Errorf("bad escape in %q: %w", uri, err)
+		return nil, err
 	}
 	d, err := s.store.Snapshot().Doc(p)
 	if err != nil {
@@ -127,4 +123,17 @@ func docText(d *docs.Doc) string {
 		return ""
 	}
 	return strings.Join(d.Lines, "\n") + "\n"
+}
+
+// docPathOf is the doc path a docs:// URI names; docURI spells it back.
+func docPathOf(uri string) (string, error) {
+	raw, ok := strings.CutPrefix(uri, docScheme)
+	if !ok {
+		return "", fmt.Errorf("%q is not a docs:// URI", uri)
+	}
+	p, err := url.PathUnescape(raw)
+	if err != nil {
+		return "", fmt.Errorf("bad escape in %q: %w", uri, err)
+	}
+	return p, nil
 }

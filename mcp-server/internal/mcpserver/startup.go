@@ -59,30 +59,20 @@ func (s *Server) waitForDocs(hooks *server.Hooks) []server.ServerOption {
 		_ = s.awaitDocs(ctx) // on a cancelled request the answer goes nowhere
 	})
 	return []server.ServerOption{
-		server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				if err := s.awaitDocs(ctx); err != nil {
-					return nil, err
-				}
-				return next(ctx, req)
-			}
-		}),
-		server.WithPromptHandlerMiddleware(func(next server.PromptHandlerFunc) server.PromptHandlerFunc {
-			return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-				if err := s.awaitDocs(ctx); err != nil {
-					return nil, err
-				}
-				return next(ctx, req)
-			}
-		}),
-		server.WithResourceHandlerMiddleware(func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
-			return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				if err := s.awaitDocs(ctx); err != nil {
-					return nil, err
-				}
-				return next(ctx, req)
-			}
-		}),
+		server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc { return afterDocs(s, next) }),
+		server.WithPromptHandlerMiddleware(func(next server.PromptHandlerFunc) server.PromptHandlerFunc { return afterDocs(s, next) }),
+		server.WithResourceHandlerMiddleware(func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc { return afterDocs(s, next) }),
+	}
+}
+
+// afterDocs wraps a request handler so that it runs once the docs are there.
+func afterDocs[Req, Res any](s *Server, next func(context.Context, Req) (Res, error)) func(context.Context, Req) (Res, error) {
+	return func(ctx context.Context, req Req) (Res, error) {
+		if err := s.awaitDocs(ctx); err != nil {
+			var none Res
+			return none, err
+		}
+		return next(ctx, req)
 	}
 }
 

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"context"
 	"log/slog"
-	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -118,13 +116,8 @@ func (s *subscriptions) count() int {
 // docs://a%20b.md and docs://a b.md are one subscription. Other URIs are
 // kept as they are.
 func normalURI(uri string) string {
-	raw, ok := strings.CutPrefix(uri, docScheme)
-	if !ok {
-		return uri
+	if p, err := docPathOf(uri); err == nil {
+		return docURI(p)
 	}
-	p, err := url.PathUnescape(raw)
-	if err != nil {
-		return uri
-	}
-	return docURI(p)
+	return uri
 }
