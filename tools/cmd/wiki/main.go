@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 
 	fs := flag.NewFlagSet("wiki "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opt.BaseURL, "base-url", wiki.DefaultBaseURL, "the URL the site is served under (canonical links, llms.txt)")
+	fs.StringVar(&opt.BaseURL, "base-url", "", "the URL the site is served under (canonical links, llms.txt); build: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL)
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
 
 	switch args[0] {
@@ -81,9 +81,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		if !isFlagSet(fs, "base-url") {
-			opt.BaseURL = ""
-		}
 		return wiki.Serve(ctx, opt, *addr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stderr, usage)
@@ -92,10 +89,4 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-}
-
-func isFlagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
