@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
-	"github.com/docs-mcp/docs-mcp/tools/crawl"
+	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
 // searchIndex is /wiki/search-index.json.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/tools/crawl"
+	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
 func TestBuildFixture(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package wiki builds the modkit wiki: the repository's docs/ rendered by the
-// Hugo pinned in tools/hugo, with the site sources in tools/wiki/site.
+// Hugo pinned in tools/hugo, with the site sources in tools/internal/wiki/site.
 //
 // A build scans the tree (docs/, CONTRIBUTING.md, framework/mod_hooks.json),
 // writes the parts that depend on it (the Hugo mounts, a page for each folder
@@ -27,13 +27,13 @@ const DefaultBaseURL = "/wiki/"
 
 // Options says what to build.
 type Options struct {
-	Repo     string    // the docs-mcp checkout: holds tools/wiki/site and tools/hugo
+	Repo     string    // the docs-mcp checkout: holds tools/internal/wiki/site and tools/hugo
 	Root     string    // the tree to build (docs/, ...); empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
 }
 
-func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "wiki", "site") }
+func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
 
 func (o Options) hugo() *Hugo {
 	return &Hugo{ModDir: filepath.Join(o.Repo, "tools", "hugo"), Progress: o.progress()}

@@ -2,7 +2,7 @@
 // (Dockerfile.docs-mcp and compose.yaml at the repository root) on a real
 // Docker engine. It has no code of its own: run
 //
-//	go test ./tools/container
+//	go test ./tools/e2e/container
 //
 // On a machine without Docker the test says so and skips; with CI=true a
 // missing engine is a failure (.ci/run installs one first).

@@ -27,6 +27,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
 // patience bounds every wait for something that should happen at once; it
@@ -130,7 +132,7 @@ func need(t *testing.T, name string, alternatives ...string) string {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := repo.Root(".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // for real (a built docs-mcp and its own nginx process, nothing of the
 // system's nginx service), and talks MCP through the proxy:
 //
-//	go test ./tools/proxy
+//	go test ./tools/e2e/proxy
 //
 // Without nginx or openssl the test says so and skips; with CI=true it
 // fails instead (.ci/run installs both).
