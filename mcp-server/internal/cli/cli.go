@@ -14,7 +14,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/urfave/cli/v2"
@@ -22,8 +21,6 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // Exit codes.
@@ -130,122 +127,53 @@ root or docs folder, an unusable flag value).`,
 }
 
 // run serves the corpus, over stdio or HTTP, until the client leaves or a
-// signal arrives. It answers at once: the docs load in the background (see
-// load), and requests that need them wait for them.
+// signal arrives. It answers at once: the docs load in the background
+// (mcpserver's Run), and requests that need them wait for them.
 func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	opts := mcpserver.Options{
-		Version:          cfg.Version,
-		DataRoot:         cfg.DataRoot,
-		DocsPath:         cfg.DocsPath,
-		MaxDocBytes:      cfg.MaxDocBytes,
-		RegistryPath:     cfg.RegistryPath,
-		ContributingPath: cfg.ContributingPath,
-		MaxResultBytes:   cfg.MaxResultBytes,
-		Logger:           log,
-	}
 	store := docs.NewStore(nil) // loading
-	srv := mcpserver.New(opts, store)
+	srv := mcpserver.New(mcpserver.Options{
+		Version:           cfg.Version,
+		DataRoot:          cfg.DataRoot,
+		DocsPath:          cfg.DocsPath,
+		MaxDocBytes:       cfg.MaxDocBytes,
+		RegistryPath:      cfg.RegistryPath,
+		ContributingPath:  cfg.ContributingPath,
+		MaxResultBytes:    cfg.MaxResultBytes,
+		Logger:            log,
+		Watch:             cfg.Watch,
+		WatchPollInterval: cfg.WatchPollInterval,
+	}, store)
 
-	// Follow the files on disk for as long as the server serves.
-	w := watch.New(watch.Options{
-		Mode:         cfg.Watch,
-		Dir:          cfg.DocsPath,
-		Files:        []string{cfg.RegistryPath, cfg.ContributingPath},
-		PollInterval: cfg.WatchPollInterval,
-		Logger:       log,
-	})
-	followCtx, stopFollowing := context.WithCancel(ctx)
-	followed := make(chan struct{})
+	// The server loads its docs and follows them on disk while it serves;
+	// a failed load stops serving.
+	serveCtx, stopServing := context.WithCancelCause(ctx)
+	ran := make(chan struct{})
 	go func() {
-		defer close(followed)
-		if err := srv.Follow(followCtx, w); err != nil {
-			log.Error("not following changes to the docs; restart to see edits", "err", err)
+		defer close(ran)
+		if err := srv.Run(serveCtx); err != nil {
+			stopServing(err)
 		}
 	}()
 	defer func() {
-		stopFollowing()
-		<-followed
-	}()
-
-	serveCtx, stopServing := context.WithCancelCause(ctx)
-	defer stopServing(nil)
-	go func() {
-		if err := load(serveCtx, log, cfg, srv, w); err != nil {
-			stopServing(err)
-		}
+		stopServing(nil)
+		<-ran
 	}()
 
 	var err error
 	if cfg.Stdio {
 		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout)
 	} else {
-		err = serveHTTP(serveCtx, log, cfg, srv.MCP(), store, w)
+		err = serveHTTP(serveCtx, log, cfg, srv, store)
 	}
 	if cause := context.Cause(serveCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
 		return cause // the docs could not be loaded
 	}
 	return err
 }
-
-// load reads the docs and hands them to srv. It waits until w follows
-// changes first, so that an edit made while the docs load is seen: the
-// load may or may not have read it, and the batch that reports it (applied
-// once the docs are open) reads it again.
-func load(ctx context.Context, log *slog.Logger, cfg config, srv *mcpserver.Server, w *watch.Watcher) error {
-	select {
-	case <-w.Ready():
-	case <-ctx.Done():
-		return nil
-	}
-	if cfg.beforeLoad != nil {
-		cfg.beforeLoad(ctx)
-	}
-	begin := time.Now()
-	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: log})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		log.Error("cannot load the docs; stopping", "err", err)
-		return fmt.Errorf("load docs: %w", err)
-	}
-	// Collect the load's garbage (file buffers) before the index build
-	// allocates on top of it: about 7 MB off the peak at 40,000 files.
-	debug.FreeOSMemory()
-	srv.Open(snap)
-	log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
-		"duration", time.Since(begin).Round(time.Millisecond), "data_root", cfg.DataRoot)
-	go func() {
-		select {
-		case <-search.IndexOf(snap).Done():
-		case <-ctx.Done():
-			return
-		}
-		// The build's scratch memory goes back to the system, and from now
-		// on the docs and their index are most of the heap.
-		debug.FreeOSMemory()
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(steadyGCPercent)
-		}
-	}()
-	return nil
-}
-
-// steadyGCPercent is the garbage collector's target (GOGC) once the first
-// snapshot is loaded and indexed, unless GOGC is set. The docs and their
-// index are then most of the heap, and they live as long as the process:
-// with Go's default of 100, the garbage of searches could grow to their
-// size again before a collection, doubling the resident memory (4.4x the
-// corpus after 6,000 searches on 40,000 files). At 20 it stays under a
-// fifth of them, and a collection comes every two thousand searches or so
-// on that corpus. The load and the first build keep the default: at 25
-// from the start, loading 40,000 files took 2 to 3 s longer. See
-// docs/server/architecture.md.
-const steadyGCPercent = 20
 
 func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
 	stdio := server.NewStdioServer(mcp)
@@ -259,7 +187,7 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 	return nil
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MCPServer, store *docs.Store, w *watch.Watcher) error {
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, store *docs.Store) error {
 	srv := httpserver.New(httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
@@ -271,9 +199,9 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, mcp *server.MC
 		AllowedOrigins:     cfg.AllowedOrigins,
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
-		Watching:           func() string { return string(w.Method()) },
+		Watching:           content.Watching,
 		Logger:             log,
-	}, mcp, store)
+	}, content.MCP(), store)
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,10 +46,6 @@ type config struct {
 	AllowedOrigins     []string
 	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
 	ShutdownTimeout    time.Duration
-
-	// beforeLoad, when set, runs just before the docs load (tests hold the
-	// load back with it to see what the server does meanwhile).
-	beforeLoad func(context.Context)
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on

@@ -27,35 +27,34 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		t.Fatal(err)
 	}
 	docsDir := filepath.Join(root, "docs")
-	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := docs.NewStore(snap)
+	store := docs.NewStore(nil)
 	registry := filepath.Join(root, "framework", "mod_hooks.json")
 	live := mcpserver.New(mcpserver.Options{
 		Version: "test", DataRoot: root, DocsPath: docsDir,
 		RegistryPath: registry, ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+		Watch: watch.Auto,
 	}, store)
-	w := watch.New(watch.Options{Mode: watch.Auto, Dir: docsDir, Files: []string{registry}})
 	ctx, cancel := context.WithCancel(context.Background())
-	followed := make(chan error, 1)
-	go func() { followed <- live.Follow(ctx, w) }()
+	ran := make(chan error, 1)
+	go func() { ran <- live.Run(ctx) }()
 	srv := New(Options{
 		Version: "test", SiteDir: filepath.Join(root, "site"), RegistryPath: registry,
-		Watching: func() string { return string(w.Method()) },
+		Watching: live.Watching,
 	}, live.MCP(), store)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown(context.Background())
 		ts.Close()
 		cancel()
-		if err := <-followed; err != nil {
-			t.Errorf("Follow: %v", err)
+		if err := <-ran; err != nil {
+			t.Errorf("Run: %v", err)
 		}
 	})
 	f := &fixture{srv: srv, mcp: live.MCP(), http: ts, url: ts.URL + "/mcp"}
-	waitFor(t, "the watcher to start", func() bool { return f.health(t).Watch == "fsnotify" })
+	waitFor(t, "the docs and the watcher", func() bool {
+		h := f.health(t)
+		return h.Status == "ok" && h.Watch == "fsnotify"
+	})
 	return f, docsDir
 }
 

@@ -11,18 +11,18 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
-// Follow keeps the server in step with the files on disk until ctx ends:
+// follow keeps the server in step with the files on disk until ctx ends:
 // each batch from w is applied to the docs snapshot (only the files it
 // names are read again), the new snapshot replaces the old one at once,
 // its search index starts building, and Publish tells clients. Batches
 // come one at a time, so snapshots follow each other in generation order.
 //
-// Follow may start before the docs are loaded, and should: start it, wait
-// for w.Ready, then load and Open. A batch that comes before Open waits
+// follow may start before the docs are loaded, and should (Run does): start
+// it, wait for w.Ready, then load and Open. A batch that comes before Open waits
 // for it (the watcher coalesces what arrives meanwhile), and is then
 // applied to the loaded snapshot, so an edit made while the docs loaded
 // is never lost: at worst a file read by the load is read again.
-func (s *Server) Follow(ctx context.Context, w *watch.Watcher) error {
+func (s *Server) follow(ctx context.Context, w *watch.Watcher) error {
 	return w.Run(ctx, s.apply)
 }
 
@@ -32,11 +32,7 @@ func (s *Server) apply(ctx context.Context, b watch.Batch) {
 		return
 	}
 	prev := s.store.Snapshot()
-	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, docs.LoadOptions{
-		MaxDocBytes: s.opts.MaxDocBytes,
-		Generation:  prev.Generation() + 1,
-		Logger:      s.log,
-	})
+	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, s.loadOptions(prev.Generation()+1))
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Warn("cannot read the docs folder; serving the last docs read until it is back",

@@ -42,7 +42,7 @@ func BenchmarkEditToSearchable(b *testing.B) {
 	w := watch.New(watch.Options{Mode: watch.Auto, Dir: docsDir})
 	followCtx, stop := context.WithCancel(ctx)
 	followed := make(chan error, 1)
-	go func() { followed <- srv.Follow(followCtx, w) }()
+	go func() { followed <- srv.follow(followCtx, w) }()
 	defer func() { stop(); <-followed }()
 	<-w.Ready()
 

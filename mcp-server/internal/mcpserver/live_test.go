@@ -47,11 +47,11 @@ func startLive(t *testing.T, mode watch.Mode) *live {
 	w := watch.New(watch.Options{Mode: mode, Dir: l.docs, Files: []string{registry, guide}, PollInterval: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- l.srv.Follow(ctx, w) }()
+	go func() { done <- l.srv.follow(ctx, w) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("Follow: %v", err)
+			t.Errorf("follow: %v", err)
 		}
 	})
 	for end := time.Now().Add(deadline); w.Method() == watch.MethodNone; time.Sleep(time.Millisecond) {

@@ -9,14 +9,17 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
@@ -26,12 +29,16 @@ const DefaultMaxResultBytes = 64 << 10
 type Options struct {
 	Version          string
 	DataRoot         string // absolute path of the repository served
-	DocsPath         string // absolute path of the docs folder, read again as it changes (Follow)
+	DocsPath         string // absolute path of the docs folder, read again as it changes (Run)
 	MaxDocBytes      int64  // docs larger than this are skipped; 0 means docs.DefaultMaxDocBytes
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
 	Logger           *slog.Logger
+
+	// How Run follows the docs folder, the registry and CONTRIBUTING.md.
+	Watch             watch.Mode
+	WatchPollInterval time.Duration // 0 means watch.DefaultPollInterval
 }
 
 // Server holds what the MCP handlers share.
@@ -42,15 +49,20 @@ type Server struct {
 	hookCache hookCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
+	watcher   *watch.Watcher // follows the files on disk while Run runs
 
 	opened   chan struct{} // closed once the server has its docs (Open)
 	openOnce sync.Once
+
+	// beforeLoad, when set, runs just before Run loads the docs (tests
+	// hold the load back with it to see what the server does meanwhile).
+	beforeLoad func(context.Context)
 }
 
-// New returns a server answering from store. Serve its MCP(); call Publish
-// after each change of the store's snapshot or of the repository files.
-// A store without a snapshot yet gives a server that answers at once and
-// holds requests for docs until Open hands them over.
+// New returns a server answering from store. Serve its MCP(), and call Run
+// to load the docs and follow them on disk. A store without a snapshot yet
+// gives a server that answers at once and holds requests for docs until
+// Run (or Open) hands them over.
 func New(opts Options, store *docs.Store) *Server {
 	if opts.MaxResultBytes <= 0 {
 		opts.MaxResultBytes = DefaultMaxResultBytes
@@ -59,6 +71,13 @@ func New(opts Options, store *docs.Store) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, store: store, log: opts.Logger, subs: newSubscriptions(opts.Logger), opened: make(chan struct{})}
+	s.watcher = watch.New(watch.Options{
+		Mode:         opts.Watch,
+		Dir:          opts.DocsPath,
+		Files:        []string{opts.RegistryPath, opts.ContributingPath},
+		PollInterval: opts.WatchPollInterval,
+		Logger:       opts.Logger,
+	})
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
 	waits := s.waitForDocs(hooks)
@@ -100,6 +119,10 @@ func New(opts Options, store *docs.Store) *Server {
 
 // MCP returns the protocol server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Watching says how changes on disk are followed right now: "fsnotify",
+// "poll", or "off" (with --watch off, and before or after Run).
+func (s *Server) Watching() string { return string(s.watcher.Method()) }
 
 // registryPath and contributingPath are the two files read from disk on
 // every call, so that edits show without a restart.

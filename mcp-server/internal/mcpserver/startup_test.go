@@ -11,6 +11,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // TestAnswersWhileDocsLoad follows a server whose corpus is still loading,
@@ -77,14 +78,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	if a.res.IsError {
 		t.Fatalf("search sent while the docs loaded: tool error: %s", text(a.res))
 	}
-	var got SearchDocsOutput
-	raw, err := json.Marshal(a.res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
-	}
+	got := decodeSearch(t, a.res)
 
 	if n := <-listed; n != len(snap.Docs()) {
 		t.Errorf("resources/list sent while the docs loaded listed %d docs, want all %d", n, len(snap.Docs()))
@@ -102,4 +96,74 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("search sent while the docs loaded (-with index +early):\n%s", diff)
 	}
+}
+
+// TestRunSeesEditsMadeWhileLoading holds Run's load back and checks that
+// the server answers initialize meanwhile, that a search sent before the
+// docs are there waits for them and then answers from them, and that an
+// edit made while the docs load (after the watcher is ready) is seen once
+// they are.
+func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
+	opts, docsDir := withFixture(t, copyTree(t, fixtureRoot), Options{Watch: watch.Auto})
+	opts.DocsPath = docsDir
+	srv := New(opts, docs.NewStore(nil))
+	gate, loading := make(chan struct{}), make(chan struct{})
+	srv.beforeLoad = func(ctx context.Context) {
+		close(loading)
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-ran; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+
+	<-loading // the watcher is ready and the load is held at the gate
+	c := connect(t, srv)
+	args := map[string]any{"query": "gated"}
+	early := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = "mod_search_docs", args
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Errorf("search sent while the docs loaded: protocol error: %v", err)
+		}
+		early <- res
+	}()
+	writeFile(t, docsDir, "late.md", "# Late\n\nWritten while gated.\n")
+	close(gate)
+
+	// The file may or may not have been read by the load; either way it
+	// is there once the watcher's batch is applied.
+	if res := <-early; res == nil || res.IsError || len(decodeSearch(t, res).Matches) > 1 {
+		t.Fatalf("search sent while the docs loaded: %+v", res)
+	}
+	want := []string{"late.md"}
+	var got []string
+	eventually(t, "the edit made during the load", func() bool {
+		got, _ = find(t, c, "gated")
+		return cmp.Equal(want, got)
+	})
+}
+
+// decodeSearch reads a mod_search_docs result.
+func decodeSearch(t *testing.T, res *mcp.CallToolResult) SearchDocsOutput {
+	t.Helper()
+	var out SearchDocsOutput
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("structuredContent %s does not decode: %v", raw, err)
+	}
+	return out
 }
