@@ -7,60 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestGetHook(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
-	out, text := callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "chat.message_sending"})
-	h := out.Hook
-	if h.Name != "chat.message_sending" || h.Kind != "filter" || h.Returns == nil || len(h.Params) == 0 || h.Example == "" {
-		t.Errorf("hook = %+v; want the full filter entry", h)
-	}
-	for _, want := range []string{"chat.message_sending (filter", "Parameters:", "Returns ", "Example:"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("text lacks %q:\n%s", want, text)
-		}
-	}
-	dep, text := callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.quit"})
-	if dep.Hook.Deprecated == nil || !strings.Contains(text, "Deprecated since") || !strings.Contains(text, "use player.left") {
-		t.Errorf("deprecated hook: %+v\n%s", dep.Hook.Deprecated, text)
-	}
-
-	tests := []struct{ name, want string }{
-		{"player.joind", `no hook is named "player.joind"; did you mean player.joined`},
-		{"PlayerJoined", "did you mean player.joined"},
-		{"completely.unrelated_thing", "mod_hook_registry lists every hook"},
-		{"", "name is empty"},
-	}
-	for _, tt := range tests {
-		if got := callErr(t, c, "mod_get_hook", map[string]any{"name": tt.name}); !strings.Contains(got, tt.want) {
-			t.Errorf("mod_get_hook(%q) error %q does not say %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestGetHookInvalidRegistry: the structured tool says what is wrong, with
-// positions, while the raw tool still returns the file.
-func TestGetHookInvalidRegistry(t *testing.T) {
-	dir := copyTree(t, fixtureRoot)
-	broken := `{"registry_version": "1.0.0", "framework": "modkit", "hooks": [{"name": "Player.Joined", "kind": "event"}]}` + "\n"
-	writeFile(t, dir, "framework/mod_hooks.json", broken)
-	c := newClient(t, dir, Options{})
-	got := callErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
-	for _, want := range []string{"the hook registry framework/mod_hooks.json is invalid", "framework/mod_hooks.json:1:", "mod_hook_registry still returns it"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("error %q does not say %q", got, want)
-		}
-	}
-	raw, _ := callOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
-	if raw.Content != broken {
-		t.Errorf("raw registry = %q, want the broken file as is", raw.Content)
-	}
-	// A doc search still works, without hook matches.
-	out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "player"})
-	if len(out.Hooks) != 0 {
-		t.Errorf("hooks from an invalid registry: %v", out.Hooks)
-	}
-}
-
 func TestSearchDocsFindsHooks(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
 	out, text := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "PLAYER.JOINED"})
@@ -77,19 +23,4 @@ func TestSearchDocsFindsHooks(t *testing.T) {
 	if len(out.Matches) != 1 || out.Matches[0].Path != "guide/intro.md" {
 		t.Errorf("doc matches = %+v, want the intro's mention", out.Matches)
 	}
-}
-
-// TestGetHookFollowsEdits: the parsed registry is cached, but an edit on
-// disk shows in the next call.
-func TestGetHookFollowsEdits(t *testing.T) {
-	dir := copyTree(t, fixtureRoot)
-	c := newClient(t, dir, Options{})
-	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
-
-	reg := mustRead(t, dir+"/framework/mod_hooks.json")
-	writeFile(t, dir, "framework/mod_hooks.json", strings.ReplaceAll(reg, `"player.joined"`, `"player.arrived"`))
-	if got := callErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"}); !strings.Contains(got, `no hook is named "player.joined"`) {
-		t.Errorf("after renaming the hook on disk: %q", got)
-	}
-	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.arrived"})
 }

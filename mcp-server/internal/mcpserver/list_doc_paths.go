@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -40,14 +39,9 @@ type DocEntry struct {
 }
 
 func (s *Server) listDocPathsTool() server.ServerTool {
-	return server.ServerTool{
-		Tool: readOnlyTool("mod_list_doc_paths", "List doc paths",
-			"List the docs under docs/ (the valid paths for mod_read_doc) with each doc's title, size and line count, in path order.",
-			mcp.WithInputSchema[ListDocPathsInput](),
-			mcp.WithOutputSchema[ListDocPathsOutput](),
-		),
-		Handler: handle(s, "mod_list_doc_paths", s.listDocPaths),
-	}
+	return newTool(s, "mod_list_doc_paths", "List doc paths",
+		"List the docs under docs/ (the valid paths for mod_read_doc) with each doc's title, size and line count, in path order.",
+		s.listDocPaths)
 }
 
 func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocPathsOutput, string, error) {

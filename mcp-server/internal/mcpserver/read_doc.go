@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -25,15 +24,10 @@ type ReadDocOutput struct {
 }
 
 func (s *Server) readDocTool() server.ServerTool {
-	return server.ServerTool{
-		Tool: readOnlyTool("mod_read_doc", "Read a doc",
-			"Read a doc from docs/ by its path, whole or a range of lines. Long docs are cut on a line "+
-				"boundary at the size cap; the result then says truncated and gives next_start_line.",
-			mcp.WithInputSchema[ReadDocInput](),
-			mcp.WithOutputSchema[ReadDocOutput](),
-		),
-		Handler: handle(s, "mod_read_doc", s.readDoc),
-	}
+	return newTool(s, "mod_read_doc", "Read a doc",
+		"Read a doc from docs/ by its path, whole or a range of lines. Long docs are cut on a line "+
+			"boundary at the size cap; the result then says truncated and gives next_start_line.",
+		s.readDoc)
 }
 
 func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, string, error) {

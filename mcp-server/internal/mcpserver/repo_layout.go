@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -20,14 +19,9 @@ type RepoLayoutOutput struct {
 }
 
 func (s *Server) repoLayoutTool() server.ServerTool {
-	return server.ServerTool{
-		Tool: readOnlyTool("mod_repo_layout", "Repository layout",
-			"A short fixed overview of this monorepo: its modules and folders, where docs and hooks live, how to run and test.",
-			mcp.WithInputSchema[struct{}](),
-			mcp.WithOutputSchema[RepoLayoutOutput](),
-		),
-		Handler: handle(s, "mod_repo_layout", func(context.Context, struct{}) (RepoLayoutOutput, string, error) {
+	return newTool(s, "mod_repo_layout", "Repository layout",
+		"A short fixed overview of this monorepo: its modules and folders, where docs and hooks live, how to run and test.",
+		func(context.Context, struct{}) (RepoLayoutOutput, string, error) {
 			return RepoLayoutOutput{Layout: layout}, layout, nil
-		}),
-	}
+		})
 }

@@ -39,3 +39,19 @@ func TestRepoLayoutIsTrue(t *testing.T) {
 		t.Error("docs/server/tools.md does not show the current layout.md under mod_repo_layout")
 	}
 }
+
+func TestRepoLayout(t *testing.T) {
+	c := newClient(t, fixtureRoot, Options{})
+	out, text := callOK[RepoLayoutOutput](t, c, "mod_repo_layout", nil)
+	for _, want := range []string{"go.work", "docs/", "framework/", "mod_hooks.json", "mcp-server/", "tools/", "CONTRIBUTING.md"} {
+		if !strings.Contains(out.Layout, want) {
+			t.Errorf("layout does not mention %s", want)
+		}
+	}
+	if text != out.Layout {
+		t.Error("text copy differs from the structured layout")
+	}
+	if len(out.Layout) > 4096 {
+		t.Errorf("layout is %d bytes; it should stay short", len(out.Layout))
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -57,16 +56,11 @@ type SearchMatch struct {
 }
 
 func (s *Server) searchDocsTool() server.ServerTool {
-	return server.ServerTool{
-		Tool: readOnlyTool("mod_search_docs", "Search the docs",
-			"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
-				"results in path then line order (not ranked), each with its heading trail and a snippet. "+
-				"Open a hit with mod_read_doc using its path and line. Hooks of the registry whose name or text matches are listed too.",
-			mcp.WithInputSchema[SearchDocsInput](),
-			mcp.WithOutputSchema[SearchDocsOutput](),
-		),
-		Handler: handle(s, "mod_search_docs", s.searchDocs),
-	}
+	return newTool(s, "mod_search_docs", "Search the docs",
+		"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
+			"results in path then line order (not ranked), each with its heading trail and a snippet. "+
+			"Open a hit with mod_read_doc using its path and line. Hooks of the registry whose name or text matches are listed too.",
+		s.searchDocs)
 }
 
 func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocsOutput, string, error) {

@@ -100,15 +100,7 @@ func New(opts Options, store *docs.Store) *Server {
 	}, waits...)
 	mcp := server.NewMCPServer("docs-mcp", opts.Version, options...)
 	s.mcp = mcp
-	mcp.AddTools(
-		s.searchDocsTool(),
-		s.readDocTool(),
-		s.listDocPathsTool(),
-		s.hookRegistryTool(),
-		s.getHookTool(),
-		s.readContributingTool(),
-		s.repoLayoutTool(),
-	)
+	mcp.AddTools(s.tools()...)
 	mcp.AddPrompt(s.moddingContextPrompt())
 	s.addResources(mcp)
 	if snap := store.Snapshot(); snap != nil {

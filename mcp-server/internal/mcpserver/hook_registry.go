@@ -1,0 +1,44 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// HookRegistryOutput is the result of mod_hook_registry.
+type HookRegistryOutput struct {
+	Path      string `json:"path" jsonschema:"Where the registry lives, relative to the repository root."`
+	Bytes     int    `json:"bytes" jsonschema:"Size of the whole file in bytes."`
+	Content   string `json:"content" jsonschema:"The file exactly as on disk, unparsed (even if it is not valid JSON)."`
+	Truncated bool   `json:"truncated" jsonschema:"True when the file is larger than the size cap and content holds only its first lines; read the resource for all of it."`
+}
+
+func (s *Server) hookRegistryTool() server.ServerTool {
+	return newTool(s, "mod_hook_registry", "Hook registry",
+		"Return the framework's hook registry, framework/mod_hooks.json, exactly as it is on disk (raw JSON, not parsed): "+
+			"every hook's name, kind, parameters and example.",
+		s.hookRegistry)
+}
+
+func (s *Server) hookRegistry(context.Context, struct{}) (HookRegistryOutput, string, error) {
+	content, err := s.readRepoFile(s.registryPath(), "the hook registry")
+	if err != nil {
+		return HookRegistryOutput{}, "", err
+	}
+	out := HookRegistryOutput{Path: s.rel(s.registryPath()), Bytes: len(content), Content: content}
+	if len(content) <= s.opts.MaxResultBytes {
+		return out, content, nil
+	}
+	r, err := window(docs.SplitLines(content), 1, 0, s.opts.MaxResultBytes)
+	if err != nil {
+		return HookRegistryOutput{}, "", err
+	}
+	out.Content, out.Truncated = r.Content, true
+	text := fmt.Sprintf("%s\n\n[%s is %d bytes, more than the %d-byte cap: only lines 1-%d of %d are shown; read the resource %s for the whole file]",
+		r.Content, out.Path, out.Bytes, s.opts.MaxResultBytes, r.EndLine, r.TotalLines, registryURI)
+	return out, text, nil
+}

@@ -1,0 +1,26 @@
+package mcpserver
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+)
+
+// readRepoFile reads one of the repository files the server serves besides
+// the docs. The paths come from the operator's configuration, never from a
+// client. A missing file is errUnavailable, named by its expected path.
+func (s *Server) readRepoFile(path, what string) (string, error) {
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("%w: %s is expected at %s in the repository, and there is no such file",
+			errUnavailable, what, s.rel(path))
+	case err != nil:
+		return "", fmt.Errorf("read %s: %w", s.rel(path), err)
+	case !utf8.Valid(b):
+		return "", fmt.Errorf("%w: %s at %s is not valid UTF-8 text", errUnavailable, what, s.rel(path))
+	}
+	return string(b), nil
+}

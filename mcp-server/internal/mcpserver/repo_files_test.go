@@ -1,0 +1,35 @@
+package mcpserver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMissingFilesAreToolErrors(t *testing.T) {
+	dir := copyTree(t, fixtureRoot)
+	for _, f := range []string{"framework/mod_hooks.json", "CONTRIBUTING.md"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newClient(t, dir, Options{})
+	if got := callErr(t, c, "mod_hook_registry", nil); !strings.Contains(got, "expected at framework/mod_hooks.json") {
+		t.Errorf("registry error %q does not name the expected path", got)
+	}
+	if got := callErr(t, c, "mod_read_contributing", nil); !strings.Contains(got, "expected at CONTRIBUTING.md") {
+		t.Errorf("contributing error %q does not name the expected path", got)
+	}
+	// The docs still work.
+	callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

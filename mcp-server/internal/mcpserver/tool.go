@@ -1,0 +1,132 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// tools are the tools the server registers, in the order tools/list gives
+// them: each is declared once, in the file named after it.
+func (s *Server) tools() []server.ServerTool {
+	return []server.ServerTool{
+		s.searchDocsTool(),
+		s.readDocTool(),
+		s.listDocPathsTool(),
+		s.hookRegistryTool(),
+		s.getHookTool(),
+		s.readContributingTool(),
+		s.repoLayoutTool(),
+	}
+}
+
+// newTool declares a read-only tool once: its name, title and description,
+// and its logic f, whose argument and result types give the tool's input
+// and output schemas (as the official Go SDK's AddTool[In, Out] does). In
+// is a struct of the arguments (struct{} for none), Out a struct of the
+// result; both take their field descriptions from jsonschema tags.
+func newTool[In, Out any](s *Server, name, title, description string, f toolFunc[In, Out]) server.ServerTool {
+	return server.ServerTool{
+		Tool: readOnlyTool(name, title, description,
+			mcp.WithInputSchema[In](),
+			mcp.WithOutputSchema[Out](),
+		),
+		Handler: handle(s, name, f),
+	}
+}
+
+// toolFunc is a tool's logic: typed arguments in, a typed result and its
+// readable text out.
+type toolFunc[In, Out any] func(ctx context.Context, in In) (Out, string, error)
+
+// handle adapts a toolFunc to mcp-go: it binds the arguments, runs f and
+// shapes its result or error.
+func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		if err := bind(req, &in); err != nil {
+			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", tool, err)), nil
+		}
+		out, text, err := f(ctx, in)
+		if err != nil {
+			return s.toolError(ctx, tool, err), nil
+		}
+		return mcp.NewToolResultStructured(out, text), nil
+	}
+}
+
+// readOnlyTool declares a tool with every annotation set: mcp-go defaults
+// to destructive and open-world otherwise.
+func readOnlyTool(name, title, description string, opts ...mcp.ToolOption) mcp.Tool {
+	return mcp.NewTool(name, append([]mcp.ToolOption{
+		mcp.WithDescription(description),
+		mcp.WithTitleAnnotation(title),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	}, opts...)...)
+}
+
+// bind decodes a call's arguments into in, strictly: an unknown argument or
+// a value of the wrong type is an error that names the argument and lists
+// the ones the tool takes.
+func bind[In any](req mcp.CallToolRequest, in *In) error {
+	raw, err := json.Marshal(req.GetRawArguments())
+	if err != nil {
+		return fmt.Errorf("%w: arguments are not JSON: %v", errInput, err)
+	}
+	if string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(in)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return fmt.Errorf("argument %s must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return fmt.Errorf("unknown argument %s; this tool takes: %s", name, argNames[In]())
+	default:
+		return fmt.Errorf("arguments must be a JSON object of %s: %v", argNames[In](), err)
+	}
+}
+
+// argNames lists the JSON names of In's fields.
+func argNames[In any]() string {
+	t := reflect.TypeFor[In]()
+	var names []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(names, ", ")
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	default:
+		return "a " + t.Kind().String()
+	}
+}
