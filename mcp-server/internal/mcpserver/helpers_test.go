@@ -49,6 +49,14 @@ func withFixture(t *testing.T, dataRoot string, opts Options) (Options, string) 
 // connect opens an in-process client session on srv and initialises it.
 func connect(t *testing.T, srv *Server) *client.Client {
 	t.Helper()
+	c, _ := initialize(t, srv)
+	return c
+}
+
+// initialize opens an in-process client session on srv, initialises it and
+// returns the server's answer.
+func initialize(t *testing.T, srv *Server) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		t.Fatal(err)
@@ -61,10 +69,11 @@ func connect(t *testing.T, srv *Server) *client.Client {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	return c
+	return c, res
 }
 
 // call invokes a tool and fails the test on a protocol error.

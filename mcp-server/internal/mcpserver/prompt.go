@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,12 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
+
+// usingTools is the prompt's part on the tools. It is tested against the
+// registered tools (TestToolsAreDescribed).
+//
+//go:embed using_tools.md
+var usingTools string
 
 // Bounds of the prompt's parts, so that it stays pasteable into any chat.
 const (
@@ -44,16 +51,7 @@ func (s *Server) moddingContext(task string) string {
 	b.WriteString(s.conventions())
 	b.WriteString("\n## Docs\n\n")
 	b.WriteString(docList(s.store.Snapshot()))
-	b.WriteString(`
-## Using the tools
-
-- mod_search_docs {query}: substring search, case-insensitive; results in path order with line numbers and heading trails.
-- mod_read_doc {path, start_line?, end_line?}: read a doc; follow next_start_line when truncated.
-- mod_list_doc_paths {prefix?}: the valid doc paths with titles.
-- mod_get_hook {name}: one hook's kind, parameters and example; mod_hook_registry: framework/mod_hooks.json as on disk. Check a hook's exact name and parameters before using it.
-- mod_read_contributing: the full contribution guide. mod_repo_layout: the layout above.
-Ground answers in what these return and cite doc paths.
-`)
+	b.WriteString("\n" + usingTools)
 	return b.String()
 }
 

@@ -10,6 +10,7 @@ package mcpserver
 
 import (
 	"context"
+	_ "embed"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,7 @@ func New(opts Options, store *docs.Store) *Server {
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),
 		server.WithDescription("Search and read the modkit framework's documentation, hook registry and contribution guide."),
-		server.WithInstructions(instructions),
+		server.WithInstructions(strings.TrimSpace(instructions)),
 		server.WithToolCapabilities(false),
 		// subscribe: notifications/resources/updated for changed docs and
 		// files; listChanged: notifications/resources/list_changed when
@@ -132,11 +133,8 @@ func (s *Server) rel(path string) string {
 	return filepath.ToSlash(r)
 }
 
-const instructions = `This server answers questions about the modkit modding framework from its own repository.
-
-- Find things with mod_search_docs (plain substring search, case-insensitive by default, not ranked): search for an identifier or a short phrase, then open the hit with mod_read_doc at the given path and line.
-- Browse with mod_list_doc_paths; read a whole page with mod_read_doc, following next_start_line when a result says it was cut.
-- Hooks: mod_get_hook {name} gives one hook's parameters and example; mod_hook_registry returns framework/mod_hooks.json exactly as on disk. mod_search_docs also lists hooks whose name or text matches.
-- Conventions for changes: mod_read_contributing. The repo's shape: mod_repo_layout.
-- The prompt mod_modding_context packs all of this into one message.
-Cite doc paths (docs://...) in answers. Every result is size-capped; when a result is cut it says so and tells how to continue.`
+// instructions tell a client how to use the tools; initialize sends them.
+// They are tested against the registered tools (TestToolsAreDescribed).
+//
+//go:embed instructions.md
+var instructions string

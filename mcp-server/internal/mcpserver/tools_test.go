@@ -3,13 +3,19 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // TestToolSchemas snapshots what clients see of each tool: name,
@@ -55,10 +61,97 @@ func TestToolSchemas(t *testing.T) {
 	}
 }
 
+// TestInitializeTellsHowToUseTheTools: the initialize result carries the
+// server's name and version, its capabilities, and instructions that name
+// every tool the server registers and its prompt.
 func TestInitializeTellsHowToUseTheTools(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{Version: "v9.9.9"})
-	caps := c.GetServerCapabilities()
+	opts, docsDir := withFixture(t, fixtureRoot, Options{Version: "v9.9.9"})
+	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, res := initialize(t, New(opts, docs.NewStore(snap)))
+	if res.ServerInfo.Name != "docs-mcp" || res.ServerInfo.Version != "v9.9.9" {
+		t.Errorf("server info %+v; want docs-mcp v9.9.9", res.ServerInfo)
+	}
+	caps := res.Capabilities
 	if caps.Tools == nil || caps.Resources == nil || caps.Prompts == nil {
 		t.Errorf("capabilities %+v; want tools, resources and prompts", caps)
 	}
+	if res.Instructions != strings.TrimSpace(instructions) {
+		t.Errorf("instructions %q; want instructions.md", res.Instructions)
+	}
+	tools, prompts := registered(t, c)
+	for _, name := range append(tools, prompts...) {
+		if !strings.Contains(res.Instructions, name) {
+			t.Errorf("the instructions do not say how to use %s:\n%s", name, res.Instructions)
+		}
+	}
+}
+
+// TestToolsAreDescribed holds the three texts that tell how to use the
+// tools to the tools the server registers: the instructions sent at
+// initialize (instructions.md), the prompt's "Using the tools"
+// (using_tools.md) and docs/server/tools.md, which has a section per tool.
+// Each names every tool, and no tool or prompt the server does not have.
+func TestToolsAreDescribed(t *testing.T) {
+	tools, prompts := registered(t, newClient(t, fixtureRoot, Options{}))
+	reference, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "server", "tools.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, place := range []struct{ name, text string }{
+		{"instructions.md", instructions},
+		{"using_tools.md", usingTools},
+		{"docs/server/tools.md", string(reference)},
+	} {
+		named := map[string]bool{}
+		for _, m := range modName.FindAllString(place.text, -1) {
+			if !strings.HasSuffix(m, ".json") { // mod_hooks.json, the registry file
+				named[m] = true
+			}
+		}
+		for _, name := range tools {
+			if !named[name] {
+				t.Errorf("%s does not describe the tool %s", place.name, name)
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(named)) {
+			if !slices.Contains(tools, name) && !slices.Contains(prompts, name) {
+				t.Errorf("%s names %s, which the server does not register", place.name, name)
+			}
+		}
+	}
+	for _, name := range tools {
+		if !strings.Contains(string(reference), "\n## "+name+"\n") {
+			t.Errorf("docs/server/tools.md has no section \"## %s\"", name)
+		}
+	}
+}
+
+// modName matches the names of tools and prompts, and mod_hooks.json.
+var modName = regexp.MustCompile(`\bmod_[a-z_]+(\.json)?`)
+
+// registered lists the names of the tools and prompts c's server offers.
+func registered(t *testing.T, c *client.Client) (tools, prompts []string) {
+	t.Helper()
+	ctx := context.Background()
+	tl, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tl.Tools {
+		tools = append(tools, tool.Name)
+	}
+	pl, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pl.Prompts {
+		prompts = append(prompts, p.Name)
+	}
+	if len(tools) == 0 || len(prompts) == 0 {
+		t.Fatalf("the server registers %d tools and %d prompts", len(tools), len(prompts))
+	}
+	return tools, prompts
 }
