@@ -9,6 +9,12 @@
 // marks), CRLF and BOM files, empty files, an occasional 54 KB single line,
 // folders up to eight deep, and odd file names (%.md, [[.md, c++.md, spaces,
 // CJK).
+//
+// Three shapes share that content and differ in how it is cut into files:
+// Pages (the default: about 2.9 KB a file in folders up to eight deep, tens
+// of thousands of folders at 40k files), Small (many small files: about
+// 1 KB each in about 350 folders, like a generated API reference) and Large
+// (fewer, larger files: about 4.6 KB each, in the folders of Pages).
 package corpusgen
 
 import (
@@ -27,6 +33,28 @@ import (
 type Options struct {
 	Seed  uint64
 	Files int
+	Shape Shape // "" is Pages
+}
+
+// Shape says how the text is cut into files and folders.
+type Shape string
+
+// The shapes.
+const (
+	Pages Shape = "pages" // about 2.9 KB a file, folders up to eight deep
+	Small Shape = "small" // about 1 KB a file in about 350 folders
+	Large Shape = "large" // about 4.6 KB a file, folders up to eight deep
+)
+
+// ParseShape reads a shape name; "" is Pages.
+func ParseShape(s string) (Shape, error) {
+	switch sh := Shape(s); sh {
+	case "":
+		return Pages, nil
+	case Pages, Small, Large:
+		return sh, nil
+	}
+	return "", fmt.Errorf("unknown corpus shape %q: use pages, small or large", s)
 }
 
 // Stats describes a generated tree.
@@ -60,6 +88,9 @@ func Generate(ctx context.Context, dir string, opts Options) (Stats, error) {
 	if opts.Files < 0 {
 		return Stats{}, fmt.Errorf("generate corpus: negative file count %d", opts.Files)
 	}
+	if _, err := ParseShape(string(opts.Shape)); err != nil {
+		return Stats{}, fmt.Errorf("generate corpus: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Stats{}, fmt.Errorf("generate corpus: %w", err)
 	}
@@ -73,7 +104,7 @@ func Generate(ctx context.Context, dir string, opts Options) (Stats, error) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				rel, text := File(opts.Seed, i)
+				rel, text := ShapedFile(opts.Shape, opts.Seed, i)
 				p := filepath.Join(dir, filepath.FromSlash(rel))
 				err := os.MkdirAll(filepath.Dir(p), 0o755)
 				if err == nil {
@@ -107,14 +138,40 @@ func Generate(ctx context.Context, dir string, opts Options) (Stats, error) {
 // File returns the slash-separated path and the text of file i of the tree
 // made from seed. Paths are unique for distinct i.
 func File(seed uint64, i int) (path, text string) {
-	g := &gen{rng: rand.New(rand.NewPCG(seed, uint64(i)))}
+	return ShapedFile(Pages, seed, i)
+}
+
+// ShapedFile is File for a shape ("" is Pages).
+func ShapedFile(shape Shape, seed uint64, i int) (path, text string) {
+	g := &gen{rng: rand.New(rand.NewPCG(seed, uint64(i))), shape: shape}
+	if shape == Small {
+		return g.smallPath(i), g.doc(i)
+	}
 	return g.path(i), g.doc(i)
 }
 
 type gen struct {
-	rng *rand.Rand
-	b   strings.Builder
-	nl  string
+	rng   *rand.Rand
+	b     strings.Builder
+	nl    string
+	shape Shape
+}
+
+// smallFolders is the number of folders files of the Small shape go in:
+// every section/folder pair, and a v2 folder under 50 of them.
+const smallFolders = 350
+
+// smallPath puts file i in one of smallFolders folders.
+func (g *gen) smallPath(i int) string {
+	k := g.rng.IntN(smallFolders)
+	dir := sections[k%len(sections)] + "/" + folders[(k/len(sections))%len(folders)]
+	if k >= len(sections)*len(folders) {
+		dir += "/v2"
+	}
+	if i%997 == 5 {
+		return fmt.Sprintf("%s/odd-%d/%s", dir, i, g.pick(oddNames))
+	}
+	return fmt.Sprintf("%s/%s-%d.md", dir, g.pick(words), i)
 }
 
 func (g *gen) pick(list []string) string { return list[g.rng.IntN(len(list))] }
@@ -180,12 +237,25 @@ func (g *gen) doc(i int) string {
 	g.line("# " + title)
 	g.line("")
 	// Sizes spread like real pages: most short, a long tail of long ones.
-	sections := 1 + g.rng.IntN(3)
-	if g.chance(0.2) {
-		sections += 3 + g.rng.IntN(8)
-	}
-	for range sections {
-		g.section(2)
+	switch g.shape {
+	case Small:
+		g.smallSection()
+	case Large:
+		sections := 2 + g.rng.IntN(4)
+		if g.chance(0.25) {
+			sections += 3 + g.rng.IntN(8)
+		}
+		for range sections {
+			g.section(2)
+		}
+	default:
+		sections := 1 + g.rng.IntN(3)
+		if g.chance(0.2) {
+			sections += 3 + g.rng.IntN(8)
+		}
+		for range sections {
+			g.section(2)
+		}
 	}
 	if i%2000 == 17 {
 		g.line("The quota is kept by " + RareIdentifier + " (see the ledger page).")
@@ -235,6 +305,28 @@ func (g *gen) section(level int) {
 	}
 	if level < 4 && g.chance(0.3) {
 		g.section(level + 1)
+	}
+}
+
+// smallSection is the body of a small page: one section of one or two
+// blocks, like the entry of a generated reference.
+func (g *gen) smallSection() {
+	g.line("## " + g.title())
+	g.line("")
+	for range 3 + g.rng.IntN(2) {
+		switch r := g.rng.IntN(100); {
+		case r < 55:
+			g.paragraph()
+		case r < 70:
+			g.code()
+		case r < 80:
+			g.list()
+		case r < 90:
+			g.unicode()
+		default:
+			g.line("> " + g.sentence())
+			g.line("")
+		}
 	}
 }
 

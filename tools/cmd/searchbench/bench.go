@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -25,17 +26,19 @@ import (
 )
 
 type config struct {
-	Files, Runs, RgRuns, Limit int
-	Seed                       uint64
-	Server, Corpus             string
-	WaitIndex                  bool
+	Files, Runs, RgRuns, Limit, Searches, Edits int
+	Seed                                         uint64
+	Shape, Server, Corpus, Docs                  string
+	Queries                                      []string
+	Cold, WaitIndex                              bool
 }
 
-// corpus is what gencorpus prints.
+// corpus is what gencorpus prints, or what -docs holds.
 type corpus struct {
 	Files   int     `json:"files"`
 	Bytes   int64   `json:"bytes"`
 	Seed    uint64  `json:"seed"`
+	Shape   string  `json:"shape"`
 	Queries []query `json:"queries"`
 }
 
@@ -55,13 +58,49 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	defer os.RemoveAll(work)
 
-	dataRoot := cfg.Corpus
-	if dataRoot == "" {
-		dataRoot = work
+	var (
+		c       corpus
+		docsDir string
+		args    []string
+	)
+	if cfg.Docs != "" {
+		docsDir, err = filepath.Abs(cfg.Docs)
+		if err != nil {
+			return err
+		}
+		if c, err = measureDocs(docsDir); err != nil {
+			return err
+		}
+		if len(cfg.Queries) == 0 {
+			// The generator's query kinds, from an empty corpus of it.
+			empty, _, err := generate(ctx, root, filepath.Join(work, "empty"), config{Shape: "pages"})
+			if err != nil {
+				return err
+			}
+			c.Queries = empty.Queries
+		}
+		// The data root holds no registry or CONTRIBUTING.md: the tools
+		// that need them say so, which searching does not.
+		args = []string{"--data-root", work, "--docs-dir", docsDir}
+	} else {
+		dataRoot := cfg.Corpus
+		if dataRoot == "" {
+			dataRoot = work
+		}
+		if c, err = corpusIn(ctx, root, dataRoot, cfg, log); err != nil {
+			return err
+		}
+		docsDir = filepath.Join(dataRoot, "docs")
+		args = []string{"--data-root", dataRoot}
 	}
-	c, err := corpusIn(ctx, root, dataRoot, cfg, log)
-	if err != nil {
-		return err
+	if len(cfg.Queries) > 0 {
+		c.Queries = nil
+		for _, q := range cfg.Queries {
+			c.Queries = append(c.Queries, query{Kind: "given", Text: q})
+		}
+	}
+	if len(c.Queries) == 0 {
+		return errors.New("no queries: pass -query")
 	}
 	bin := cfg.Server
 	if bin == "" {
@@ -74,13 +113,18 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	if _, err := exec.LookPath("rg"); err != nil {
 		return fmt.Errorf("ripgrep (rg) is not installed: apt-get install -y ripgrep")
 	}
+	if cfg.Cold {
+		if err := dropCaches(); err != nil {
+			return err
+		}
+	}
 
 	// Start-up: process start to initialize answered, then to the first search.
 	logs := newLogWatch()
 	var proc *exec.Cmd
 	start := time.Now()
 	cl, err := client.NewStdioMCPClientWithOptions(bin, nil,
-		[]string{"--stdio", "--data-root", dataRoot, "--log-format", "json"},
+		append(args, "--stdio", "--log-format", "json"),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 			proc = exec.CommandContext(ctx, command, args...)
 			proc.Env = append(os.Environ(), env...)
@@ -113,21 +157,31 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 			return errors.New("the server logged no \"search index built\" within 2 minutes (use -wait-index=false for a server without an index)")
 		}
 	}
-	rssIdle, _ := procStatus(proc.Process.Pid, "VmRSS")
+	pid := proc.Process.Pid
+	rssIdle, _ := procStatus(pid, "VmRSS")
+	perCorpus := func(b int64) string {
+		return fmt.Sprintf("%.1f MB (%.2f× corpus)", float64(b)/1e6, float64(b)/float64(c.Bytes))
+	}
 
-	fmt.Printf("corpus: %d files, %d bytes (%.1f MB), seed %d\n", c.Files, c.Bytes, float64(c.Bytes)/1e6, c.Seed)
-	fmt.Printf("start-up: initialize answered after %v, first search answered after %v\n",
-		initDone.Round(time.Millisecond), firstSearch.Round(time.Millisecond))
+	cache := "warm"
+	if cfg.Cold {
+		cache = "cold (dropped before start)"
+	}
+	fmt.Printf("corpus: %d files, %d bytes (%.1f MB), shape %s, seed %d, docs %s\n", c.Files, c.Bytes, float64(c.Bytes)/1e6, c.Shape, c.Seed, docsDir)
+	fmt.Printf("load average at start: %s\n", loadAverage())
+	fmt.Printf("start-up, page cache %s: initialize answered after %v, first search answered after %v (docs loaded in %s per the server log)\n",
+		cache, initDone.Round(time.Millisecond), firstSearch.Round(time.Millisecond), logs.loaded())
 	fmt.Printf("index build (server log): %s\n", indexBuild)
+	fmt.Printf("memory after start-up (index built): VmRSS %s\n", perCorpus(rssIdle))
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
-	fmt.Fprintln(tw, "query kind\tquery\tmatches\tserver p50\tserver p95\trg p50\trg lines\trg p50 / server p50\t")
+	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tserver p50\tserver p95\trg p50\trg lines\trg p50 / server p50\t\n", cfg.Limit)
 	for _, q := range c.Queries {
 		n, p50, p95, err := timeSearch(ctx, cl, q.Text, cfg)
 		if err != nil {
 			return fmt.Errorf("search %q: %w", q.Text, err)
 		}
-		rg50, lines, err := timeRipgrep(ctx, filepath.Join(dataRoot, "docs"), q.Text, cfg.RgRuns)
+		rg50, lines, err := timeRipgrep(ctx, docsDir, q.Text, cfg.RgRuns)
 		if err != nil {
 			return fmt.Errorf("rg %q: %w", q.Text, err)
 		}
@@ -135,13 +189,139 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 			float64(rg50)/float64(p50))
 	}
 	tw.Flush()
-	rss, _ := procStatus(proc.Process.Pid, "VmRSS")
-	hwm, _ := procStatus(proc.Process.Pid, "VmHWM")
-	fmt.Printf("server memory: VmRSS %.1f MB after start-up (%.2f× corpus), %.1f MB after the queries (%.2f× corpus), peak VmHWM %.1f MB (%.2f× corpus)\n",
-		float64(rssIdle)/1e6, float64(rssIdle)/float64(c.Bytes),
-		float64(rss)/1e6, float64(rss)/float64(c.Bytes),
-		float64(hwm)/1e6, float64(hwm)/float64(c.Bytes))
+	for i := range cfg.Searches {
+		if _, err := search(ctx, cl, c.Queries[i%len(c.Queries)].Text, cfg.Limit); err != nil {
+			return err
+		}
+	}
+	rss, _ := procStatus(pid, "VmRSS")
+	hwm, _ := procStatus(pid, "VmHWM")
+	fmt.Printf("memory after the timed searches and %d more: VmRSS %s; peak VmHWM %s\n", cfg.Searches, perCorpus(rss), perCorpus(hwm))
+
+	if cfg.Edits > 0 {
+		p50, p95, doc, err := timeEdits(ctx, cl, docsDir, cfg.Edits)
+		if err != nil {
+			return fmt.Errorf("edit to searchable: %w", err)
+		}
+		fmt.Printf("edit to searchable (%d edits of %s): p50 %s, p95 %s\n", cfg.Edits, doc, ms(p50), ms(p95))
+	}
+	fmt.Printf("load average at end: %s\n", loadAverage())
 	return nil
+}
+
+// dropCaches empties the kernel's page cache, dentries and inodes, so that
+// the server reads the corpus from the disk.
+func dropCaches() error {
+	if err := exec.Command("sync").Run(); err != nil {
+		return fmt.Errorf("sync before dropping caches: %w", err)
+	}
+	if err := os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0); err != nil {
+		return fmt.Errorf("-cold: cannot drop the page cache (needs root): %w", err)
+	}
+	return nil
+}
+
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// measureDocs describes an existing folder: its Markdown files and their
+// bytes, as the server counts them (*.md in any case).
+func measureDocs(dir string) (corpus, error) {
+	c := corpus{Shape: "given folder"}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(p), ".md") {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			c.Files++
+			c.Bytes += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		return c, fmt.Errorf("measure %s: %w", dir, err)
+	}
+	if c.Files == 0 {
+		return c, fmt.Errorf("no Markdown files in %s", dir)
+	}
+	return c, nil
+}
+
+// timeEdits appends a line holding a new word to a doc, and times how long
+// until a search finds it; the doc is written back as it was at the end.
+func timeEdits(ctx context.Context, cl *client.Client, docsDir string, n int) (p50, p95 time.Duration, rel string, err error) {
+	target, err := editTarget(docsDir)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	rel, _ = filepath.Rel(docsDir, target)
+	orig, err := os.ReadFile(target)
+	if err != nil {
+		return 0, 0, rel, err
+	}
+	defer func() {
+		if werr := os.WriteFile(target, orig, 0o644); werr != nil && err == nil {
+			err = fmt.Errorf("put %s back: %w", target, werr)
+		}
+	}()
+	times := make([]time.Duration, n)
+	for i := range times {
+		word := fmt.Sprintf("searchbenchedit%dx%d", os.Getpid(), i)
+		text := append(append([]byte{}, orig...), []byte("\n"+word+"\n")...)
+		begin := time.Now()
+		if err := os.WriteFile(target, text, 0o644); err != nil {
+			return 0, 0, rel, err
+		}
+		for {
+			found, err := search(ctx, cl, word, 1)
+			if err != nil {
+				return 0, 0, rel, err
+			}
+			if found > 0 {
+				break
+			}
+			if time.Since(begin) > 30*time.Second {
+				return 0, 0, rel, fmt.Errorf("%q not found 30 s after writing it into %s", word, target)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		times[i] = time.Since(begin)
+		time.Sleep(100 * time.Millisecond) // let the next edit be a batch of its own
+	}
+	return percentile(times, 50), percentile(times, 95), rel, nil
+}
+
+// editTarget picks the doc to edit: the first regular Markdown file in
+// walk order.
+func editTarget(dir string) (string, error) {
+	var found string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(p), ".md") {
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err == nil && found == "" {
+		err = fmt.Errorf("no Markdown file in %s to edit", dir)
+	}
+	return found, err
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
@@ -230,14 +410,17 @@ func corpusIn(ctx context.Context, root, dataRoot string, cfg config, log *slog.
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return corpus{}, fmt.Errorf("read %s: %w", desc, err)
 		}
-		if c.Files != cfg.Files || c.Seed != cfg.Seed {
-			return corpus{}, fmt.Errorf("%s holds %d files of seed %d, not %d of seed %d: use another -corpus folder",
-				dataRoot, c.Files, c.Seed, cfg.Files, cfg.Seed)
+		if c.Shape == "" {
+			c.Shape = "pages" // written before shapes existed
+		}
+		if c.Files != cfg.Files || c.Seed != cfg.Seed || c.Shape != cfg.Shape {
+			return corpus{}, fmt.Errorf("%s holds %d files of shape %s, seed %d, not %d of shape %s, seed %d: use another -corpus folder",
+				dataRoot, c.Files, c.Shape, c.Seed, cfg.Files, cfg.Shape, cfg.Seed)
 		}
 		log.Info("reusing corpus", "files", c.Files, "seed", c.Seed, "data_root", dataRoot)
 		return c, nil
 	}
-	log.Info("generating corpus", "files", cfg.Files, "seed", cfg.Seed, "data_root", dataRoot)
+	log.Info("generating corpus", "files", cfg.Files, "shape", cfg.Shape, "seed", cfg.Seed, "data_root", dataRoot)
 	c, raw, err := generate(ctx, root, filepath.Join(dataRoot, "docs"), cfg)
 	if err != nil {
 		return corpus{}, err
@@ -251,7 +434,7 @@ func corpusIn(ctx context.Context, root, dataRoot string, cfg config, log *slog.
 func generate(ctx context.Context, root, dir string, cfg config) (corpus, []byte, error) {
 	var out bytes.Buffer
 	if err := goCmd(ctx, root, &out, "run", "./mcp-server/cmd/gencorpus",
-		"-files", strconv.Itoa(cfg.Files), "-seed", strconv.FormatUint(cfg.Seed, 10), "-out", dir); err != nil {
+		"-files", strconv.Itoa(cfg.Files), "-shape", cfg.Shape, "-seed", strconv.FormatUint(cfg.Seed, 10), "-out", dir); err != nil {
 		return corpus{}, nil, fmt.Errorf("generate corpus: %w", err)
 	}
 	var c corpus
@@ -289,6 +472,17 @@ type logWatch struct {
 	mu         sync.Mutex
 	buf        []byte
 	indexBuilt chan time.Duration
+	loadTime   time.Duration // from "docs loaded"; 0 until logged
+}
+
+// loaded is the load time the server logged, or "not logged".
+func (w *logWatch) loaded() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.loadTime == 0 {
+		return "not logged"
+	}
+	return w.loadTime.Round(time.Millisecond).String()
 }
 
 func newLogWatch() *logWatch { return &logWatch{indexBuilt: make(chan time.Duration, 1)} }
@@ -315,6 +509,9 @@ func (w *logWatch) line(l []byte) {
 	}
 	if json.Unmarshal(l, &rec) != nil {
 		return
+	}
+	if rec.Msg == "docs loaded" {
+		w.loadTime = time.Duration(rec.Duration)
 	}
 	if rec.Msg == "search index built" {
 		select {

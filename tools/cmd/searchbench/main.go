@@ -1,19 +1,30 @@
-// Command searchbench measures mod_search_docs end to end: it generates a
-// corpus with mcp-server/cmd/gencorpus, builds the real server, starts it
-// over stdio with mcp-go's client, and times search round trips per query
-// kind next to ripgrep (rg -F -i) on the same files in the same run.
+// Command searchbench measures the docs server end to end on a large tree:
+// it builds the real server (or takes one with -server), starts it over
+// stdio with mcp-go's client, and reports
 //
-// Run it from anywhere in the repository:
+//   - start-up: process start to initialize answered, and to the first
+//     search answered, with the page cache warm or (-cold) dropped first;
+//   - resident memory (VmRSS from /proc) once the index is built and after
+//     -searches more searches, and the peak (VmHWM), each as a multiple of
+//     the corpus's bytes;
+//   - p50 and p95 of search round trips per query kind at -limit, next to
+//     ripgrep (rg -F -i) on the same files in the same run;
+//   - edit to searchable: the time from writing a new line into a doc to
+//     the first search that finds it, over -edits edits (the doc is put
+//     back as it was afterwards).
 //
-//	go run ./tools/cmd/searchbench -files 40000
+// The tree is either generated (by mcp-server/cmd/gencorpus, into -corpus,
+// reused on later runs) or any existing folder of Markdown (-docs DIR):
 //
-// Add -corpus DIR to keep the generated corpus in DIR and reuse it on later
-// runs (generating 40,000 files takes a while).
+//	go run ./tools/cmd/searchbench -files 40000 -shape small -corpus /tmp/small40k
+//	go run ./tools/cmd/searchbench -files 9746 -shape large -corpus /tmp/large9k
+//	go run ./tools/cmd/searchbench -docs ~/src/some-project/docs -query player
+//	go run ./tools/cmd/searchbench -corpus /tmp/small40k -files 40000 -shape small -cold
 //
-// It prints the start-up times (process start to initialize answered, and
-// to the first search answered), the index build time the server logs, the
-// server's resident memory per corpus byte (VmRSS from /proc), and a table
-// of round-trip p50/p95 per query kind with limit 20 against ripgrep's p50.
+// -cold drops the kernel's page cache (sync; echo 3 >
+// /proc/sys/vm/drop_caches) before it starts the server, which needs root:
+// without it the run stops with an error rather than report a warm figure
+// as cold. It needs rg (apt-get install -y ripgrep).
 package main
 
 import (
@@ -23,19 +34,30 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 )
 
 func main() {
 	var cfg config
 	flag.IntVar(&cfg.Files, "files", 40000, "files in the generated corpus")
+	flag.StringVar(&cfg.Shape, "shape", "pages", "shape of the generated corpus: pages, small or large (see gencorpus)")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the corpus generator")
+	flag.StringVar(&cfg.Corpus, "corpus", "", "data root for a generated corpus: generated there on the first run, reused on later ones (default: a temporary folder)")
+	flag.StringVar(&cfg.Docs, "docs", "", "an existing folder of Markdown to serve instead of a generated corpus (never written to, except by -edits, which puts the edited doc back)")
+	var queries string
+	flag.StringVar(&queries, "query", "", "comma-separated queries to time (default: the generator's query kinds)")
 	flag.IntVar(&cfg.Runs, "runs", 200, "timed searches per query kind")
 	flag.IntVar(&cfg.RgRuns, "rg-runs", 5, "timed ripgrep runs per query kind")
-	flag.IntVar(&cfg.Limit, "limit", 20, "limit passed to mod_search_docs")
+	flag.IntVar(&cfg.Limit, "limit", 50, "limit passed to mod_search_docs")
+	flag.IntVar(&cfg.Searches, "searches", 1000, "searches run (over the query kinds) before memory is measured again")
+	flag.IntVar(&cfg.Edits, "edits", 20, "edits timed from write to searchable (0: none)")
+	flag.BoolVar(&cfg.Cold, "cold", false, "drop the page cache before starting the server (needs root)")
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
-	flag.StringVar(&cfg.Corpus, "corpus", "", "data root for the corpus: generated there on the first run, reused on later ones (default: a temporary folder)")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
 	flag.Parse()
+	if queries != "" {
+		cfg.Queries = strings.Split(queries, ",")
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(context.Background(), cfg, log); err != nil {
 		if !errors.Is(err, context.Canceled) {
