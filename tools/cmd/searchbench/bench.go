@@ -27,10 +27,10 @@ import (
 
 type config struct {
 	Files, Runs, RgRuns, Limit, Searches, Edits int
-	Seed                                         uint64
-	Shape, Server, Corpus, Docs                  string
-	Queries                                      []string
-	Cold, WaitIndex                              bool
+	Seed                                        uint64
+	Shape, Server, Corpus, Docs                 string
+	Queries                                     []string
+	Cold, WaitIndex                             bool
 }
 
 // corpus is what gencorpus prints, or what -docs holds.
