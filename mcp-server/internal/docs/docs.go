@@ -10,6 +10,7 @@ package docs
 import (
 	"fmt"
 	"io/fs"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -18,22 +19,73 @@ import (
 )
 
 // Doc is one Markdown file.
+//
+// A doc holds its text once, as read (without a leading BOM, line endings
+// as on disk), and nothing derived from it but its title and line count:
+// lines, headings and heading trails are found in the text when asked for.
+// Everything else a doc needs costs about 80 bytes, so the docs of a
+// corpus take little more memory than its bytes on disk (see
+// docs/server/architecture.md, Memory).
 type Doc struct {
-	Path     string    // slash-separated, relative to the docs root
-	Title    string    // front matter title, else the first level-1 heading, else the file name
-	Size     int64     // bytes on disk
-	ModTime  time.Time // modification time when read
-	Lines    []string  // the text split into lines, without line terminators or BOM
-	Headings []Heading // in line order
+	Path  string // slash-separated, relative to the docs root
+	Title string // front matter title, else the first level-1 heading, else the file name
+	Size  int64  // bytes on disk
+	Text  string // the text without a leading BOM; lines end in "\n" or "\r\n"
 
+	lines int   // number of lines
 	stamp stamp // the file's size and time when read, to notice changes
 }
 
+// ModTime is the file's modification time when it was read.
+func (d *Doc) ModTime() time.Time { return time.Unix(0, d.stamp.mod) }
+
+// LineCount is the number of lines: a final line terminator does not
+// start another line.
+func (d *Doc) LineCount() int { return d.lines }
+
+// Lines yields the doc's lines with their 1-based numbers, without line
+// terminators, as SplitLines splits them.
+func (d *Doc) Lines() iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		rest := d.Text
+		for n := 1; rest != ""; n++ {
+			var line string
+			line, rest = CutLine(rest)
+			if !yield(n, line) {
+				return
+			}
+		}
+	}
+}
+
+// Headings returns the doc's headings in line order, found in its text.
+func (d *Doc) Headings() []Heading {
+	var out []Heading
+	for h := range headingsOf(d.Text) {
+		out = append(out, h)
+	}
+	return out
+}
+
 // HeadingTrail returns the headings that enclose a 1-based line: the nearest
-// heading above it, its parent, and so on, outermost first.
+// heading above it, its parent, and so on, outermost first. For many lines
+// of one doc, call Headings once and Trail for each line.
 func (d *Doc) HeadingTrail(line int) []string {
+	var above []Heading
+	for h := range headingsOf(d.Text) {
+		if h.Line > line {
+			break
+		}
+		above = append(above, h)
+	}
+	return Trail(above, line)
+}
+
+// Trail returns the trail of headings (see HeadingTrail) of a 1-based
+// line, from a doc's headings.
+func Trail(headings []Heading, line int) []string {
 	var stack []Heading
-	for _, h := range d.Headings {
+	for _, h := range headings {
 		if h.Line > line {
 			break
 		}
@@ -61,10 +113,10 @@ type Skipped struct {
 // whose stamp differs from the one it had when read.
 type stamp struct {
 	size int64
-	mod  time.Time
+	mod  int64 // modification time, Unix nanoseconds
 }
 
-func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime()} }
+func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime().UnixNano()} }
 
 // Snapshot is an immutable corpus.
 type Snapshot struct {

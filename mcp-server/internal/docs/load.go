@@ -240,7 +240,7 @@ func readDoc(root *os.Root, p string, maxBytes int64) readResult {
 		return r
 	}
 	d := parse(p, int64(buf.Len()), buf.String())
-	d.ModTime, d.stamp = info.ModTime(), st
+	d.stamp = st
 	return readResult{doc: d}
 }
 

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"iter"
 	"path"
 	"strings"
 )
@@ -15,12 +16,9 @@ type Heading struct {
 // parse builds a Doc from a file's text. The text must be valid UTF-8.
 func parse(docPath string, size int64, text string) *Doc {
 	text = strings.TrimPrefix(text, "\ufeff")
-	lines := SplitLines(text)
-	fmEnd, fmTitle := frontMatter(lines)
-	headings := headings(lines, fmEnd)
-	title := fmTitle
+	title := frontMatterTitle(text)
 	if title == "" {
-		for _, h := range headings {
+		for h := range headingsOf(text) {
 			if h.Level == 1 {
 				title = h.Text
 				break
@@ -30,7 +28,31 @@ func parse(docPath string, size int64, text string) *Doc {
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
 	}
-	return &Doc{Path: docPath, Title: title, Size: size, Lines: lines, Headings: headings}
+	return &Doc{Path: docPath, Title: title, Size: size, Text: text, lines: CountLines(text)}
+}
+
+// CutLine cuts the first line off text: the line without its terminator
+// ("\n", "\r\n", or a final "\r"), and the text after it.
+func CutLine(text string) (line, rest string) {
+	i := strings.IndexByte(text, '\n')
+	if i < 0 {
+		line, rest = text, ""
+	} else {
+		line, rest = text[:i], text[i+1:]
+	}
+	return strings.TrimSuffix(line, "\r"), rest
+}
+
+// CountLines returns the number of lines SplitLines would give.
+func CountLines(text string) int {
+	if text == "" {
+		return 0
+	}
+	n := strings.Count(text, "\n")
+	if text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // SplitLines splits text into lines without their terminators. "\r\n" and a
@@ -40,32 +62,41 @@ func SplitLines(text string) []string {
 	if text == "" {
 		return nil
 	}
-	lines := make([]string, 0, strings.Count(text, "\n")+1)
-	for line := range strings.Lines(text) {
-		line = strings.TrimSuffix(line, "\n")
-		line = strings.TrimSuffix(line, "\r")
+	lines := make([]string, 0, CountLines(text))
+	for rest := text; rest != ""; {
+		var line string
+		line, rest = CutLine(rest)
 		lines = append(lines, line)
 	}
 	return lines
 }
 
+// frontMatterFence returns the fence of a YAML (---) or TOML (+++) block
+// opening the text, or "".
+func frontMatterFence(text string) string {
+	first, _ := CutLine(text)
+	if f := strings.TrimSpace(first); f == "---" || f == "+++" {
+		return f
+	}
+	return ""
+}
+
 // frontMatter finds a YAML (---) or TOML (+++) block at the top of a doc. It
 // returns the number of lines it spans (0 when there is none) and its
 // top-level title, if any.
-func frontMatter(lines []string) (end int, title string) {
-	if len(lines) == 0 {
-		return 0, ""
-	}
-	fence := strings.TrimSpace(lines[0])
-	if fence != "---" && fence != "+++" {
+func frontMatter(text string) (end int, title string) {
+	fence := frontMatterFence(text)
+	if fence == "" {
 		return 0, ""
 	}
 	sep := ":"
 	if fence == "+++" {
 		sep = "="
 	}
-	for i := 1; i < len(lines); i++ {
-		line := lines[i]
+	_, rest := CutLine(text)
+	for i := 1; rest != ""; i++ {
+		var line string
+		line, rest = CutLine(rest)
 		if strings.TrimSpace(line) == fence {
 			return i + 1, title
 		}
@@ -78,6 +109,12 @@ func frontMatter(lines []string) (end int, title string) {
 		}
 	}
 	return 0, "" // an unclosed fence is not front matter
+}
+
+// frontMatterTitle is the title given in the front matter, if any.
+func frontMatterTitle(text string) string {
+	_, title := frontMatter(text)
+	return title
 }
 
 func unquote(s string) string {
@@ -93,46 +130,56 @@ func unquote(s string) string {
 	return s
 }
 
-// headings lists the ATX and setext headings after the front matter,
+// headingsOf yields the ATX and setext headings after the front matter,
 // skipping fenced code blocks.
-func headings(lines []string, start int) []Heading {
-	var (
-		out   []Heading
-		fence string // the opening fence of the code block we are in
-		prev  string // the previous line, when it can be a setext heading's text
-	)
-	for i := start; i < len(lines); i++ {
-		line := lines[i]
-		trimmed := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trimmed)
-		if fence != "" {
-			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
-				fence = ""
-			}
-			continue
-		}
-		if indent < 4 {
-			if f := codeFence(trimmed); f != "" {
-				fence, prev = f, ""
+func headingsOf(text string) iter.Seq[Heading] {
+	return func(yield func(Heading) bool) {
+		start, _ := frontMatter(text)
+		var (
+			fence string // the opening fence of the code block we are in
+			prev  string // the previous line, when it can be a setext heading's text
+			rest  = text
+		)
+		for i := 0; rest != ""; i++ {
+			var line string
+			line, rest = CutLine(rest)
+			if i < start {
 				continue
 			}
-			if level, text, ok := atxHeading(trimmed); ok {
-				out = append(out, Heading{Line: i + 1, Level: level, Text: text})
-				prev = ""
+			trimmed := strings.TrimLeft(line, " ")
+			indent := len(line) - len(trimmed)
+			if fence != "" {
+				if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
+					fence = ""
+				}
 				continue
 			}
-			if level := setextUnderline(trimmed); level > 0 && prev != "" {
-				out = append(out, Heading{Line: i, Level: level, Text: prev})
-				prev = ""
-				continue
+			if indent < 4 {
+				if f := codeFence(trimmed); f != "" {
+					fence, prev = f, ""
+					continue
+				}
+				if level, text, ok := atxHeading(trimmed); ok {
+					if !yield(Heading{Line: i + 1, Level: level, Text: text}) {
+						return
+					}
+					prev = ""
+					continue
+				}
+				if level := setextUnderline(trimmed); level > 0 && prev != "" {
+					if !yield(Heading{Line: i, Level: level, Text: prev}) {
+						return
+					}
+					prev = ""
+					continue
+				}
 			}
-		}
-		prev = ""
-		if t := strings.TrimSpace(line); t != "" && indent < 4 && !startsBlock(t) {
-			prev = t
+			prev = ""
+			if t := strings.TrimSpace(line); t != "" && indent < 4 && !startsBlock(t) {
+				prev = t
+			}
 		}
 	}
-	return out
 }
 
 func codeFence(s string) string {

@@ -36,7 +36,14 @@ func TestParseLinesAndHeadings(t *testing.T) {
 	text := "---\ntitle: T\n---\n# One\r\ntext\n## Two\n~~~go\n## fenced\n~~~\nPara\n---\n### Three\n- item\n---\n"
 	d := parse("x.md", int64(len(text)), text)
 	wantLines := []string{"---", "title: T", "---", "# One", "text", "## Two", "~~~go", "## fenced", "~~~", "Para", "---", "### Three", "- item", "---"}
-	if diff := cmp.Diff(wantLines, d.Lines); diff != "" {
+	var lines []string
+	for n, line := range d.Lines() {
+		if n != len(lines)+1 {
+			t.Errorf("line %q numbered %d, want %d", line, n, len(lines)+1)
+		}
+		lines = append(lines, line)
+	}
+	if diff := cmp.Diff(wantLines, lines); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 	wantHeadings := []Heading{
@@ -45,7 +52,10 @@ func TestParseLinesAndHeadings(t *testing.T) {
 		{Line: 10, Level: 2, Text: "Para"}, // setext
 		{Line: 12, Level: 3, Text: "Three"},
 	}
-	if diff := cmp.Diff(wantHeadings, d.Headings); diff != "" {
+	if d.LineCount() != len(wantLines) {
+		t.Errorf("LineCount = %d, want %d", d.LineCount(), len(wantLines))
+	}
+	if diff := cmp.Diff(wantHeadings, d.Headings()); diff != "" {
 		t.Errorf("headings (-want +got):\n%s", diff)
 	}
 	trails := map[int][]string{
@@ -58,6 +68,42 @@ func TestParseLinesAndHeadings(t *testing.T) {
 	for line, want := range trails {
 		if diff := cmp.Diff(want, d.HeadingTrail(line)); diff != "" {
 			t.Errorf("HeadingTrail(%d) (-want +got):\n%s", line, diff)
+		}
+		if diff := cmp.Diff(want, Trail(d.Headings(), line)); diff != "" {
+			t.Errorf("Trail(Headings(), %d) (-want +got):\n%s", line, diff)
+		}
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{"\n", []string{""}},
+		{"a", []string{"a"}},
+		{"a\n", []string{"a"}},
+		{"a\n\n", []string{"a", ""}},
+		{"a\r\nb\r\n", []string{"a", "b"}},
+		{"a\rb\r", []string{"a\rb"}},
+		{"a\n\r\n\rb", []string{"a", "", "\rb"}},
+	}
+	for _, tt := range tests {
+		got := SplitLines(tt.text)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("SplitLines(%q) (-want +got):\n%s", tt.text, diff)
+		}
+		if n := CountLines(tt.text); n != len(tt.want) {
+			t.Errorf("CountLines(%q) = %d, want %d", tt.text, n, len(tt.want))
+		}
+		d := &Doc{Text: tt.text}
+		var lines []string
+		for _, l := range d.Lines() {
+			lines = append(lines, l)
+		}
+		if diff := cmp.Diff(tt.want, lines); diff != "" {
+			t.Errorf("Lines of %q (-want +got):\n%s", tt.text, diff)
 		}
 	}
 }

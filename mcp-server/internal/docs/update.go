@@ -260,7 +260,7 @@ func (u *updater) inScopeDocs() []*Doc {
 
 // sameDoc reports whether two reads of a file gave the same text.
 func sameDoc(a, b *Doc) bool {
-	return a.Size == b.Size && a.Title == b.Title && slices.Equal(a.Lines, b.Lines)
+	return a.Size == b.Size && a.Text == b.Text
 }
 
 // next builds the snapshot that follows s: docs in replaced are added or

@@ -189,7 +189,7 @@ func TestUpdate(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(d.Lines, got.Lines); diff != "" {
+				if diff := cmp.Diff(d.Text, got.Text); diff != "" {
 					t.Errorf("%s: text differs from a full load (-load +update):\n%s", d.Path, diff)
 				}
 			}

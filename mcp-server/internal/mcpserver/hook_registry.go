@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // HookRegistryOutput is the result of mod_hook_registry.
@@ -33,7 +31,7 @@ func (s *Server) hookRegistry(context.Context, struct{}) (HookRegistryOutput, st
 	if len(content) <= s.opts.MaxResultBytes {
 		return out, content, nil
 	}
-	r, err := window(docs.SplitLines(content), 1, 0, s.opts.MaxResultBytes)
+	r, err := window(content, 1, 0, s.opts.MaxResultBytes)
 	if err != nil {
 		return HookRegistryOutput{}, "", err
 	}

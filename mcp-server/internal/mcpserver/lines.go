@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // LineRange is a window of a text, as the read tools return it.
@@ -17,12 +19,13 @@ type LineRange struct {
 	Note          string `json:"note,omitempty" jsonschema:"Said when a single line was longer than the size cap and was cut."`
 }
 
-// window cuts lines[start-1:end] to at most maxBytes, on a line boundary.
-// start and end are 1-based and inclusive; 0 means the first and the last
-// line. A single line longer than maxBytes is cut at a rune boundary rather
-// than returned whole, and the cut is noted.
-func window(lines []string, start, end, maxBytes int) (LineRange, error) {
-	total := len(lines)
+// window cuts lines start to end of text (split as docs.SplitLines does) to
+// at most maxBytes, on a line boundary. start and end are 1-based and
+// inclusive; 0 means the first and the last line. A single line longer
+// than maxBytes is cut at a rune boundary rather than returned whole, and
+// the cut is noted.
+func window(text string, start, end, maxBytes int) (LineRange, error) {
+	total := docs.CountLines(text)
 	switch {
 	case start < 0:
 		return LineRange{}, inputErrorf("start_line %d is not a line number; lines start at 1", start)
@@ -43,9 +46,14 @@ func window(lines []string, start, end, maxBytes int) (LineRange, error) {
 	}
 
 	r := LineRange{StartLine: start, EndLine: start - 1, TotalLines: total}
+	rest := text
+	for range start - 1 {
+		_, rest = docs.CutLine(rest)
+	}
 	var b strings.Builder
 	for i := start; i <= end; i++ {
-		line := lines[i-1]
+		var line string
+		line, rest = docs.CutLine(rest)
 		need := len(line)
 		if i > start {
 			need++ // the newline before it

@@ -79,7 +79,7 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 			more = true
 			break
 		}
-		out.Paths = append(out.Paths, DocEntry{Path: d.Path, Title: d.Title, Bytes: d.Size, Lines: len(d.Lines)})
+		out.Paths = append(out.Paths, DocEntry{Path: d.Path, Title: d.Title, Bytes: d.Size, Lines: d.LineCount()})
 	}
 	if more {
 		out.NextCursor = cursor{Kind: "list", Query: fp, Path: out.Paths[len(out.Paths)-1].Path}.encode()

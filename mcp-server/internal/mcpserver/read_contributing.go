@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // ReadContributingInput are the arguments of mod_read_contributing.
@@ -31,7 +29,7 @@ func (s *Server) readContributing(_ context.Context, in ReadContributingInput) (
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}
-	r, err := window(docs.SplitLines(content), in.StartLine, in.EndLine, s.opts.MaxResultBytes)
+	r, err := window(content, in.StartLine, in.EndLine, s.opts.MaxResultBytes)
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}

@@ -117,12 +117,25 @@ func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFun
 	}
 }
 
-// docText is a doc's text with normalised line endings.
+// docText is a doc's text with normalised line endings: each line ends in
+// "\n".
 func docText(d *docs.Doc) string {
-	if len(d.Lines) == 0 {
+	switch {
+	case d.Text == "":
 		return ""
+	case !strings.Contains(d.Text, "\r"):
+		if strings.HasSuffix(d.Text, "\n") {
+			return d.Text // as held: no copy
+		}
+		return d.Text + "\n"
 	}
-	return strings.Join(d.Lines, "\n") + "\n"
+	var b strings.Builder
+	b.Grow(len(d.Text) + 1)
+	for _, line := range d.Lines() {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // docPathOf is the doc path a docs:// URI names; docURI spells it back.

@@ -97,6 +97,10 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	out.Generation = snap.Generation()
 	out.Matches = []SearchMatch{}
 	budget := s.opts.MaxResultBytes
+	var (
+		headingsOf *docs.Doc // the doc whose headings are in headings
+		headings   []docs.Heading
+	)
 	for m := range search.Find(ctx, snap, q, after, indexWait) {
 		if err := ctx.Err(); err != nil {
 			return out, "", err
@@ -105,12 +109,17 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			out.HasMore = true
 			break
 		}
+		if m.Doc != headingsOf {
+			// Headings are found in the text when asked for: once per doc
+			// of the page, however many of its lines match.
+			headingsOf, headings = m.Doc, m.Doc.Headings()
+		}
 		sm := SearchMatch{
 			Path:    m.Doc.Path,
 			Line:    m.Line,
-			Column:  utf8.RuneCountInString(m.Doc.Lines[m.Line-1][:m.Offset]) + 1,
-			Heading: strings.Join(m.Doc.HeadingTrail(m.Line), " > "),
-			Snippet: snippet(m.Doc.Lines[m.Line-1], m.Offset, m.Length),
+			Column:  utf8.RuneCountInString(m.Text[:m.Offset]) + 1,
+			Heading: strings.Join(docs.Trail(headings, m.Line), " > "),
+			Snippet: snippet(m.Text, m.Offset, m.Length),
 			URI:     docURI(m.Doc.Path),
 		}
 		cost := len(sm.Path) + len(sm.Heading) + len(sm.Snippet) + len(sm.URI) + 64

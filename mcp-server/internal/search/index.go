@@ -408,44 +408,51 @@ func (b *builder) collect(run []*docs.Doc, size int64, shift uint) {
 		uni = [len(uni)]uint64{}
 		clear(bi[:])
 		grams := b.grams
-		for _, line := range d.Lines {
-			var p1, p2 rune = -1, -1 // the classes of the two previous runes
-			for i := 0; i < len(line); {
-				c, size := rune(line[i]), 1
-				if c < utf8.RuneSelf {
-					if 'a' <= c && c <= 'z' {
-						c -= 'a' - 'A'
-					}
-				} else {
-					c, size = utf8.DecodeRuneInString(line[i:])
-					c = foldClass(c)
+		var p1, p2 rune = -1, -1 // the classes of the two previous runes in the line
+		text := d.Text
+		for i := 0; i < len(text); {
+			c, size := rune(text[i]), 1
+			if c < utf8.RuneSelf {
+				if c == '\n' {
+					// Grams stay within a line. (A "\r" before it is
+					// indexed as a character: a gram more only adds
+					// candidates.)
+					p1, p2 = -1, -1
+					i++
+					continue
 				}
-				i += size
-				if c < 128 {
-					if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
-						uni[w] |= bit
-						grams = append(grams, uint32(hash1(c)>>shift))
+				if 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+			} else {
+				c, size = utf8.DecodeRuneInString(text[i:])
+				c = foldClass(c)
+			}
+			i += size
+			if c < 128 {
+				if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
+					uni[w] |= bit
+					grams = append(grams, uint32(hash1(c)>>shift))
+				}
+			} else if bk := uint32(hash1(c) >> shift); set.add(bk) {
+				grams = append(grams, bk)
+			}
+			if p1 >= 0 {
+				if p1|c < 128 {
+					if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
+						bi[k/64] |= 1 << (k % 64)
+						grams = append(grams, uint32(hash2(p1, c)>>shift))
 					}
-				} else if bk := uint32(hash1(c) >> shift); set.add(bk) {
+				} else if bk := uint32(hash2(p1, c) >> shift); set.add(bk) {
 					grams = append(grams, bk)
 				}
-				if p1 >= 0 {
-					if p1|c < 128 {
-						if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
-							bi[k/64] |= 1 << (k % 64)
-							grams = append(grams, uint32(hash2(p1, c)>>shift))
-						}
-					} else if bk := uint32(hash2(p1, c) >> shift); set.add(bk) {
+				if p2 >= 0 {
+					if bk := uint32(hash3(p2, p1, c) >> shift); set.add(bk) {
 						grams = append(grams, bk)
 					}
-					if p2 >= 0 {
-						if bk := uint32(hash3(p2, p1, c) >> shift); set.add(bk) {
-							grams = append(grams, bk)
-						}
-					}
 				}
-				p2, p1 = p1, c
 			}
+			p2, p1 = p1, c
 		}
 		b.grams = grams
 		b.ends = append(b.ends, uint32(len(grams)))

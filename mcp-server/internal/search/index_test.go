@@ -110,11 +110,12 @@ func queriesFrom(rng *rand.Rand, snap *docs.Snapshot, n int) []string {
 	var out []string
 	for len(out) < n {
 		d := all[rng.IntN(len(all))]
-		if len(d.Lines) == 0 || rng.IntN(4) == 0 {
+		lines := docs.SplitLines(d.Text)
+		if len(lines) == 0 || rng.IntN(4) == 0 {
 			out = append(out, randText(rng, 1+rng.IntN(6)))
 			continue
 		}
-		line := []rune(d.Lines[rng.IntN(len(d.Lines))])
+		line := []rune(lines[rng.IntN(len(lines))])
 		if len(line) == 0 {
 			continue
 		}
@@ -252,7 +253,7 @@ func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock 
 			switch rng.IntN(4) {
 			case 1: // resume inside a doc
 				d := all[rng.IntN(len(all))]
-				after = Position{Path: d.Path, Line: rng.IntN(len(d.Lines) + 2)}
+				after = Position{Path: d.Path, Line: rng.IntN(d.LineCount() + 2)}
 			case 2: // resume after a path that is not in the snapshot
 				after = Position{Path: all[rng.IntN(len(all))].Path + "x", Line: 3}
 			}

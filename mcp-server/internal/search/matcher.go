@@ -77,6 +77,23 @@ func (m *Matcher) Index(line string) (offset, length int) {
 	return m.indexFold(line)
 }
 
+// wholeText reports whether the matcher can look for its query in a text
+// of many lines at once, giving the same first match per line as Index
+// line by line: a non-empty query without line breaks, matched byte-wise
+// (case-sensitive, or ASCII without k or s).
+func (m *Matcher) wholeText() bool {
+	return m.query != "" && (m.caseSensitive || m.ascii) && !strings.ContainsAny(m.query, "\r\n")
+}
+
+// indexText is Index on a text of many lines, for a matcher whose
+// wholeText holds: the byte offset of the first match, or -1.
+func (m *Matcher) indexText(text string) int {
+	if m.caseSensitive {
+		return strings.Index(text, m.query)
+	}
+	return indexASCIIFold(text, m.upper)
+}
+
 // indexFold is the general path: compare fold classes rune by rune at every
 // rune boundary of line.
 func (m *Matcher) indexFold(line string) (int, int) {

@@ -89,9 +89,10 @@ type Position struct {
 // Match is one matching line.
 type Match struct {
 	Doc    *docs.Doc
-	Line   int // 1-based
-	Offset int // byte offset of the match in the line
-	Length int // byte length of the matched text in the line
+	Line   int    // 1-based
+	Text   string // the line, without its terminator
+	Offset int    // byte offset of the match in the line
+	Length int    // byte length of the matched text in the line
 }
 
 // Matches yields the matches of q in snap that come after the position
@@ -120,12 +121,43 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 // scanDoc yields the matches in d's lines from index first on. It reports
 // whether to go on.
 func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
-	for i := first; i < len(d.Lines); i++ {
-		off, n := m.Index(d.Lines[i])
+	rest, n := d.Text, 0
+	for ; n < first && rest != ""; n++ {
+		_, rest = docs.CutLine(rest)
+	}
+	if m.wholeText() {
+		return scanText(d, rest, n, m, yield)
+	}
+	for rest != "" {
+		var line string
+		line, rest = docs.CutLine(rest)
+		n++
+		off, length := m.Index(line)
 		if off < 0 {
 			continue
 		}
-		if !yield(Match{Doc: d, Line: i + 1, Offset: off, Length: n}) {
+		if !yield(Match{Doc: d, Line: n, Text: line, Offset: off, Length: length}) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanText is scanDoc for a matcher that can search the text as a whole
+// (see Matcher.wholeText): it looks for the next match in the rest of the
+// text at once rather than line by line, and numbers the line it falls in.
+// rest follows line n (0 for the first line).
+func scanText(d *docs.Doc, rest string, n int, m *Matcher, yield func(Match) bool) bool {
+	for rest != "" {
+		i := m.indexText(rest)
+		if i < 0 {
+			return true
+		}
+		from := strings.LastIndexByte(rest[:i], '\n') + 1
+		n += strings.Count(rest[:from], "\n") + 1
+		var line string
+		line, rest = docs.CutLine(rest[from:])
+		if !yield(Match{Doc: d, Line: n, Text: line, Offset: i - from, Length: len(m.query)}) {
 			return false
 		}
 	}

@@ -143,6 +143,7 @@ func FuzzMatches(f *testing.F) {
 	type hit struct {
 		Path         string
 		Line, Offset int
+		Text         string // the line
 	}
 	const most = 200
 	f.Fuzz(func(t *testing.T, query string, caseSensitive bool, prefix, afterPath string, afterLine int) {
@@ -155,12 +156,12 @@ func FuzzMatches(f *testing.F) {
 			if !strings.HasPrefix(d.Path, prefix) || d.Path < afterPath {
 				continue
 			}
-			for i, line := range d.Lines {
+			for i, line := range docs.SplitLines(d.Text) {
 				if d.Path == afterPath && i+1 <= afterLine {
 					continue
 				}
 				if off := oracleIndex(line, query, caseSensitive); off >= 0 {
-					want = append(want, hit{d.Path, i + 1, off})
+					want = append(want, hit{d.Path, i + 1, off, line})
 					if len(want) == most {
 						break scan
 					}
@@ -169,7 +170,7 @@ func FuzzMatches(f *testing.F) {
 		}
 		var got []hit
 		for m := range Matches(snap, Query{Text: query, CaseSensitive: caseSensitive, PathPrefix: prefix}, Position{afterPath, afterLine}) {
-			got = append(got, hit{m.Doc.Path, m.Line, m.Offset})
+			got = append(got, hit{m.Doc.Path, m.Line, m.Offset, m.Text})
 			if len(got) == most {
 				break
 			}
