@@ -21,6 +21,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
 
 // Exit codes.
@@ -134,8 +135,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	store := docs.NewStore(nil) // loading
-	srv := mcpserver.New(mcpserver.Options{
+	opts := mcpserver.Options{
 		Version:           cfg.Version,
 		DataRoot:          cfg.DataRoot,
 		DocsPath:          cfg.DocsPath,
@@ -146,7 +146,14 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		Logger:            log,
 		Watch:             cfg.Watch,
 		WatchPollInterval: cfg.WatchPollInterval,
-	}, store)
+	}
+	var m *metrics.Metrics // HTTP mode serves them at /metrics
+	if !cfg.Stdio {
+		m = metrics.New(cfg.Version)
+		opts.Observer = m
+	}
+	store := docs.NewStore(nil) // loading
+	srv := mcpserver.New(opts, store)
 
 	// The server loads its docs and follows them on disk while it serves;
 	// a failed load stops serving.
@@ -167,7 +174,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Stdio {
 		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout)
 	} else {
-		err = serveHTTP(serveCtx, log, cfg, srv, store)
+		err = serveHTTP(serveCtx, log, cfg, srv, store, m)
 	}
 	if cause := context.Cause(serveCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
 		return cause // the docs could not be loaded
@@ -187,7 +194,7 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 	return nil
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, store *docs.Store) error {
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, store *docs.Store, m *metrics.Metrics) error {
 	srv := httpserver.New(httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
@@ -199,8 +206,10 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		AllowedOrigins:     cfg.AllowedOrigins,
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
+		DrainDelay:         cfg.DrainDelay,
 		Watching:           content.Watching,
 		Logger:             log,
+		Metrics:            m,
 	}, content.MCP(), store)
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)

@@ -46,6 +46,7 @@ type config struct {
 	AllowedOrigins     []string
 	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
 	ShutdownTimeout    time.Duration
+	DrainDelay         time.Duration
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on
@@ -94,6 +95,8 @@ func flags() []cli.Flag {
 			Usage: "file holding a bearer token that /mcp then requires (Authorization: Bearer TOKEN); or set the token itself in " + authTokenEnv + ". Off by default; /health and the wiki stay open"},
 		&cli.DurationFlag{Name: "shutdown-timeout", EnvVars: []string{envName("shutdown-timeout")}, Value: httpserver.DefaultShutdownTimeout, Category: "HTTP mode",
 			Usage: "on SIGINT or SIGTERM, how long requests in flight may take to finish"},
+		&cli.DurationFlag{Name: "drain-delay", EnvVars: []string{envName("drain-delay")}, Value: 0, Category: "HTTP mode",
+			Usage: "on SIGINT or SIGTERM, how long to go on serving with /health answering 503 \"stopping\" before closing the listener, so that a load balancer checking /health stops sending new work first (behind HAProxy or Kubernetes: a few health-check intervals, e.g. 5s)"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"},
 			Usage: "print the version and exit"},
 	}
@@ -153,6 +156,7 @@ func httpConfig(c *cli.Context, cfg *config) error {
 	cfg.Stateless = c.Bool("stateless")
 	cfg.MaxBodyBytes = c.Int64("max-body-bytes")
 	cfg.ShutdownTimeout = c.Duration("shutdown-timeout")
+	cfg.DrainDelay = c.Duration("drain-delay")
 
 	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
 		return usagef("--listen %q: want host:port, e.g. 127.0.0.1:3000 or 0.0.0.0:3000", cfg.Listen)
@@ -168,6 +172,9 @@ func httpConfig(c *cli.Context, cfg *config) error {
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		return usagef("--shutdown-timeout %s: use a positive duration", cfg.ShutdownTimeout)
+	}
+	if cfg.DrainDelay < 0 {
+		return usagef("--drain-delay %s: use zero or a positive duration", cfg.DrainDelay)
 	}
 	for o := range strings.SplitSeq(c.String("allowed-origins"), ",") {
 		o = strings.TrimSpace(o)

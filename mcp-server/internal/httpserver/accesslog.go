@@ -12,7 +12,8 @@ import (
 // status, duration, response bytes and the MCP session id. Headers are
 // never logged, so neither is a bearer token. A successful /health is
 // logged at debug level: health checks poll it every few seconds and would
-// drown the rest.
+// drown the rest. Refusals of /mcp requests are counted for /metrics here,
+// where every response's status is seen.
 func (s *Server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -25,6 +26,7 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
+		s.countRefusal(r, rec.status)
 		level := slog.LevelInfo
 		if r.URL.Path == "/health" && rec.status == http.StatusOK {
 			level = slog.LevelDebug

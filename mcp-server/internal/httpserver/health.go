@@ -28,6 +28,15 @@ type Health struct {
 // once shutting down. Counting the hooks reads the registry from disk each time,
 // so an edit shows at once; it is a small file.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	h, status := s.status()
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(h)
+}
+
+// status is the report of /health and its HTTP status.
+func (s *Server) status() (Health, int) {
 	h := Health{
 		Status:    "ok",
 		Version:   s.opts.Version,
@@ -55,10 +64,7 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	if s.stopping.Load() {
 		h.Status, status = "stopping", http.StatusServiceUnavailable
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(h)
+	return h, status
 }
 
 // countHooks counts the entries of the registry's "hooks" array.

@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
 
 // Defaults of the options, shared with the command line.
@@ -57,8 +58,15 @@ type Options struct {
 	AllowedOrigins     []string // browser origins allowed besides the server's own ("*": any)
 	AuthToken          string   // when set, /mcp needs Authorization: Bearer <token>
 	ShutdownTimeout    time.Duration
-	Watching           func() string // how docs changes are followed, for /health; nil: "off"
-	Logger             *slog.Logger
+	// DrainDelay is how long the server goes on serving after SIGTERM with
+	// /health answering 503 "stopping", so that a load balancer checking
+	// it stops sending new work before the listener closes.
+	DrainDelay time.Duration
+	Watching   func() string // how docs changes are followed, for /health; nil: "off"
+	Logger     *slog.Logger
+	// Metrics, when set, is served at GET /metrics (open like /health)
+	// and counts refusals.
+	Metrics *metrics.Metrics
 }
 
 // Server is the HTTP face of docs-mcp. It is an http.Handler; Serve runs it
@@ -118,6 +126,10 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(s.mcp))
 	mux.HandleFunc("GET /health", s.health)
+	if opts.Metrics != nil {
+		opts.Metrics.ReportStatus(s.metricsStatus)
+		mux.Handle("GET /metrics", opts.Metrics.Handler())
+	}
 	mux.HandleFunc("GET /wiki/", s.wiki)
 	mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
 	mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
@@ -154,8 +166,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve http: %w", err)
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout)
 	s.stopping.Store(true)
+	if s.opts.DrainDelay > 0 {
+		// Still serving: /health says "stopping", new sessions are
+		// refused (503), requests of existing sessions are answered.
+		s.log.Info("draining: /health says stopping", "drain_delay", s.opts.DrainDelay)
+		select {
+		case <-time.After(s.opts.DrainDelay):
+		case err := <-served:
+			return fmt.Errorf("serve http: %w", err)
+		}
+	}
+	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout)
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(ctx)

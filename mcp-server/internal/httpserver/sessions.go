@@ -235,3 +235,16 @@ func (s *sessions) endStreams() {
 		}
 	}
 }
+
+// streams returns the number of open GET streams.
+func (s *sessions) streams() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, ss := range s.live {
+		if ss.stream != nil {
+			n++
+		}
+	}
+	return n
+}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -32,6 +33,7 @@ func (s *Server) apply(ctx context.Context, b watch.Batch) {
 		return
 	}
 	prev := s.store.Snapshot()
+	begin := time.Now()
 	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, s.loadOptions(prev.Generation()+1))
 	if err != nil {
 		if ctx.Err() == nil {
@@ -39,6 +41,8 @@ func (s *Server) apply(ctx context.Context, b watch.Batch) {
 				"generation", prev.Generation(), "err", err)
 		}
 		next, diff = prev, docs.Diff{}
+	} else if s.opts.Observer != nil {
+		s.opts.Observer.ObserveReload(time.Since(begin))
 	}
 	if next != prev {
 		s.store.Replace(next)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mark3labs/mcp-go/tracing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
@@ -40,6 +41,17 @@ type Options struct {
 	// How Run follows the docs folder, the registry and CONTRIBUTING.md.
 	Watch             watch.Mode
 	WatchPollInterval time.Duration // 0 means watch.DefaultPollInterval
+
+	Observer Observer // measures requests, reloads and index builds; nil: nothing is measured
+}
+
+// Observer measures the server (metrics.Metrics is one): every request
+// through mcp-go's tracing hooks, and how long reloads and search-index
+// builds take.
+type Observer interface {
+	Tracer() tracing.Tracer
+	ObserveReload(time.Duration)
+	ObserveIndexBuild(time.Duration)
 }
 
 // Server holds what the MCP handlers share.
@@ -99,6 +111,9 @@ func New(opts Options, store *docs.Store) *Server {
 		server.WithLogger(opts.Logger),
 		server.WithHooks(hooks),
 	}, waits...)
+	if opts.Observer != nil {
+		options = append(options, server.WithTracer(opts.Observer.Tracer()))
+	}
 	mcp := server.NewMCPServer("docs-mcp", opts.Version, options...)
 	s.mcp = mcp
 	mcp.AddTools(s.tools()...)

@@ -199,6 +199,9 @@ func (s *Server) indexInBackground(prev, snap *docs.Snapshot) {
 			return
 		}
 		st := ix.Stats()
+		if s.opts.Observer != nil {
+			s.opts.Observer.ObserveIndexBuild(st.BuildTime)
+		}
 		level := slog.LevelDebug
 		if first {
 			level = slog.LevelInfo

@@ -1,0 +1,63 @@
+package mcpserver
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/tracing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+)
+
+// recorder is an Observer that keeps what it is told.
+type recorder struct {
+	mu              sync.Mutex
+	reloads, builds []time.Duration
+}
+
+func (r *recorder) Tracer() tracing.Tracer { return tracing.NoopTracer() }
+func (r *recorder) ObserveReload(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reloads = append(r.reloads, d)
+}
+func (r *recorder) ObserveIndexBuild(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.builds = append(r.builds, d)
+}
+
+func (r *recorder) counts() (reloads, builds int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reloads), len(r.builds)
+}
+
+// TestObserver: Run's first load and its index build, then a change on
+// disk's reload and index build, are reported to the Observer (for
+// /metrics).
+func TestObserver(t *testing.T) {
+	root := copyTree(t, fixtureRoot)
+	dir := filepath.Join(root, "docs")
+	rec := &recorder{}
+	srv := New(Options{DataRoot: root, DocsPath: dir, Watch: watch.Poll, WatchPollInterval: 20 * time.Millisecond, Observer: rec}, docs.NewStore(nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	eventually(t, "the first index build", func() bool { _, b := rec.counts(); return b == 1 })
+	if r, _ := rec.counts(); r != 0 {
+		t.Errorf("%d reloads before any change", r)
+	}
+	writeFile(t, dir, "observed.md", "# Observed\n")
+	eventually(t, "a reload and a second index build", func() bool { r, b := rec.counts(); return r >= 1 && b == 2 })
+}

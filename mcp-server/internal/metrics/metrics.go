@@ -1,0 +1,282 @@
+// Package metrics measures docs-mcp for Prometheus: MCP requests by method,
+// tool and outcome with their latency, refusals by budget, sessions and
+// streams, the docs and hooks served, the snapshot generation, and how long
+// reloads and search-index builds take. Handler serves them in the
+// Prometheus text format (GET /metrics).
+//
+// Requests are measured through mcp-go's tracing hooks (Tracer): mcp-go
+// opens a span around every JSON-RPC request it dispatches, names the tool
+// of a tools/call on it and marks failures, so every request is counted
+// once, over any transport, with no second parse of the message. The state
+// gauges are read at scrape time from a Status function, the same facts
+// /health reports.
+//
+// Each Metrics has its own registry: no global state, and two servers in
+// one process (tests) do not share counters.
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/tracing"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+const namespace = "docs_mcp"
+
+// Outcomes of a request, the outcome label of docs_mcp_requests_total.
+const (
+	OutcomeOK        = "ok"         // a result
+	OutcomeToolError = "tool_error" // a tool result with isError: a user mistake the tool explained
+	OutcomeError     = "error"      // a JSON-RPC error
+)
+
+// Status is the state the gauges report, read at each scrape.
+type Status struct {
+	Serving    bool // /health says ok (not loading, not stopping)
+	Docs       int
+	Hooks      int // -1 when the registry cannot be read
+	Generation uint64
+	Sessions   int
+	Streams    int
+}
+
+// Metrics holds docs-mcp's collectors and the registry they live in.
+type Metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	refusals *prometheus.CounterVec
+	reloads  prometheus.Histogram
+	indexes  prometheus.Histogram
+}
+
+// New returns the metrics of a server whose version is version.
+func New(version string) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace,
+			Name:      "requests_total",
+			Help:      "MCP requests answered, by JSON-RPC method, tool (tools/call only) and outcome (ok, tool_error, error).",
+		}, []string{"method", "tool", "outcome"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace,
+			Name:      "request_duration_seconds",
+			Help:      "Time to answer an MCP request, by JSON-RPC method and tool (tools/call only).",
+			Buckets:   []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "tool"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace,
+			Name:      "refusals_total",
+			Help:      "Requests refused before reaching MCP, by the budget or rule that refused them.",
+		}, []string{"budget"}),
+		reloads: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: namespace,
+			Name:      "reload_duration_seconds",
+			Help:      "Time to read a change of the docs folder into a new snapshot.",
+			Buckets:   prometheus.ExponentialBuckets(.001, 4, 8), // 1ms to 16s
+		}),
+		indexes: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: namespace,
+			Name:      "index_build_duration_seconds",
+			Help:      "Time to build the search index of a snapshot.",
+			Buckets:   prometheus.ExponentialBuckets(.001, 4, 8),
+		}),
+	}
+	info := prometheus.NewGauge(prometheus.GaugeOpts{
+		Namespace:   namespace,
+		Name:        "build_info",
+		Help:        "Always 1; the version label is the server's version.",
+		ConstLabels: prometheus.Labels{"version": version},
+	})
+	info.Set(1)
+	m.reg.MustRegister(m.requests, m.latency, m.refusals, m.reloads, m.indexes, info,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// ReportStatus has status called at each scrape for the state gauges
+// (docs_mcp_serving, _docs, _hooks, _snapshot_generation, _sessions,
+// _streams). Call it once.
+func (m *Metrics) ReportStatus(status func() Status) {
+	m.reg.MustRegister(statusCollector(status))
+}
+
+// Handler serves the metrics in the Prometheus exposition format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Refused counts a request refused by budget (a short name: body,
+// sessions, origin, token, ...).
+func (m *Metrics) Refused(budget string) { m.refusals.WithLabelValues(budget).Inc() }
+
+// ObserveReload records how long reading a docs change took.
+func (m *Metrics) ObserveReload(d time.Duration) { m.reloads.Observe(d.Seconds()) }
+
+// ObserveIndexBuild records how long building a search index took.
+func (m *Metrics) ObserveIndexBuild(d time.Duration) { m.indexes.Observe(d.Seconds()) }
+
+// Tracer returns the mcp-go tracer that measures requests; install it with
+// server.WithTracer.
+func (m *Metrics) Tracer() tracing.Tracer { return tracer{m} }
+
+// knownMethods bounds the method label: the method of a request is the
+// client's to choose, and every distinct label value is a new series.
+var knownMethods = map[mcp.MCPMethod]bool{
+	mcp.MethodInitialize:             true,
+	mcp.MethodPing:                   true,
+	mcp.MethodResourcesList:          true,
+	mcp.MethodResourcesTemplatesList: true,
+	mcp.MethodResourcesRead:          true,
+	mcp.MethodResourcesSubscribe:     true,
+	mcp.MethodResourcesUnsubscribe:   true,
+	mcp.MethodPromptsList:            true,
+	mcp.MethodPromptsGet:             true,
+	mcp.MethodToolsList:              true,
+	mcp.MethodToolsCall:              true,
+	mcp.MethodSetLogLevel:            true,
+	mcp.MethodCompletionComplete:     true,
+	mcp.MethodServerDiscover:         true,
+	mcp.MethodSubscriptionsListen:    true,
+}
+
+// methodLabel is the method label of a request: its method if known,
+// "other" for anything else.
+func methodLabel(method string) string {
+	if knownMethods[mcp.MCPMethod(method)] {
+		return method
+	}
+	return "other"
+}
+
+const (
+	attrMethod = "mcp.method"
+	attrTool   = "mcp.tool.name"
+	// toolSpanPrefix names mcp-go's span around a tool handler.
+	toolSpanPrefix = "tool."
+)
+
+// tracer turns mcp-go's spans into measurements. mcp-go starts a server
+// span "mcp.<method>" around each request it dispatches and, for a tool,
+// an internal span "tool.<name>" inside it; only the spans are looked at,
+// nothing is exported.
+type tracer struct{ m *Metrics }
+
+func (t tracer) Start(ctx context.Context, name string, kind tracing.SpanKind, attrs ...tracing.Attribute) (context.Context, tracing.Span) {
+	var sp tracing.Span
+	switch kind {
+	case tracing.SpanKindServer:
+		r := &request{m: t.m, start: time.Now(), outcome: OutcomeOK}
+		r.SetAttributes(attrs...)
+		sp = r
+	case tracing.SpanKindInternal:
+		// A tool handler's span: it tells its request whether the tool
+		// answered with an error result (RecordError is only called for a
+		// Go error, which becomes a JSON-RPC error on the request anyway).
+		parent, _ := tracing.SpanFromContext(ctx).(*request)
+		sp = &toolSpan{parent: parent}
+	default:
+		return ctx, noSpan{}
+	}
+	return tracing.ContextWithSpan(ctx, sp), sp
+}
+
+// request is the span of one MCP request. mcp-go uses a span from one
+// goroutine, the request's.
+type request struct {
+	m       *Metrics
+	start   time.Time
+	method  string
+	tool    string
+	outcome string
+}
+
+func (r *request) SetAttributes(attrs ...tracing.Attribute) {
+	for _, a := range attrs {
+		switch a.Key {
+		case attrMethod:
+			r.method = methodLabel(a.Value)
+		case attrTool:
+			r.tool = a.Value // only set for a registered tool: mcp-go refuses others before its middleware
+		}
+	}
+}
+
+func (r *request) RecordError(error) {}
+
+func (r *request) SetStatus(code tracing.StatusCode, _ string) {
+	if code == tracing.StatusError && r.outcome == OutcomeOK {
+		r.outcome = OutcomeError
+	}
+}
+
+func (r *request) End() {
+	d := time.Since(r.start).Seconds()
+	r.m.requests.WithLabelValues(r.method, r.tool, r.outcome).Inc()
+	r.m.latency.WithLabelValues(r.method, r.tool).Observe(d)
+}
+
+// toolSpan is the span around a tool handler.
+type toolSpan struct {
+	parent *request
+	failed bool // a Go error, not an error result
+}
+
+func (s *toolSpan) SetAttributes(...tracing.Attribute) {}
+func (s *toolSpan) RecordError(error)                  { s.failed = true }
+func (s *toolSpan) SetStatus(code tracing.StatusCode, _ string) {
+	if code == tracing.StatusError && !s.failed && s.parent != nil {
+		s.parent.outcome = OutcomeToolError
+	}
+}
+func (s *toolSpan) End() {}
+
+type noSpan struct{}
+
+func (noSpan) SetAttributes(...tracing.Attribute)   {}
+func (noSpan) RecordError(error)                    {}
+func (noSpan) SetStatus(tracing.StatusCode, string) {}
+func (noSpan) End()                                 {}
+
+// statusCollector reports Status as gauges at each scrape.
+type statusCollector func() Status
+
+var (
+	descServing    = prometheus.NewDesc(namespace+"_serving", "1 while /health says ok; 0 while loading the docs or stopping.", nil, nil)
+	descDocs       = prometheus.NewDesc(namespace+"_docs", "Docs in the snapshot served.", nil, nil)
+	descHooks      = prometheus.NewDesc(namespace+"_hooks", "Hooks in the registry served; -1 when it cannot be read.", nil, nil)
+	descGeneration = prometheus.NewDesc(namespace+"_snapshot_generation", "Generation of the docs snapshot served; grows with each change on disk.", nil, nil)
+	descSessions   = prometheus.NewDesc(namespace+"_sessions", "Live MCP sessions (protocol versions before 2026-07-28).", nil, nil)
+	descStreams    = prometheus.NewDesc(namespace+"_streams", "Open GET (SSE) streams.", nil, nil)
+)
+
+func (c statusCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descServing, descDocs, descHooks, descGeneration, descSessions, descStreams} {
+		ch <- d
+	}
+}
+
+func (c statusCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c()
+	serving := 0.0
+	if st.Serving {
+		serving = 1
+	}
+	gauge := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v)
+	}
+	gauge(descServing, serving)
+	gauge(descDocs, float64(st.Docs))
+	gauge(descHooks, float64(st.Hooks))
+	gauge(descGeneration, float64(st.Generation))
+	gauge(descSessions, float64(st.Sessions))
+	gauge(descStreams, float64(st.Streams))
+}
