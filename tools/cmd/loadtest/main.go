@@ -4,7 +4,11 @@
 //
 // Each of -sessions workers runs sessions one after another: initialize,
 // then -calls rounds of mod_search_docs followed by mod_read_doc of the
-// first hit, then DELETE. Workers stop after -duration, or, with -total,
+// first hit, then DELETE. A session the server no longer knows (HTTP 404:
+// its replica died, or was replaced behind a load balancer) is started
+// again, as the specification tells clients to, and the call retried once
+// on the new session; the report counts these re-initialisations apart
+// from errors. Workers stop after -duration, or, with -total,
 // once that many sessions have been run in all. The report gives requests/s
 // and p50/p95/p99 for every operation, the number of errors, and, with
 // -pid, the server's resident memory (VmRSS) before and after the run and
@@ -12,6 +16,8 @@
 //
 //	go run ./tools/cmd/loadtest -url http://127.0.0.1:3000/mcp -sessions 50 -duration 20s -pid $(pgrep -n docs-mcp)
 //	go run ./tools/cmd/loadtest -sessions 50 -total 1000 -calls 1
+//
+// With -json the report is one JSON object (see summary) instead of text.
 package main
 
 import (
@@ -21,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -46,6 +53,7 @@ type config struct {
 	token    string
 	pid      int
 	hold     time.Duration
+	json     bool
 }
 
 func main() {
@@ -60,6 +68,7 @@ func main() {
 	flag.StringVar(&cfg.token, "token", os.Getenv("DOCS_MCP_AUTH_TOKEN"), "bearer token, if the server needs one (default $DOCS_MCP_AUTH_TOKEN)")
 	flag.IntVar(&cfg.pid, "pid", 0, "the server's process id, to report its memory from /proc (same machine only)")
 	flag.DurationVar(&cfg.hold, "hold", 0, "after the run, keep -sessions sessions open this long, report the server's memory, then DELETE them")
+	flag.BoolVar(&cfg.json, "json", false, "write the report as one JSON object")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -86,12 +95,20 @@ type stats struct {
 	latencies map[string][]time.Duration
 	errors    map[string]int
 	firstErr  error
+	reinits   int         // sessions started again after a 404
+	statuses  map[int]int // HTTP responses by status
 }
 
 func (s *stats) ok(op string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.latencies[op] = append(s.latencies[op], d)
+}
+
+func (s *stats) reinit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reinits++
 }
 
 func (s *stats) fail(op string, err error) {
@@ -107,10 +124,11 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	if cfg.sessions < 1 || cfg.calls < 0 || cfg.total < 0 {
 		return errors.New("-sessions must be at least 1, -calls and -total not negative")
 	}
-	httpClient := &http.Client{Transport: &http.Transport{
+	st := &stats{latencies: map[string][]time.Duration{}, errors: map[string]int{}, statuses: map[int]int{}}
+	httpClient := &http.Client{Transport: &recorder{st: st, next: &http.Transport{
 		MaxIdleConns:        cfg.sessions * 2,
 		MaxIdleConnsPerHost: cfg.sessions * 2,
-	}}
+	}}}
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(httpClient)}
 	if cfg.token != "" {
 		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + cfg.token}))
@@ -120,7 +138,6 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 
-	st := &stats{latencies: map[string][]time.Duration{}, errors: map[string]int{}}
 	runCtx := ctx
 	if cfg.total == 0 {
 		var cancel context.CancelFunc
@@ -169,26 +186,73 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	}
 	st.ok(opInitialize, time.Since(t)) // one per session run: the report counts sessions by it
 
+	defer func() { c.Close() }() // DELETE, measured by the recorder
+
+	// do makes a call, and if the server no longer knows the session,
+	// starts a new one and makes it again there.
+	do := func(op, tool string, args map[string]any) (string, error) {
+		path, err := call(callCtx, c, st, op, tool, args)
+		if !errors.Is(err, transport.ErrSessionTerminated) {
+			return path, err
+		}
+		c.Close() // no DELETE: the session is gone
+		t := time.Now()
+		c, err = connect(callCtx, cfg, opts, name)
+		if err != nil {
+			st.fail(opInitialize, err)
+			return "", err
+		}
+		st.ok(opInitialize, time.Since(t))
+		st.reinit()
+		path, err = call(callCtx, c, st, op, tool, args)
+		if errors.Is(err, transport.ErrSessionTerminated) {
+			st.fail(op, err) // the new session is unknown too
+		}
+		return path, err
+	}
 	for i := 0; i < cfg.calls && (i == 0 || ctx.Err() == nil); i++ {
-		path, err := call(callCtx, c, st, opSearch, "mod_search_docs", map[string]any{"query": cfg.query})
+		path, err := do(opSearch, "mod_search_docs", map[string]any{"query": cfg.query})
 		if err != nil || path == "" {
 			continue
 		}
-		call(callCtx, c, st, opRead, "mod_read_doc", map[string]any{"path": path})
+		do(opRead, "mod_read_doc", map[string]any{"path": path})
 	}
-	if mcp.IsModernProtocol(cfg.protocol) {
-		c.Close()
-		return
+}
+
+// recorder is the HTTP transport of the clients: it counts responses by
+// status, and measures DELETE, which mcp-go's client sends on Close
+// without reporting its outcome. A DELETE answered 404 (the session was
+// gone already) is not an error: the session is ended either way.
+type recorder struct {
+	st   *stats
+	next http.RoundTripper
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	t := time.Now()
+	res, err := r.next.RoundTrip(req)
+	if err == nil {
+		r.st.mu.Lock()
+		r.st.statuses[res.StatusCode]++
+		r.st.mu.Unlock()
 	}
-	t = time.Now()
-	if err := c.Close(); err != nil { // DELETE
-		st.fail(opDelete, err)
-		return
+	if req.Method != http.MethodDelete {
+		return res, err
 	}
-	st.ok(opDelete, time.Since(t))
+	switch {
+	case err != nil:
+		r.st.fail(opDelete, err)
+	case res.StatusCode/100 == 2 || res.StatusCode == http.StatusNotFound:
+		r.st.ok(opDelete, time.Since(t))
+	default:
+		r.st.fail(opDelete, fmt.Errorf("DELETE: HTTP %d", res.StatusCode))
+	}
+	return res, err
 }
 
 // call calls a tool; for a search it returns the path of the first hit.
+// It records the outcome, except when the session has ended
+// (transport.ErrSessionTerminated), which the caller handles.
 func call(ctx context.Context, c *client.Client, st *stats, op, tool string, args map[string]any) (string, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
@@ -200,6 +264,9 @@ func call(ctx context.Context, c *client.Client, st *stats, op, tool string, arg
 	case err != nil:
 	case res.IsError:
 		err = fmt.Errorf("tool error: %v", res.Content)
+	}
+	if errors.Is(err, transport.ErrSessionTerminated) {
+		return "", err // the caller starts a new session and calls again
 	}
 	if err != nil {
 		st.fail(op, err)
@@ -274,28 +341,86 @@ func hold(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOptio
 	return nil
 }
 
-func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before, after mem) {
-	requests, errs := 0, 0
-	for _, op := range ops {
-		requests += len(st.latencies[op])
-		errs += st.errors[op]
+// summary is the report as data; -json writes it as it is.
+type summary struct {
+	Sessions    int            `json:"sessions"` // concurrent
+	SessionsRun int            `json:"sessions_run"`
+	Reinits     int            `json:"reinitialized"` // sessions started again after a 404
+	Protocol    string         `json:"protocol"`
+	Requests    int            `json:"requests"` // answered: initialize, tool calls and DELETE
+	Errors      int            `json:"errors"`
+	ElapsedSec  float64        `json:"elapsed_seconds"`
+	Ops         map[string]op  `json:"ops"`
+	Statuses    map[string]int `json:"http_statuses"` // every HTTP response the clients got, by status
+	FirstError  string         `json:"first_error,omitempty"`
+}
+
+type op struct {
+	N      int     `json:"n"`
+	Errors int     `json:"errors"`
+	P50ms  float64 `json:"p50_ms"`
+	P99ms  float64 `json:"p99_ms"`
+}
+
+func summarize(cfg config, st *stats, elapsed time.Duration) summary {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s := summary{
+		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits,
+		ElapsedSec: elapsed.Seconds(), Ops: map[string]op{}, Statuses: map[string]int{},
+		SessionsRun: len(st.latencies[opInitialize]) - st.reinits,
 	}
-	fmt.Fprintf(out, "sessions=%d concurrent, %d run (protocol %s, %d search+read rounds each)\n", cfg.sessions, len(st.latencies[opInitialize]), cfg.protocol, cfg.calls)
-	fmt.Fprintf(out, "requests=%d errors=%d elapsed=%s req/s=%.0f\n", requests, errs, elapsed.Round(time.Millisecond), float64(requests)/elapsed.Seconds())
+	for _, name := range ops {
+		l := st.latencies[name]
+		slices.Sort(l)
+		s.Requests += len(l)
+		s.Errors += st.errors[name]
+		o := op{N: len(l), Errors: st.errors[name]}
+		if len(l) > 0 {
+			o.P50ms = float64(pct(l, 50).Microseconds()) / 1000
+			o.P99ms = float64(pct(l, 99).Microseconds()) / 1000
+		}
+		s.Ops[name] = o
+	}
+	for code, n := range st.statuses {
+		s.Statuses[fmt.Sprint(code)] = n
+	}
+	if st.firstErr != nil {
+		s.FirstError = st.firstErr.Error()
+	}
+	return s
+}
+
+func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before, after mem) {
+	if cfg.json {
+		_ = json.NewEncoder(out).Encode(summarize(cfg, st, elapsed))
+		return
+	}
+	sum := summarize(cfg, st, elapsed)
+	fmt.Fprintf(out, "sessions=%d concurrent, %d run (protocol %s, %d search+read rounds each)\n", cfg.sessions, sum.SessionsRun, cfg.protocol, cfg.calls)
+	fmt.Fprintf(out, "requests=%d errors=%d elapsed=%s req/s=%.0f\n", sum.Requests, sum.Errors, elapsed.Round(time.Millisecond), float64(sum.Requests)/elapsed.Seconds())
 	for _, op := range ops {
 		l := st.latencies[op]
 		if len(l) == 0 && st.errors[op] == 0 {
 			continue
 		}
-		slices.Sort(l)
 		line := fmt.Sprintf("  %-10s n=%-7d errors=%d", op, len(l), st.errors[op])
 		if len(l) > 0 {
 			line += fmt.Sprintf(" p50=%s p95=%s p99=%s max=%s", pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1].Round(time.Microsecond))
 		}
 		fmt.Fprintln(out, line)
 	}
-	if st.firstErr != nil {
-		fmt.Fprintf(out, "first error: %v\n", st.firstErr)
+	if sum.Reinits > 0 {
+		fmt.Fprintf(out, "sessions re-initialised after a 404: %d (each also counted under initialize)\n", sum.Reinits)
+	}
+	codes := slices.Sorted(maps.Keys(sum.Statuses))
+	var parts []string
+	for _, c := range codes {
+		parts = append(parts, fmt.Sprintf("%s=%d", c, sum.Statuses[c]))
+	}
+	fmt.Fprintf(out, "http statuses: %s\n", strings.Join(parts, " "))
+	if sum.FirstError != "" {
+		fmt.Fprintf(out, "first error: %s\n", sum.FirstError)
 	}
 	if after.known {
 		fmt.Fprintf(out, "server memory: rss before=%s after=%s peak=%s\n", mib(before.rss), mib(after.rss), mib(after.hwm))

@@ -5,9 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -17,10 +25,45 @@ import (
 // every session run, no errors, every operation measured, the server's
 // memory read from /proc.
 func TestRun(t *testing.T) {
+	bin := build(t)
+	cmd, url := start(t, bin)
+
+	var out bytes.Buffer
+	cfg := config{url: url, sessions: 4, total: 20, calls: 2, query: "hook", protocol: "2025-06-18", pid: cmd.Process.Pid}
+	if err := run(context.Background(), cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	report := out.String()
+	t.Log("\n" + report)
+	for _, want := range []string{
+		`sessions=4 concurrent, 20 run`,
+		`requests=120 errors=0 `,
+		`(?m)^  initialize +n=20 +errors=0 p50=`,
+		`(?m)^  search +n=40 +errors=0 p50=`,
+		`(?m)^  read +n=40 +errors=0 p50=`,
+		`(?m)^  delete +n=20 +errors=0 p50=`,
+		`server memory: rss before=[0-9.]+MiB after=[0-9.]+MiB peak=[0-9.]+MiB`,
+	} {
+		if !regexp.MustCompile(want).MatchString(report) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// build compiles the docs-mcp server.
+func build(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "docs-mcp")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/docs-mcp/docs-mcp/mcp-server").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// start runs the server on a loopback port, serving this repository, and
+// returns it and the URL of its /mcp.
+func start(t *testing.T, bin string) (*exec.Cmd, string) {
+	t.Helper()
 	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
@@ -44,32 +87,110 @@ func TestRun(t *testing.T) {
 			}
 		}
 	}()
-	var url string
 	select {
 	case a := <-addr:
-		url = "http://" + a + "/mcp"
+		return cmd, "http://" + a + "/mcp"
 	case <-time.After(time.Minute):
 		t.Fatal("docs-mcp did not start serving")
 	}
+	return nil, ""
+}
+
+// TestReinitialize puts a proxy in front of two servers and, mid-run,
+// sends everything to the second, which knows none of the first's
+// sessions (as when a replica behind a load balancer is replaced): every
+// session answered 404 starts again and its call is retried, so nothing
+// fails, and the report counts the re-initialisations.
+func TestReinitialize(t *testing.T) {
+	bin := build(t)
+	_, first := start(t, bin)
+	_, second := start(t, bin)
+	var target atomic.Pointer[url.URL]
+	u, _ := url.Parse(first)
+	target.Store(u)
+	// The request body is read whole before it is sent on: streamed from
+	// the incoming request, Go's transport now and then closed the
+	// connection to the server under the response (a truncated body).
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Errorf("proxy: read request: %v", err)
+			return
+		}
+		out := r.Clone(r.Context())
+		out.URL, out.Host, out.RequestURI = target.Load(), "", ""
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		res, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			t.Errorf("proxy: %v", err)
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		maps.Copy(w.Header(), res.Header)
+		w.WriteHeader(res.StatusCode)
+		if _, err := io.Copy(w, res.Body); err != nil {
+			t.Errorf("proxy: copy %s response: %v", r.Method, err)
+		}
+	}))
+	t.Cleanup(proxy.Close)
 
 	var out bytes.Buffer
-	cfg := config{url: url, sessions: 4, total: 20, calls: 2, query: "hook", protocol: "2025-06-18", pid: cmd.Process.Pid}
-	if err := run(context.Background(), cfg, &out); err != nil {
-		t.Fatal(err)
-	}
-	report := out.String()
-	t.Log("\n" + report)
-	for _, want := range []string{
-		`sessions=4 concurrent, 20 run`,
-		`requests=120 errors=0 `,
-		`(?m)^  initialize +n=20 +errors=0 p50=`,
-		`(?m)^  search +n=40 +errors=0 p50=`,
-		`(?m)^  read +n=40 +errors=0 p50=`,
-		`(?m)^  delete +n=20 +errors=0 p50=`,
-		`server memory: rss before=[0-9.]+MiB after=[0-9.]+MiB peak=[0-9.]+MiB`,
-	} {
-		if !regexp.MustCompile(want).MatchString(report) {
-			t.Errorf("report lacks %q", want)
+	cfg := config{url: proxy.URL + "/mcp", sessions: 4, total: 12, calls: 100, query: "hook", protocol: "2025-06-18", json: true}
+	done := make(chan error, 1)
+	go func() { done <- run(context.Background(), cfg, &out) }()
+	// Switch once the first server has answered a good share of calls.
+	for {
+		if n := requestsServed(t, first); n >= 200 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended before the switch: %v", err)
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	u2, _ := url.Parse(second)
+	target.Store(u2)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var sum summary
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+		t.Fatalf("report: %v\n%s", err, out.String())
+	}
+	t.Logf("%+v", sum)
+	if sum.Errors != 0 || sum.FirstError != "" {
+		t.Errorf("errors=%d (%s), want none", sum.Errors, sum.FirstError)
+	}
+	if sum.Reinits < 1 || sum.Reinits > cfg.sessions {
+		t.Errorf("reinitialized=%d, want 1 to %d (the sessions open at the switch)", sum.Reinits, cfg.sessions)
+	}
+	if sum.Statuses["404"] != sum.Reinits {
+		t.Errorf("HTTP 404s=%d, want one per re-initialisation (%d)", sum.Statuses["404"], sum.Reinits)
+	}
+	if sum.SessionsRun != cfg.total {
+		t.Errorf("sessions_run=%d, want %d", sum.SessionsRun, cfg.total)
+	}
+}
+
+// requestsServed reads docs_mcp_requests_total of tools/call from the
+// server's /metrics.
+func requestsServed(t *testing.T, mcpURL string) int {
+	t.Helper()
+	res, err := http.Get(strings.TrimSuffix(mcpURL, "/mcp") + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	n := 0
+	for line := range strings.Lines(string(b)) {
+		if strings.HasPrefix(line, `docs_mcp_requests_total{method="tools/call"`) {
+			var v float64
+			fmt.Sscan(line[strings.LastIndexByte(line, ' ')+1:], &v)
+			n += int(v)
+		}
+	}
+	return n
 }
