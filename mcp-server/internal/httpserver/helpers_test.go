@@ -45,7 +45,11 @@ func newFixture(t testing.TB, opts func(*Options)) *fixture {
 	if opts != nil {
 		opts(&o)
 	}
-	srv := New(o, mcpSrv, store)
+	return serve(t, New(o, mcpSrv, store), mcpSrv)
+}
+
+// serve runs srv on a loopback httptest listener until the test ends.
+func serve(t testing.TB, srv *Server, mcpSrv *server.MCPServer) *fixture {
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown(context.Background())

@@ -40,13 +40,7 @@ func newMetricsFixture(t *testing.T) *fixture {
 	}, store).MCP()
 	o.Metrics = m
 	o.MaxBodyBytes = 64 << 10
-	srv := New(o, mcpSrv, store)
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		srv.Shutdown(context.Background())
-		ts.Close()
-	})
-	return &fixture{srv: srv, mcp: mcpSrv, http: ts, url: ts.URL + "/mcp"}
+	return serve(t, New(o, mcpSrv, store), mcpSrv)
 }
 
 // scrape fetches /metrics and parses it as Prometheus's text format.
