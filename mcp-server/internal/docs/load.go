@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +8,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -45,6 +46,13 @@ func (o LoadOptions) withDefaults() LoadOptions {
 // Folders named .git and node_modules are skipped. A file that cannot be
 // read, is not valid UTF-8 or is larger than MaxDocBytes is skipped with a
 // warning; only a dir that cannot be opened or walked is an error.
+//
+// The cost follows the bytes more than the files: folders are listed and
+// files read by several workers at once (files wait on the disk when the
+// page cache is cold), each file is opened relative to its folder (one
+// system call, where a path through the os.Root costs one per folder on
+// the way), and read into the worker's buffer, so that its text is one
+// allocation of its exact size.
 func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) {
 	opts = opts.withDefaults()
 	log := opts.Logger
@@ -54,32 +62,201 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	}
 	defer root.Close()
 
-	files, skipped, err := listMarkdown(ctx, root, ".", false)
+	kept, skipped, err := walkRead(ctx, root, opts.MaxDocBytes)
 	if err != nil {
 		return nil, fmt.Errorf("walk docs folder %s: %w", dir, err)
-	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.path
-	}
-
-	results, err := readAll(ctx, root, paths, opts.MaxDocBytes)
-	if err != nil {
-		return nil, err
-	}
-	kept := make([]*Doc, 0, len(results))
-	for _, r := range results {
-		switch {
-		case r.doc != nil:
-			kept = append(kept, r.doc)
-		case !r.gone:
-			skipped = append(skipped, r.skip)
-		}
 	}
 	for _, s := range skipped {
 		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
 	}
 	return newSnapshot(opts.Generation, kept, skipped), nil
+}
+
+// loadWorkers is how many folders and files Load reads at once: more than
+// the cores, since a read from a cold page cache waits on the disk.
+func loadWorkers() int { return min(4*runtime.GOMAXPROCS(0), 32) }
+
+// filesPerJob is how many files of one folder a worker reads in one job,
+// so that a folder of thousands of files is shared among the workers.
+const filesPerJob = 64
+
+// loadJob is a folder to list (names nil) or files of a listed folder to
+// read.
+type loadJob struct {
+	dir    string   // slash path of the folder, "." for the root
+	folder *folder  // the listed folder, for files
+	names  []string // file names in the folder
+}
+
+// folder is an open folder whose files are being read. When it was
+// opened for them (owned), the last job to finish with it closes it.
+type folder struct {
+	root  *os.Root
+	owned bool
+	jobs  atomic.Int32
+}
+
+func (f *folder) done() {
+	if f.jobs.Add(-1) == 0 && f.owned {
+		f.root.Close()
+	}
+}
+
+// walkRead lists and reads the tree under root on loadWorkers workers.
+func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Skipped, error) {
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		queue   = []loadJob{{dir: "."}}
+		pending = 1 // jobs queued or running
+		docs    []*Doc
+		skipped []Skipped
+		failed  error // listing the root failed
+	)
+	push := func(jobs ...loadJob) {
+		mu.Lock()
+		queue = append(queue, jobs...)
+		pending += len(jobs)
+		mu.Unlock()
+		cond.Broadcast()
+	}
+	var wg sync.WaitGroup
+	for range loadWorkers() {
+		wg.Go(func() {
+			var (
+				buf     []byte
+				myDocs  []*Doc
+				mySkips []Skipped
+			)
+			defer func() {
+				mu.Lock()
+				docs = append(docs, myDocs...)
+				skipped = append(skipped, mySkips...)
+				mu.Unlock()
+			}()
+			for {
+				mu.Lock()
+				for len(queue) == 0 && pending > 0 {
+					cond.Wait()
+				}
+				if pending == 0 {
+					mu.Unlock()
+					return
+				}
+				job := queue[len(queue)-1]
+				queue = queue[:len(queue)-1]
+				mu.Unlock()
+
+				switch {
+				case ctx.Err() != nil:
+					if job.folder != nil {
+						job.folder.done()
+					}
+				case job.folder == nil:
+					jobs, skips, err := listFolder(root, job.dir)
+					if err != nil && job.dir == "." {
+						mu.Lock()
+						failed = err
+						mu.Unlock()
+					}
+					mySkips = append(mySkips, skips...)
+					push(jobs...)
+				default:
+					for _, name := range job.names {
+						p := path.Join(job.dir, name)
+						r := readDoc(job.folder.root, name, p, maxBytes, &buf)
+						if r.doc != nil {
+							myDocs = append(myDocs, r.doc)
+						} else if !r.gone {
+							mySkips = append(mySkips, r.skip)
+						}
+					}
+					job.folder.done()
+				}
+
+				mu.Lock()
+				pending--
+				last := pending == 0
+				mu.Unlock()
+				if last {
+					cond.Broadcast()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed != nil {
+		return nil, nil, failed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return docs, skipped, nil
+}
+
+// listFolder lists one folder: its subfolders become jobs to list, its
+// Markdown files jobs to read. A symlinked Markdown file is read through
+// root when it leads to a regular file inside it; a symlinked folder is
+// not descended into.
+func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
+	sub := root
+	if dir != "." {
+		var err error
+		if sub, err = root.OpenRoot(dir); err != nil {
+			return nil, []Skipped{{Path: dir, Reason: trimPathError(err)}}, err
+		}
+	}
+	f, err := sub.Open(".")
+	var entries []fs.DirEntry
+	if err == nil {
+		entries, err = f.ReadDir(-1)
+		f.Close()
+	}
+	if err != nil {
+		if sub != root {
+			sub.Close()
+		}
+		return nil, []Skipped{{Path: dir, Reason: trimPathError(err)}}, err
+	}
+	var (
+		jobs    []loadJob
+		skipped []Skipped
+		names   []string
+	)
+	for _, e := range entries {
+		name := e.Name()
+		p := path.Join(dir, name)
+		switch t := e.Type(); {
+		case t.IsDir():
+			if !IgnoredName(name) {
+				jobs = append(jobs, loadJob{dir: p})
+			}
+		case !isMarkdown(name):
+		case t&fs.ModeSymlink != 0:
+			info, err := root.Stat(p) // follows the link, but only inside root
+			switch {
+			case err != nil:
+				skipped = append(skipped, Skipped{Path: p, Reason: "symlink leads outside the docs folder or nowhere"})
+			case info.Mode().IsRegular():
+				link := &folder{root: root} // not owned: root stays open
+				link.jobs.Store(1)
+				jobs = append(jobs, loadJob{dir: ".", folder: link, names: []string{p}})
+			}
+		case t.IsRegular():
+			names = append(names, name)
+		}
+	}
+	fd := &folder{root: sub, owned: sub != root}
+	fd.jobs.Store(int32((len(names) + filesPerJob - 1) / filesPerJob))
+	for len(names) > 0 {
+		n := min(len(names), filesPerJob)
+		jobs = append(jobs, loadJob{dir: dir, folder: fd, names: names[:n]})
+		names = names[n:]
+	}
+	if fd.jobs.Load() == 0 && fd.owned {
+		sub.Close() // no files here
+	}
+	return jobs, skipped, nil
 }
 
 // file is a Markdown file found by a walk.
@@ -172,15 +349,17 @@ type readResult struct {
 	gone bool // removed (or renamed away) before it could be read
 }
 
-// readAll reads paths in parallel; results[i] is for paths[i].
+// readAll reads paths (slash paths from root) in parallel; results[i] is
+// for paths[i].
 func readAll(ctx context.Context, root *os.Root, paths []string, maxBytes int64) ([]readResult, error) {
 	results := make([]readResult, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), max(1, len(paths))) {
 		wg.Go(func() {
+			var buf []byte
 			for i := range next {
-				results[i] = readDoc(root, paths[i], maxBytes)
+				results[i] = readDoc(root, paths[i], paths[i], maxBytes, &buf)
 			}
 		})
 	}
@@ -195,17 +374,19 @@ func readAll(ctx context.Context, root *os.Root, paths []string, maxBytes int64)
 	return results, ctx.Err()
 }
 
-// readDoc reads and parses one file.
-func readDoc(root *os.Root, p string, maxBytes int64) readResult {
+// readDoc reads and parses one file: name in root, whose doc path is p. buf
+// is the caller's scratch buffer, kept from one file to the next: the
+// doc's text is one allocation of its exact size.
+func readDoc(root *os.Root, name, p string, maxBytes int64, buf *[]byte) readResult {
 	skip := func(format string, args ...any) readResult {
 		return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf(format, args...)}}
 	}
-	f, err := root.Open(p)
+	f, err := root.Open(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return readResult{gone: true}
 	case err != nil:
-		if isLink(root, p) {
+		if isLink(root, name) {
 			return skip("symlink leads outside the docs folder or nowhere")
 		}
 		return skip("cannot open: %s", trimPathError(err))
@@ -224,22 +405,37 @@ func readDoc(root *os.Root, p string, maxBytes int64) readResult {
 		r.skip.stamp = st
 		return r
 	}
-	// Read through a limit, not by the size from Stat: the file may be
-	// growing while we read it.
-	var buf bytes.Buffer
-	buf.Grow(int(min(info.Size(), maxBytes)) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes+1)); err != nil {
-		return skip("cannot read: %s", trimPathError(err))
+	// Read to the end, not by the size from Stat (the file may be growing
+	// while we read it), but never past the cap.
+	b := (*buf)[:0]
+	if want := int(info.Size()) + 512; cap(b) < want {
+		b = make([]byte, 0, want)
 	}
-	if int64(buf.Len()) > maxBytes {
-		return skip("larger than the %d-byte cap", maxBytes)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > maxBytes {
+			*buf = b
+			return skip("larger than the %d-byte cap", maxBytes)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			return skip("cannot read: %s", trimPathError(err))
+		}
 	}
-	if !utf8.Valid(buf.Bytes()) {
+	*buf = b
+	if !utf8.Valid(b) {
 		r := skip("not valid UTF-8")
 		r.skip.stamp = st
 		return r
 	}
-	d := parse(p, int64(buf.Len()), buf.String())
+	d := parse(p, int64(len(b)), string(b))
 	d.stamp = st
 	return readResult{doc: d}
 }
