@@ -74,7 +74,7 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 
 // loadWorkers is how many folders and files Load reads at once: more than
 // the cores, since a read from a cold page cache waits on the disk.
-func loadWorkers() int { return min(4*runtime.GOMAXPROCS(0), 32) }
+func loadWorkers() int { return min(4*runtime.GOMAXPROCS(0), 16) }
 
 // filesPerJob is how many files of one folder a worker reads in one job,
 // so that a folder of thousands of files is shared among the workers.
@@ -92,12 +92,23 @@ type loadJob struct {
 // opened for them (owned), the last job to finish with it closes it.
 type folder struct {
 	root  *os.Root
+	dir   *os.File // the folder itself, kept open for readDocAt; nil for a link's folder
+	fd    int      // dir's descriptor, -1 without dir
 	owned bool
 	jobs  atomic.Int32
 }
 
 func (f *folder) done() {
-	if f.jobs.Add(-1) == 0 && f.owned {
+	if f.jobs.Add(-1) == 0 {
+		f.close()
+	}
+}
+
+func (f *folder) close() {
+	if f.dir != nil {
+		f.dir.Close()
+	}
+	if f.owned {
 		f.root.Close()
 	}
 }
@@ -164,7 +175,10 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 				default:
 					for _, name := range job.names {
 						p := path.Join(job.dir, name)
-						r := readDoc(job.folder.root, name, p, maxBytes, &buf)
+						r, ok := readDocAt(job.folder.fd, name, p, maxBytes, &buf)
+						if !ok {
+							r = readDoc(job.folder.root, name, p, maxBytes, &buf)
+						}
 						if r.doc != nil {
 							myDocs = append(myDocs, r.doc)
 						} else if !r.gone {
@@ -194,6 +208,12 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 	return docs, skipped, nil
 }
 
+// dirEntry is a name in a folder and its type (the fs.ModeType bits).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
 // listFolder lists one folder: its subfolders become jobs to list, its
 // Markdown files jobs to read. A symlinked Markdown file is read through
 // root when it leads to a regular file inside it; a symlinked folder is
@@ -207,10 +227,11 @@ func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
 		}
 	}
 	f, err := sub.Open(".")
-	var entries []fs.DirEntry
+	var entries []dirEntry
 	if err == nil {
-		entries, err = f.ReadDir(-1)
-		f.Close()
+		if entries, err = readDir(f, sub); err != nil {
+			f.Close()
+		}
 	}
 	if err != nil {
 		if sub != root {
@@ -224,9 +245,9 @@ func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
 		names   []string
 	)
 	for _, e := range entries {
-		name := e.Name()
+		name := e.name
 		p := path.Join(dir, name)
-		switch t := e.Type(); {
+		switch t := e.typ; {
 		case t.IsDir():
 			if !IgnoredName(name) {
 				jobs = append(jobs, loadJob{dir: p})
@@ -238,7 +259,7 @@ func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
 			case err != nil:
 				skipped = append(skipped, Skipped{Path: p, Reason: "symlink leads outside the docs folder or nowhere"})
 			case info.Mode().IsRegular():
-				link := &folder{root: root} // not owned: root stays open
+				link := &folder{root: root, fd: -1} // not owned: root stays open
 				link.jobs.Store(1)
 				jobs = append(jobs, loadJob{dir: ".", folder: link, names: []string{p}})
 			}
@@ -246,15 +267,15 @@ func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
 			names = append(names, name)
 		}
 	}
-	fd := &folder{root: sub, owned: sub != root}
+	fd := &folder{root: sub, dir: f, fd: int(f.Fd()), owned: sub != root}
 	fd.jobs.Store(int32((len(names) + filesPerJob - 1) / filesPerJob))
 	for len(names) > 0 {
 		n := min(len(names), filesPerJob)
 		jobs = append(jobs, loadJob{dir: dir, folder: fd, names: names[:n]})
 		names = names[n:]
 	}
-	if fd.jobs.Load() == 0 && fd.owned {
-		sub.Close() // no files here
+	if fd.jobs.Load() == 0 {
+		fd.close() // no files here
 	}
 	return jobs, skipped, nil
 }
@@ -430,10 +451,14 @@ func readDoc(root *os.Root, name, p string, maxBytes int64, buf *[]byte) readRes
 		}
 	}
 	*buf = b
+	return docOf(p, b, st)
+}
+
+// docOf makes the doc at p of the bytes read from the file, or says why it
+// is skipped.
+func docOf(p string, b []byte, st stamp) readResult {
 	if !utf8.Valid(b) {
-		r := skip("not valid UTF-8")
-		r.skip.stamp = st
-		return r
+		return readResult{skip: Skipped{Path: p, Reason: "not valid UTF-8", stamp: st}}
 	}
 	d := parse(p, int64(len(b)), string(b))
 	d.stamp = st

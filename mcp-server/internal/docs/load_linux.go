@@ -1,0 +1,144 @@
+package docs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// readDir lists the folder open as f (in sub) with the entries' types,
+// from getdents64 itself: os.File.ReadDir stats every entry of a folder
+// opened through an os.Root (one system call per file). Only an entry
+// whose type the file system does not say is looked at with Lstat.
+func readDir(f *os.File, sub *os.Root) ([]dirEntry, error) {
+	fd := int(f.Fd())
+	var (
+		out []dirEntry
+		buf = make([]byte, 32<<10)
+	)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return out, &fs.PathError{Op: "readdirent", Path: f.Name(), Err: err}
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		// struct linux_dirent64: ino u64, off s64, reclen u16, type u8,
+		// name (NUL-terminated).
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			typ, raw := b[18], b[19:reclen]
+			b = b[reclen:]
+			for i, c := range raw {
+				if c == 0 {
+					raw = raw[:i]
+					break
+				}
+			}
+			name := string(raw)
+			if name == "." || name == ".." {
+				continue
+			}
+			e := dirEntry{name: name}
+			switch typ {
+			case syscall.DT_DIR:
+				e.typ = fs.ModeDir
+			case syscall.DT_REG:
+			case syscall.DT_LNK:
+				e.typ = fs.ModeSymlink
+			case syscall.DT_UNKNOWN:
+				info, err := sub.Lstat(name)
+				if err != nil {
+					continue // gone since the folder was read
+				}
+				e.typ = info.Mode().Type()
+			default:
+				e.typ = fs.ModeIrregular
+			}
+			out = append(out, e)
+		}
+	}
+}
+
+// readDocAt reads the file name in the folder open as dirfd with plain system calls:
+// openat (with O_NOFOLLOW, and name is one path element, so it stays in the
+// folder, which the os.Root opened), fstat, read to the end, close. That
+// is five calls a file where os.Root's Open and os.File take eleven
+// (fcntl, the poller, a stat of the path). It reports false when the file
+// needs the careful path (readDoc): a symlink, or anything unexpected,
+// whose reason readDoc then gives.
+func readDocAt(dirfd int, name, p string, maxBytes int64, buf *[]byte) (readResult, bool) {
+	if dirfd < 0 {
+		return readResult{}, false
+	}
+	fd, err := openat(dirfd, name)
+	if err != nil {
+		return readResult{}, false
+	}
+	defer syscall.Close(fd)
+	var sys syscall.Stat_t
+	if err := fstat(fd, &sys); err != nil || sys.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return readResult{}, false
+	}
+	st := stamp{size: sys.Size, mod: sys.Mtim.Nano()}
+	if sys.Size > maxBytes {
+		return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf("larger than the %d-byte cap (%d bytes)", maxBytes, sys.Size), stamp: st}}, true
+	}
+	b := (*buf)[:0]
+	if want := int(sys.Size) + 512; cap(b) < want {
+		b = make([]byte, 0, want)
+	}
+	defer func() { *buf = b }()
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow
+		}
+		n, err := read(fd, b[len(b):cap(b)])
+		if err != nil {
+			return readResult{}, false
+		}
+		b = b[:len(b)+n]
+		if int64(len(b)) > maxBytes {
+			return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf("larger than the %d-byte cap", maxBytes)}}, true
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return docOf(p, b, st), true
+}
+
+func openat(dirfd int, name string) (int, error) {
+	for {
+		fd, err := syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func fstat(fd int, st *syscall.Stat_t) error {
+	for {
+		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+func read(fd int, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, b)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}

@@ -1,0 +1,24 @@
+//go:build !linux
+
+package docs
+
+import (
+	"io/fs"
+	"os"
+)
+
+// readDir lists the folder open as f (in sub) with the entries' types.
+func readDir(f *os.File, sub *os.Root) ([]dirEntry, error) {
+	entries, err := f.ReadDir(-1)
+	out := make([]dirEntry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, dirEntry{name: e.Name(), typ: e.Type() & fs.ModeType})
+	}
+	return out, err
+}
+
+// readDocAt is Linux's shortcut for reading a file of a listed folder
+// (load_linux.go); elsewhere readDoc reads every file.
+func readDocAt(dirfd int, name, p string, maxBytes int64, buf *[]byte) (readResult, bool) {
+	return readResult{}, false
+}
