@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -27,11 +28,16 @@ import (
 // own. An Index describes one snapshot and never changes; the index of a
 // later snapshot (see Reindex) shares the segments whose docs did not
 // change.
+//
+// An index can answer while it is being built (see Pending.Index): a
+// segment not built yet is scanned, so the first searches after a load or
+// an edit need not wait for the whole build.
 type Index struct {
 	snap  *docs.Snapshot
-	segs  []*segment
-	offs  []int // segs[i] holds snap.Docs()[offs[i]:offs[i]+len(segs[i].docs)]
-	stats IndexStats
+	segs  []atomic.Pointer[segment] // nil until built
+	offs  []int                     // segment i holds snap.Docs()[offs[i]:offs[i]+lens[i]]
+	lens  []int
+	stats IndexStats // set once every segment is built
 }
 
 // SegmentBytes is about how much text one segment of an index covers.
@@ -85,55 +91,75 @@ func Reindex(snap *docs.Snapshot, prev *Index) (*Index, error) {
 // build indexes snap in segments of about segBytes, taking over the
 // segments of prev whose docs did not change.
 func build(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
-	begin := time.Now()
+	ix, todo, err := plannedIndex(snap, prev, segBytes)
+	if err != nil {
+		return nil, err
+	}
+	return ix, ix.fill(todo)
+}
+
+// segJob is a segment an index still has to build.
+type segJob struct {
+	i    int
+	docs []*docs.Doc
+}
+
+// plannedIndex returns the index of snap with its segments planned, those
+// taken over from prev in place, and the segments left to build.
+func plannedIndex(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, []segJob, error) {
 	all := snap.Docs()
 	if len(all) >= math.MaxUint32 {
-		return nil, fmt.Errorf("index docs: %d docs are more than an index can number", len(all))
+		return nil, nil, fmt.Errorf("index docs: %d docs are more than an index can number", len(all))
 	}
 	runs := plan(all, prev, segBytes)
-	ix := &Index{snap: snap, segs: make([]*segment, len(runs)), offs: make([]int, len(runs))}
-	type job struct {
-		i    int
-		docs []*docs.Doc
-	}
-	var todo []job
+	ix := &Index{snap: snap, segs: make([]atomic.Pointer[segment], len(runs)), offs: make([]int, len(runs)), lens: make([]int, len(runs))}
+	var todo []segJob
 	off := 0
 	for i, r := range runs {
-		ix.offs[i] = off
+		ix.offs[i], ix.lens[i] = off, len(r.docs)
 		off += len(r.docs)
 		if r.reuse != nil {
-			ix.segs[i] = r.reuse
+			ix.segs[i].Store(r.reuse)
 			ix.stats.ReusedDocs += len(r.docs)
 			continue
 		}
-		todo = append(todo, job{i, r.docs})
+		todo = append(todo, segJob{i, r.docs})
 	}
+	return ix, todo, nil
+}
+
+// fill builds the segments of todo, in path order on every core, each
+// usable by searches as soon as it is built, and then sets the stats.
+func (ix *Index) fill(todo []segJob) error {
+	begin := time.Now()
 	// Segments are independent: each worker builds whole segments with
 	// scratch memory of its own, reused from one segment to the next, so
 	// the memory a build needs beyond the index is a few segments' worth.
-	errs := make([]error, len(runs))
+	errs := make([]error, len(todo))
 	parallel(len(todo), runtime.GOMAXPROCS(0), func() func(int) {
 		var b builder
 		return func(k int) {
 			j := todo[k]
-			ix.segs[j.i], errs[j.i] = b.build(j.docs)
+			var sg *segment
+			if sg, errs[k] = b.build(j.docs); sg != nil {
+				ix.segs[j.i].Store(sg)
+			}
 		}
 	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
-	for _, sg := range ix.segs {
+	for i := range ix.segs {
+		sg := ix.segs[i].Load()
 		ix.stats.CorpusBytes += sg.corpus
 		ix.stats.Postings += sg.pairs
 		ix.stats.DenseLists += sg.bitmaps
 		ix.stats.Bytes += len(sg.data) + 4*len(sg.start) + 8*len(sg.dense)
 	}
-	ix.stats.Docs = len(all)
+	ix.stats.Docs = len(ix.snap.Docs())
 	ix.stats.Segments = len(ix.segs)
 	ix.stats.BuildTime = time.Since(begin)
-	return ix, nil
+	return nil
 }
 
 // run is a run of docs that becomes one segment: reuse when prev has it.
@@ -153,10 +179,11 @@ func plan(all []*docs.Doc, prev *Index, segBytes int64) []run {
 	}
 	var out []run
 	lo := 0
-	for i, sg := range prev.segs {
+	for i := range prev.segs {
+		sg := prev.segs[i].Load()
 		hi := len(all)
 		if i+1 < len(prev.segs) {
-			next := prev.segs[i+1].docs[0].Path
+			next := prev.segs[i+1].Load().docs[0].Path
 			hi = lo + sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].Path >= next })
 		}
 		switch r := all[lo:hi]; {
@@ -487,10 +514,23 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 		all := ix.snap.Docs()
 		lo := ix.snap.From(max(after.Path, q.PathPrefix))
 		hi := lo + sort.Search(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i].Path, q.PathPrefix) })
-		first := sort.Search(len(ix.segs), func(i int) bool { return ix.offs[i]+len(ix.segs[i].docs) > lo })
+		first := sort.Search(len(ix.segs), func(i int) bool { return ix.offs[i]+ix.lens[i] > lo })
 		cs := make([]postings, 0, len(hashes))
 		for si := first; si < len(ix.segs) && ix.offs[si] < hi; si++ {
-			sg, off := ix.segs[si], ix.offs[si]
+			sg, off := ix.segs[si].Load(), ix.offs[si]
+			if sg == nil {
+				// Not built yet: scan the segment's docs in range.
+				for d := max(lo-off, 0); d < ix.lens[si] && off+d < hi; d++ {
+					doc, from := all[off+d], 0
+					if doc.Path == after.Path {
+						from = after.Line
+					}
+					if !scanDoc(doc, from, m, yield) {
+						return
+					}
+				}
+				continue
+			}
 			cs = sg.lists(cs[:0], hashes)
 			if cs == nil {
 				continue // a gram of the query is in no doc of the segment

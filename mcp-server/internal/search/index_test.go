@@ -175,6 +175,36 @@ func TestIndexMatchesScan(t *testing.T) {
 			}
 			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
 		})
+		t.Run(tc.name+"/half-built", func(t *testing.T) {
+			// An index being built answers too: the segments not built
+			// yet (here every other one, the first included) are scanned.
+			snap := load(t, tc.dir)
+			ix, todo, err := plannedIndex(snap, nil, small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var half []segJob
+			for k, j := range todo {
+				if k%2 == 1 {
+					half = append(half, j)
+				}
+			}
+			if len(half) < 5 {
+				t.Fatalf("%d of %d segments built, want many of both kinds", len(half), len(todo))
+			}
+			parallel(len(half), 2, func() func(int) {
+				var b builder
+				return func(k int) {
+					sg, err := b.build(half[k].docs)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					ix.segs[half[k].i].Store(sg)
+				}
+			})
+			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
+		})
 	}
 	t.Run("reindexed", func(t *testing.T) {
 		dir := t.TempDir()

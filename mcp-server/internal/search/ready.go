@@ -3,16 +3,22 @@ package search
 import (
 	"context"
 	"iter"
+	"sync/atomic"
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
-// Pending is a snapshot's index, built in the background.
+// Pending is a snapshot's index, built in the background. It answers
+// searches from the moment its segments are planned (see Index): the
+// segments already built through their posting lists, the others by a
+// scan.
 type Pending struct {
-	done chan struct{}
-	ix   *Index
-	err  error
+	planned chan struct{} // closed once partial is set, or the build failed
+	partial atomic.Pointer[Index]
+	done    chan struct{}
+	ix      *Index
+	err     error
 }
 
 type indexKey struct{}
@@ -38,7 +44,7 @@ func ReindexOf(snap, prev *docs.Snapshot) *Pending {
 				base = v.(*Pending)
 			}
 		}
-		p := &Pending{done: make(chan struct{})}
+		p := &Pending{planned: make(chan struct{}), done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
 			var old *Index
@@ -46,7 +52,17 @@ func ReindexOf(snap, prev *docs.Snapshot) *Pending {
 				<-base.done
 				old = base.ix // nil when that build failed: index from scratch
 			}
-			p.ix, p.err = Reindex(snap, old)
+			ix, todo, err := plannedIndex(snap, old, SegmentBytes)
+			if err != nil {
+				p.err = err
+				close(p.planned)
+				return
+			}
+			p.partial.Store(ix)
+			close(p.planned)
+			if p.err = ix.fill(todo); p.err == nil {
+				p.ix = ix
+			}
 		}()
 		return p
 	}).(*Pending)
@@ -67,21 +83,24 @@ func (p *Pending) Index() (*Index, error) {
 }
 
 // Find yields the matches of q in snap after the position after, exactly
-// as Matches does. It answers from snap's index, waiting up to wait for the
-// index to be built; when the index is not ready by then (or cannot be
-// built, or ctx ends first) it scans, which gives the same results, only
+// as Matches does. It answers from snap's index, built or being built (the
+// segments not built yet are scanned). The build plans its segments at
+// once for a first snapshot; for a later one, it first waits for the
+// previous snapshot's index, whose segments it takes over, and Find waits
+// up to wait for that. When there is no index by then (or it cannot be
+// built, or ctx ends first) Find scans, which gives the same results, only
 // more slowly.
 func Find(ctx context.Context, snap *docs.Snapshot, q Query, after Position, wait time.Duration) iter.Seq[Match] {
 	p := IndexOf(snap)
-	if ix, _ := p.Index(); ix != nil {
+	if ix := p.partial.Load(); ix != nil {
 		return ix.Matches(q, after)
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
-	case <-p.done:
-		if p.ix != nil {
-			return p.ix.Matches(q, after)
+	case <-p.planned:
+		if ix := p.partial.Load(); ix != nil {
+			return ix.Matches(q, after)
 		}
 	case <-timer.C:
 	case <-ctx.Done():
