@@ -27,11 +27,15 @@ func (s *Server) follow(ctx context.Context, w *watch.Watcher) error {
 	return w.Run(ctx, s.apply)
 }
 
-// apply brings one batch of changes in.
+// apply brings one batch of changes in. Batches come from the watcher one
+// at a time, and Run's one rescan after the load may come beside them:
+// applyMu keeps each update based on the snapshot the last one made.
 func (s *Server) apply(ctx context.Context, b watch.Batch) {
 	if s.awaitDocs(ctx) != nil {
 		return
 	}
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
 	prev := s.store.Snapshot()
 	begin := time.Now()
 	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, s.loadOptions(prev.Generation()+1))

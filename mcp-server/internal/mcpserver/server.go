@@ -63,6 +63,7 @@ type Server struct {
 	mcp       *server.MCPServer
 	subs      *subscriptions
 	watcher   *watch.Watcher // follows the files on disk while Run runs
+	applyMu   sync.Mutex     // held while a batch of changes is applied
 
 	opened   chan struct{} // closed once the server has its docs (Open)
 	openOnce sync.Once

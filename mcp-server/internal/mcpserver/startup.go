@@ -13,14 +13,16 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 // The snapshot lifecycle, all in this package. Run owns it: start
-// following the files on disk (Options.Watch), load the first snapshot
-// once the watcher is ready, Open it, then set the process's memory policy
+// following the files on disk (Options.Watch) and, at the same time, load
+// the first snapshot and Open it, then set the process's memory policy
 // once its index is built; every later snapshot comes from a batch of
-// changes (apply, in live.go). The start-up has three points that wait,
-// all in Run: the watcher's readiness, the load, the first index.
+// changes (apply, in live.go). A search never waits for the index: it
+// answers from the segments built so far and scans the rest (see
+// search.Find).
 //
 // A server can answer before its docs are there: New on a store that holds
 // no snapshot yet (docs.NewStore(nil)) gives a server that answers
@@ -36,11 +38,15 @@ import (
 // docs folder vanished after the configuration was checked): the server
 // then has no docs to serve, and its caller should stop.
 //
-// Following starts first, and the load waits until the watcher is ready,
-// so that an edit made while the docs load is seen: the load may or may
-// not have read it, and the batch that reports it (applied once the docs
-// are open) reads it again. Not being able to follow at all is logged, and
-// the server goes on serving what it loaded.
+// Following and the load start together: on a tree of thousands of
+// folders, putting a watch on each takes longer than reading the files,
+// and the load need not wait for it. An edit made while the docs load is
+// still seen: once the docs are open and the watcher is ready, one rescan
+// (docs.Changes.All, a stat of every file, only changed files read) picks
+// up what changed before the watch on its folder was in place; edits after
+// that come as batches from the watcher, applied once the docs are open.
+// Not being able to follow at all is logged, and the server goes on
+// serving what it loaded.
 func (s *Server) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx)
 	followed := make(chan struct{})
@@ -55,14 +61,24 @@ func (s *Server) Run(ctx context.Context) error {
 		<-followed
 	}()
 
+	watching := false // the watcher was ready before the load began
 	select {
 	case <-s.watcher.Ready():
-	case <-ctx.Done():
-		return nil
+		watching = true
+	default:
 	}
 	snap, err := s.load(ctx)
 	if err != nil || snap == nil {
 		return err
+	}
+	if !watching {
+		go func() {
+			select {
+			case <-s.watcher.Ready():
+				s.apply(ctx, watch.Batch{All: true})
+			case <-ctx.Done():
+			}
+		}()
 	}
 	select {
 	case <-search.IndexOf(snap).Done():
@@ -89,9 +105,6 @@ func (s *Server) load(ctx context.Context) (*docs.Snapshot, error) {
 		s.log.Error("cannot load the docs; stopping", "err", err)
 		return nil, fmt.Errorf("load docs: %w", err)
 	}
-	// Collect the load's garbage (file buffers) before the index build
-	// allocates on top of it: about 7 MB off the peak at 40,000 files.
-	debug.FreeOSMemory()
 	s.Open(snap)
 	s.log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
 		"duration", time.Since(begin).Round(time.Millisecond), "data_root", s.opts.DataRoot)

@@ -101,8 +101,8 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 // TestRunSeesEditsMadeWhileLoading holds Run's load back and checks that
 // the server answers initialize meanwhile, that a search sent before the
 // docs are there waits for them and then answers from them, and that an
-// edit made while the docs load (after the watcher is ready) is seen once
-// they are.
+// edit made while the docs load (while the watcher sets up, or after) is
+// seen once they are.
 func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 	opts, docsDir := withFixture(t, copyTree(t, fixtureRoot), Options{Watch: watch.Auto})
 	opts.DocsPath = docsDir
@@ -125,7 +125,7 @@ func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 		}
 	})
 
-	<-loading // the watcher is ready and the load is held at the gate
+	<-loading // the load is held at the gate; the watcher sets up meanwhile
 	c := connect(t, srv)
 	args := map[string]any{"query": "gated"}
 	early := make(chan *mcp.CallToolResult, 1)
@@ -142,7 +142,7 @@ func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 	close(gate)
 
 	// The file may or may not have been read by the load; either way it
-	// is there once the watcher's batch is applied.
+	// is there once the watcher's batch (or Run's rescan) is applied.
 	if res := <-early; res == nil || res.IsError || len(decodeSearch(t, res).Matches) > 1 {
 		t.Fatalf("search sent while the docs loaded: %+v", res)
 	}
