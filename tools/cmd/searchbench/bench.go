@@ -29,6 +29,7 @@ type config struct {
 	Files, Runs, RgRuns, Limit, Searches, Edits int
 	Seed                                        uint64
 	Shape, Server, Corpus, Docs                 string
+	ServerLog, LogLevel                         string
 	Queries                                     []string
 	Cold, WaitIndex                             bool
 }
@@ -121,16 +122,25 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 
 	// Start-up: process start to initialize answered, then to the first search.
 	logs := newLogWatch()
+	var serverLog io.Writer = logs
+	if cfg.ServerLog != "" {
+		f, err := os.Create(cfg.ServerLog)
+		if err != nil {
+			return fmt.Errorf("server log: %w", err)
+		}
+		defer f.Close()
+		serverLog = io.MultiWriter(logs, f)
+	}
 	var proc *exec.Cmd
 	start := time.Now()
 	cl, err := client.NewStdioMCPClientWithOptions(bin, nil,
-		append(args, "--stdio", "--log-format", "json"),
+		append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 			proc = exec.CommandContext(ctx, command, args...)
 			proc.Env = append(os.Environ(), env...)
 			return proc, nil
 		}),
-		transport.WithCommandStderrWriter(logs),
+		transport.WithCommandStderrWriter(serverLog),
 	)
 	if err != nil {
 		return fmt.Errorf("start server: %w", err)
@@ -158,6 +168,9 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		}
 	}
 	pid := proc.Process.Pid
+	// The server settles its memory once the first index is built (it
+	// returns the build's scratch to the system): measure after that.
+	time.Sleep(time.Second)
 	rssIdle, _ := procStatus(pid, "VmRSS")
 	perCorpus := func(b int64) string {
 		return fmt.Sprintf("%.1f MB (%.2f× corpus)", float64(b)/1e6, float64(b)/float64(c.Bytes))

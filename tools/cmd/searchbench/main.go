@@ -53,6 +53,8 @@ func main() {
 	flag.IntVar(&cfg.Edits, "edits", 20, "edits timed from write to searchable (0: none)")
 	flag.BoolVar(&cfg.Cold, "cold", false, "drop the page cache before starting the server (needs root)")
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
+	flag.StringVar(&cfg.ServerLog, "server-log", "", "also write the server's log (JSON) to this file")
+	flag.StringVar(&cfg.LogLevel, "log-level", "info", "the server's --log-level")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
 	flag.Parse()
 	if queries != "" {
