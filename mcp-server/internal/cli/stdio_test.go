@@ -217,9 +217,13 @@ func TestStdioSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := start(t, "--stdio", "--data-root", repo(t))
 			s.send(t, initLine)
-			got := s.responses(t, 1)
-			if got["1"]["result"] == nil {
-				t.Fatalf("initialize failed: %v", got)
+			// A search waits for the docs: once it is answered, the
+			// list_changed that their arrival may send (when it comes after
+			// initialize) is out too, and nothing else is due.
+			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"welcome"}}}`)
+			got := s.responses(t, 2)
+			if got["1"]["result"] == nil || got["2"]["result"] == nil {
+				t.Fatalf("initialize or search failed: %v", got)
 			}
 			if err := s.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)

@@ -27,10 +27,15 @@ func (s *Server) follow(ctx context.Context, w *watch.Watcher) error {
 	return w.Run(ctx, s.apply)
 }
 
-// apply brings one batch of changes in. Batches come from the watcher one
-// at a time, and Run's one rescan after the load may come beside them:
-// applyMu keeps each update based on the snapshot the last one made.
-func (s *Server) apply(ctx context.Context, b watch.Batch) {
+// apply brings one batch of changes from the watcher in.
+func (s *Server) apply(ctx context.Context, b watch.Batch) { s.update(ctx, b, true) }
+
+// update brings one batch of changes in, and reports it to the Observer
+// as a reload when observe is set (Run's rescan at start-up is not one).
+// Batches come from the watcher one at a time, and Run's rescan may come
+// beside them: applyMu keeps each update based on the snapshot the last
+// one made.
+func (s *Server) update(ctx context.Context, b watch.Batch, observe bool) {
 	if s.awaitDocs(ctx) != nil {
 		return
 	}
@@ -45,7 +50,7 @@ func (s *Server) apply(ctx context.Context, b watch.Batch) {
 				"generation", prev.Generation(), "err", err)
 		}
 		next, diff = prev, docs.Diff{}
-	} else if s.opts.Observer != nil {
+	} else if observe && s.opts.Observer != nil {
 		s.opts.Observer.ObserveReload(time.Since(begin))
 	}
 	if next != prev {

@@ -75,7 +75,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go func() {
 			select {
 			case <-s.watcher.Ready():
-				s.apply(ctx, watch.Batch{All: true})
+				s.update(ctx, watch.Batch{All: true}, false)
 			case <-ctx.Done():
 			}
 		}()
