@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
 const (
@@ -30,7 +30,7 @@ const (
 // exactly as a user does, and checks it from the outside and from /proc.
 func TestCompose(t *testing.T) {
 	root := repoRoot(t)
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 
@@ -85,22 +85,6 @@ func repoRoot(t *testing.T) string {
 		t.Fatalf("no compose.yaml at the repository root: %v", err)
 	}
 	return root
-}
-
-// requireDocker skips without a Docker engine and Compose v2, except in CI.
-func requireDocker(t *testing.T) {
-	t.Helper()
-	out, err := exec.Command("docker", "compose", "version").CombinedOutput()
-	if err == nil {
-		out, err = exec.Command("docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
-	}
-	if err != nil {
-		msg := fmt.Sprintf("no Docker engine with Compose v2 here (%v: %s); ../shared/container/setup.sh installs one", err, bytes.TrimSpace(out))
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
 }
 
 func inspect(t *testing.T, kind, id, format string) string {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -54,7 +55,7 @@ func startPair(t *testing.T) *setup {
 	pg := readPage(t, filepath.Join(root, "docs", "server", "reverse-proxy.md"))
 	dir := t.TempDir()
 
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	public := fmt.Sprintf("%s:%d", publicName, port)
 	local := fmt.Sprintf("127.0.0.1:%d", port)
 	s := &setup{base: "https://" + public, token: randomHex(t, 32)}

@@ -142,16 +142,6 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // writeCert makes a self-signed certificate for host, as the proxy's TLS
 // certificate, and a pool that trusts it.
 func writeCert(t *testing.T, dir, host string) (certFile, keyFile string, pool *x509.CertPool) {
