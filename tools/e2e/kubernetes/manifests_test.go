@@ -1,0 +1,420 @@
+package kubernetes
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/yaml"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
+)
+
+// manifests is every object in deploy/kubernetes, decoded strictly.
+type manifests struct {
+	deployments map[string]*appsv1.Deployment
+	services    map[string]*corev1.Service
+	pdbs        []*policyv1.PodDisruptionBudget
+	hpas        []*autoscalingv2.HorizontalPodAutoscaler
+	configMaps  map[string]*corev1.ConfigMap
+}
+
+// load decodes every YAML document under dir into its k8s.io/api type. A
+// field the type does not have (a typo, a field at the wrong level) or a
+// kind this test does not know fails.
+func load(t *testing.T, dir string) *manifests {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manifests in %s: %v", dir, err)
+	}
+	m := &manifests{deployments: map[string]*appsv1.Deployment{}, services: map[string]*corev1.Service{}, configMaps: map[string]*corev1.ConfigMap{}}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, doc := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(data), -1) {
+			if strings.TrimSpace(stripComments(doc)) == "" {
+				continue
+			}
+			where := fmt.Sprintf("%s document %d", filepath.Base(file), i+1)
+			var meta metav1.TypeMeta
+			if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			strict := func(v any) {
+				if err := yaml.UnmarshalStrict([]byte(doc), v); err != nil {
+					t.Errorf("%s (%s): %v", where, meta.Kind, err)
+				}
+			}
+			switch meta.APIVersion + " " + meta.Kind {
+			case "apps/v1 Deployment":
+				var d appsv1.Deployment
+				strict(&d)
+				m.deployments[d.Name] = &d
+			case "v1 Service":
+				var s corev1.Service
+				strict(&s)
+				m.services[s.Name] = &s
+			case "policy/v1 PodDisruptionBudget":
+				var p policyv1.PodDisruptionBudget
+				strict(&p)
+				m.pdbs = append(m.pdbs, &p)
+			case "autoscaling/v2 HorizontalPodAutoscaler":
+				var h autoscalingv2.HorizontalPodAutoscaler
+				strict(&h)
+				m.hpas = append(m.hpas, &h)
+			case "v1 ConfigMap":
+				var c corev1.ConfigMap
+				strict(&c)
+				m.configMaps[c.Name] = &c
+			default:
+				t.Errorf("%s: unexpected kind %q %q", where, meta.APIVersion, meta.Kind)
+			}
+		}
+	}
+	return m
+}
+
+func stripComments(doc string) string {
+	var b strings.Builder
+	for line := range strings.Lines(doc) {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// dockerfile is what the manifests must agree with in Dockerfile.docs-mcp.
+type dockerfile struct {
+	port     int32 // EXPOSE
+	uid, gid int64 // USER
+	listen   string
+}
+
+func readDockerfile(t *testing.T, path string) dockerfile {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d dockerfile
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 2 && f[0] == "EXPOSE":
+			p, err := strconv.ParseInt(f[1], 10, 32)
+			if err != nil {
+				t.Fatalf("EXPOSE %s: %v", f[1], err)
+			}
+			d.port = int32(p)
+		case len(f) == 2 && f[0] == "USER":
+			if _, err := fmt.Sscanf(f[1], "%d:%d", &d.uid, &d.gid); err != nil {
+				t.Fatalf("USER %s: want numeric uid:gid: %v", f[1], err)
+			}
+		}
+		if m := regexp.MustCompile(`DOCS_MCP_LISTEN=(\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+			d.listen = m[1]
+		}
+	}
+	if d.port == 0 || d.uid == 0 || d.listen == "" {
+		t.Fatalf("%s: EXPOSE, USER or DOCS_MCP_LISTEN not found: %+v", path, d)
+	}
+	return d
+}
+
+// composeImage is the image compose.yaml builds from Dockerfile.docs-mcp.
+func composeImage(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "compose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Anchor map[string]any `json:"x-docs-mcp"`
+	}
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	build, _ := c.Anchor["build"].(map[string]any)
+	image, _ := c.Anchor["image"].(string)
+	if build["dockerfile"] != "Dockerfile.docs-mcp" || image == "" {
+		t.Fatalf("compose.yaml: x-docs-mcp does not build Dockerfile.docs-mcp into a named image: %v", c.Anchor)
+	}
+	return image
+}
+
+// TestManifests checks deploy/kubernetes without a cluster: every object
+// decodes strictly into its k8s.io/api type, and the objects agree with
+// each other and with Dockerfile.docs-mcp.
+func TestManifests(t *testing.T) {
+	root, err := repo.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := load(t, filepath.Join(root, "deploy", "kubernetes"))
+	df := readDockerfile(t, filepath.Join(root, "Dockerfile.docs-mcp"))
+
+	server := m.deployments["docs-mcp"]
+	if server == nil {
+		t.Fatalf("no Deployment docs-mcp (have %v)", keys(m.deployments))
+	}
+	t.Run("deployments", func(t *testing.T) {
+		for name, d := range m.deployments {
+			checkDeployment(t, name, d)
+		}
+	})
+	t.Run("server", func(t *testing.T) {
+		if r := server.Spec.Replicas; r == nil || *r != 3 {
+			t.Errorf("replicas %v, want 3", r)
+		}
+		c := server.Spec.Template.Spec.Containers[0]
+		if want := composeImage(t, root); c.Image != want {
+			t.Errorf("image %q, want %q (compose.yaml's build of Dockerfile.docs-mcp)", c.Image, want)
+		}
+		if len(c.Command) > 0 || len(c.Args) > 0 {
+			t.Errorf("command %q args %q: the image's ENTRYPOINT and environment configure it", c.Command, c.Args)
+		}
+		port := containerPort(c, intstr.FromString("http"))
+		if port != df.port || !strings.HasSuffix(df.listen, fmt.Sprintf(":%d", port)) {
+			t.Errorf("container port %d; the Dockerfile EXPOSEs %d and listens on %s", port, df.port, df.listen)
+		}
+		sc := server.Spec.Template.Spec.SecurityContext
+		if sc.RunAsUser == nil || *sc.RunAsUser != df.uid || sc.RunAsGroup == nil || *sc.RunAsGroup != df.gid {
+			t.Errorf("runAsUser/runAsGroup %v/%v, want the Dockerfile's USER %d:%d", sc.RunAsUser, sc.RunAsGroup, df.uid, df.gid)
+		}
+		for name, p := range map[string]*corev1.Probe{"startup": c.StartupProbe, "readiness": c.ReadinessProbe, "liveness": c.LivenessProbe} {
+			if p == nil || p.HTTPGet == nil {
+				t.Errorf("%s probe: want an HTTP GET of /health", name)
+				continue
+			}
+			if p.HTTPGet.Path != "/health" || containerPort(c, p.HTTPGet.Port) != df.port {
+				t.Errorf("%s probe: GET %s on %s, want /health on port %d", name, p.HTTPGet.Path, p.HTTPGet.Port.String(), df.port)
+			}
+		}
+		ann := server.Spec.Template.Annotations
+		if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/path"] != "/metrics" || ann["prometheus.io/port"] != strconv.Itoa(int(df.port)) {
+			t.Errorf("Prometheus annotations %v: want scrape true, path /metrics, port %d", ann, df.port)
+		}
+		if drain, grace := envDuration(t, c, "DOCS_MCP_DRAIN_DELAY")+envDuration(t, c, "DOCS_MCP_SHUTDOWN_TIMEOUT"), server.Spec.Template.Spec.TerminationGracePeriodSeconds; grace == nil || *grace <= drain {
+			t.Errorf("terminationGracePeriodSeconds %v: want more than the drain delay and shutdown timeout (%ds)", grace, drain)
+		}
+	})
+	t.Run("services", func(t *testing.T) {
+		for name, s := range m.services {
+			d := selected(m, s.Spec.Selector)
+			if d == nil {
+				t.Errorf("Service %s: selector %v matches no Deployment's pods", name, s.Spec.Selector)
+				continue
+			}
+			for _, p := range s.Spec.Ports {
+				if containerPort(d.Spec.Template.Spec.Containers[0], p.TargetPort) == 0 {
+					t.Errorf("Service %s port %s: targetPort %s is no port of Deployment %s", name, p.Name, p.TargetPort.String(), d.Name)
+				}
+			}
+		}
+	})
+	t.Run("disruption budget", func(t *testing.T) {
+		if len(m.pdbs) == 0 {
+			t.Fatal("no PodDisruptionBudget")
+		}
+		for _, p := range m.pdbs {
+			sel, err := metav1.LabelSelectorAsSelector(p.Spec.Selector)
+			if err != nil || !sel.Matches(labels.Set(server.Spec.Template.Labels)) {
+				t.Errorf("PodDisruptionBudget %s: selector %v does not select docs-mcp's pods (%v)", p.Name, p.Spec.Selector, err)
+			}
+			if p.Spec.MinAvailable == nil || p.Spec.MinAvailable.IntValue() < 1 || int32(p.Spec.MinAvailable.IntValue()) >= *server.Spec.Replicas {
+				t.Errorf("PodDisruptionBudget %s: minAvailable %v, want at least 1 and fewer than the %d replicas (or no node could ever drain)", p.Name, p.Spec.MinAvailable, *server.Spec.Replicas)
+			}
+		}
+	})
+	t.Run("autoscaler", func(t *testing.T) {
+		if len(m.hpas) == 0 {
+			t.Fatal("no HorizontalPodAutoscaler")
+		}
+		for _, h := range m.hpas {
+			ref := h.Spec.ScaleTargetRef
+			d := m.deployments[ref.Name]
+			if ref.Kind != "Deployment" || ref.APIVersion != "apps/v1" || d == nil {
+				t.Errorf("HorizontalPodAutoscaler %s scales %s %s %s, which is not here", h.Name, ref.APIVersion, ref.Kind, ref.Name)
+				continue
+			}
+			if h.Spec.MinReplicas == nil || *h.Spec.MinReplicas != *d.Spec.Replicas || h.Spec.MaxReplicas < *h.Spec.MinReplicas {
+				t.Errorf("HorizontalPodAutoscaler %s: min %v max %d, want min = the Deployment's %d replicas <= max", h.Name, h.Spec.MinReplicas, h.Spec.MaxReplicas, *d.Spec.Replicas)
+			}
+			for _, metric := range h.Spec.Metrics {
+				if metric.Resource == nil {
+					continue
+				}
+				for _, c := range d.Spec.Template.Spec.Containers {
+					if _, ok := c.Resources.Requests[metric.Resource.Name]; !ok {
+						t.Errorf("HorizontalPodAutoscaler %s scales on %s utilisation, but container %s requests none", h.Name, metric.Resource.Name, c.Name)
+					}
+				}
+			}
+		}
+	})
+	t.Run("haproxy", func(t *testing.T) { checkHAProxy(t, m, server) })
+}
+
+// checkDeployment checks what every Deployment here must have: a selector
+// that selects its own pods, and pods that run as non-root on a read-only
+// root with no privileges.
+func checkDeployment(t *testing.T, name string, d *appsv1.Deployment) {
+	t.Helper()
+	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil || sel.Empty() || !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
+		t.Errorf("Deployment %s: selector %v does not select its pod labels %v (%v)", name, d.Spec.Selector, d.Spec.Template.Labels, err)
+	}
+	pod := d.Spec.Template.Spec
+	if sc := pod.SecurityContext; sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0 {
+		t.Errorf("Deployment %s: want runAsNonRoot and a non-zero runAsUser", name)
+	}
+	if len(pod.Containers) == 0 {
+		t.Fatalf("Deployment %s: no containers", name)
+	}
+	for _, c := range pod.Containers {
+		sc := c.SecurityContext
+		if sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
+			sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+			sc.Capabilities == nil || len(sc.Capabilities.Drop) != 1 || sc.Capabilities.Drop[0] != "ALL" {
+			t.Errorf("Deployment %s container %s: want a read-only root, no privilege escalation, all capabilities dropped", name, c.Name)
+		}
+		if c.Resources.Limits.Memory().IsZero() {
+			t.Errorf("Deployment %s container %s: no memory limit", name, c.Name)
+		}
+	}
+}
+
+// checkHAProxy checks the entry point: its configuration (from the
+// ConfigMap, mounted where the image reads it) finds the replicas through
+// the headless Service on the replicas' port, checks /health, and sticks
+// sessions; its container port is the one it binds.
+func checkHAProxy(t *testing.T, m *manifests, server *appsv1.Deployment) {
+	var lb *appsv1.Deployment
+	for _, d := range m.deployments {
+		if d.Spec.Template.Spec.Containers[0].Name == "haproxy" {
+			lb = d
+		}
+	}
+	if lb == nil {
+		t.Fatal("no HAProxy Deployment")
+	}
+	pod := lb.Spec.Template.Spec
+	var cfg string
+	for _, v := range pod.Volumes {
+		if v.ConfigMap == nil {
+			continue
+		}
+		for _, mount := range pod.Containers[0].VolumeMounts {
+			if mount.Name == v.Name && mount.MountPath == "/etc/haproxy" {
+				cm := m.configMaps[v.ConfigMap.Name]
+				if cm == nil {
+					t.Fatalf("HAProxy mounts ConfigMap %s, which is not here", v.ConfigMap.Name)
+				}
+				cfg = cm.Data["haproxy.cfg"]
+			}
+		}
+	}
+	if cfg == "" {
+		t.Fatal("HAProxy: no haproxy.cfg mounted at /etc/haproxy (where the image's ENTRYPOINT reads it)")
+	}
+	var headless *corev1.Service
+	for _, s := range m.services {
+		if s.Spec.ClusterIP == corev1.ClusterIPNone && selected(m, s.Spec.Selector) == server {
+			headless = s
+		}
+	}
+	if headless == nil {
+		t.Fatal("no headless Service selecting docs-mcp's pods, for HAProxy to resolve")
+	}
+	serverPort := containerPort(server.Spec.Template.Spec.Containers[0], intstr.FromString("http"))
+	template := regexp.MustCompile(`(?m)^\s*server-template \S+ \d+ "?` + regexp.QuoteMeta(headless.Name) + `\.\$\{POD_NAMESPACE\}\.svc\.cluster\.local:(\d+)"?`).FindStringSubmatch(cfg)
+	if template == nil || template[1] != strconv.Itoa(int(serverPort)) {
+		t.Errorf("haproxy.cfg: no server-template resolving %s.${POD_NAMESPACE}.svc.cluster.local on port %d", headless.Name, serverPort)
+	}
+	for _, want := range []string{
+		`option httpchk GET /health`,
+		`stick on req.hdr(mcp-session-id)`,
+		`stick store-response res.hdr(mcp-session-id)`,
+	} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("haproxy.cfg lacks %q", want)
+		}
+	}
+	bind := regexp.MustCompile(`(?m)^\s*bind :(\d+)`).FindStringSubmatch(cfg)
+	if bind == nil || bind[1] != strconv.Itoa(int(containerPort(pod.Containers[0], intstr.FromString("http")))) {
+		t.Errorf("haproxy.cfg binds %v; the container's http port is %d", bind, containerPort(pod.Containers[0], intstr.FromString("http")))
+	}
+	var ns bool
+	for _, e := range pod.Containers[0].Env {
+		ns = ns || e.Name == "POD_NAMESPACE" && e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace"
+	}
+	if !ns {
+		t.Error("HAProxy container: POD_NAMESPACE must come from metadata.namespace, for the server-template's name")
+	}
+}
+
+// containerPort resolves a port by name or number among c's ports; 0 if
+// it is none of them.
+func containerPort(c corev1.Container, port intstr.IntOrString) int32 {
+	for _, p := range c.Ports {
+		if port.Type == intstr.String && p.Name == port.StrVal || port.Type == intstr.Int && p.ContainerPort == port.IntVal {
+			return p.ContainerPort
+		}
+	}
+	return 0
+}
+
+// selected is the Deployment whose pods a Service selector selects.
+func selected(m *manifests, selector map[string]string) *appsv1.Deployment {
+	if len(selector) == 0 {
+		return nil
+	}
+	for _, d := range m.deployments {
+		if labels.SelectorFromSet(selector).Matches(labels.Set(d.Spec.Template.Labels)) {
+			return d
+		}
+	}
+	return nil
+}
+
+// envDuration is a container's environment variable read as whole seconds
+// ("5s").
+func envDuration(t *testing.T, c corev1.Container, name string) int64 {
+	t.Helper()
+	for _, e := range c.Env {
+		if e.Name == name {
+			n, err := strconv.ParseInt(strings.TrimSuffix(e.Value, "s"), 10, 64)
+			if err != nil {
+				t.Fatalf("%s=%q: want whole seconds such as 5s", name, e.Value)
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+func keys[V any](m map[string]V) []string {
+	var k []string
+	for name := range m {
+		k = append(k, name)
+	}
+	return k
+}
