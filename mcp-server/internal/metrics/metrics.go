@@ -224,20 +224,25 @@ func (r *request) End() {
 	r.m.latency.WithLabelValues(r.method, r.tool).Observe(d)
 }
 
-// toolSpan is the span around a tool handler.
+// toolSpan is the span around a tool handler. mcp-go marks it failed
+// (SetStatus) both for an error result and for a Go error, which it also
+// records (RecordError, after SetStatus); only at End is it known which.
 type toolSpan struct {
-	parent *request
-	failed bool // a Go error, not an error result
+	parent  *request
+	failed  bool // SetStatus(StatusError)
+	errored bool // RecordError: a Go error, which the request reports as a JSON-RPC error
 }
 
 func (s *toolSpan) SetAttributes(...tracing.Attribute) {}
-func (s *toolSpan) RecordError(error)                  { s.failed = true }
+func (s *toolSpan) RecordError(error)                  { s.errored = true }
 func (s *toolSpan) SetStatus(code tracing.StatusCode, _ string) {
-	if code == tracing.StatusError && !s.failed && s.parent != nil {
+	s.failed = s.failed || code == tracing.StatusError
+}
+func (s *toolSpan) End() {
+	if s.failed && !s.errored && s.parent != nil {
 		s.parent.outcome = OutcomeToolError
 	}
 }
-func (s *toolSpan) End() {}
 
 type noSpan struct{}
 
