@@ -178,13 +178,10 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	// that every request sent is measured, and the server sees sessions
 	// ended, not clients dropped; the end only stops further rounds.
 	callCtx := context.WithoutCancel(ctx)
-	t := time.Now()
-	c, err := connect(callCtx, cfg, opts, name)
+	c, err := startSession(callCtx, cfg, opts, st, name)
 	if err != nil {
-		st.fail(opInitialize, err)
 		return
 	}
-	st.ok(opInitialize, time.Since(t)) // one per session run: the report counts sessions by it
 
 	defer func() { c.Close() }() // DELETE, measured by the recorder
 
@@ -196,14 +193,10 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 			return path, err
 		}
 		c.Close() // no DELETE: the session is gone
-		t := time.Now()
-		c, err = connect(callCtx, cfg, opts, name)
-		if err != nil {
-			st.fail(opInitialize, err)
+		st.reinit()
+		if c, err = startSession(callCtx, cfg, opts, st, name); err != nil {
 			return "", err
 		}
-		st.ok(opInitialize, time.Since(t))
-		st.reinit()
 		path, err = call(callCtx, c, st, op, tool, args)
 		if errors.Is(err, transport.ErrSessionTerminated) {
 			st.fail(op, err) // the new session is unknown too
@@ -217,6 +210,27 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 		}
 		do(opRead, "mod_read_doc", map[string]any{"path": path})
 	}
+}
+
+// startSession starts a session and records its initialize. A session
+// that the server forgets before it is fully set up (its initialize was
+// answered, then the initialized notification got 404: the replica that
+// answered has just died) is started again once, as a re-initialisation.
+func startSession(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOption, st *stats, name string) (*client.Client, error) {
+	t := time.Now()
+	c, err := connect(ctx, cfg, opts, name)
+	if errors.Is(err, transport.ErrSessionTerminated) {
+		st.ok(opInitialize, time.Since(t))
+		st.reinit()
+		t = time.Now()
+		c, err = connect(ctx, cfg, opts, name)
+	}
+	if err != nil {
+		st.fail(opInitialize, err)
+		return nil, err
+	}
+	st.ok(opInitialize, time.Since(t))
+	return c, nil
 }
 
 // recorder is the HTTP transport of the clients: it counts responses by

@@ -144,6 +144,29 @@ func TestStack(t *testing.T) {
 		if r.Statuses["404"] != r.Reinits {
 			t.Errorf("%d responses 404 but %d re-initialisations", r.Statuses["404"], r.Reinits)
 		}
+		// Each replica stopped said so on /health (503) while it still
+		// answered, and HAProxy took it out for that, not for a refused
+		// connection.
+		logs, err := s.docker(ctx, "service", "logs", "--raw", s.name+"_haproxy")
+		if err != nil {
+			t.Fatalf("docker service logs: %v\n%s", err, logs)
+		}
+		var drained []string
+		for line := range strings.Lines(logs) {
+			if strings.HasPrefix(line, "[WARNING]") && strings.Contains(line, " is DOWN") { // each is logged twice, once without the prefix
+				drained = append(drained, strings.TrimSpace(line))
+			}
+		}
+		t.Logf("HAProxy took out:\n%s", strings.Join(drained, "\n"))
+		n := 0
+		for _, line := range drained {
+			if strings.Contains(line, "code: 503") {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("%d replicas taken out by HAProxy for a 503 on /health, want the 3 replaced", n)
+		}
 	})
 }
 
