@@ -43,16 +43,26 @@ type Index struct {
 // SegmentBytes is about how much text one segment of an index covers.
 const SegmentBytes = 2 << 20
 
-// segment indexes a run of docs, numbered from 0 within the segment.
+// UnitBytes is about how much text one posting of an index stands for:
+// docs smaller than this are indexed in runs (units) of about this size,
+// a larger doc is a unit of its own. A tree of thousands of 1 KB pages
+// then costs about half the index it would with a posting per doc (pages
+// of one tree share most of their grams), for the scan of a few more docs
+// per candidate.
+const UnitBytes = 4 << 10
+
+// segment indexes a run of docs, numbered from 0 within the segment, in
+// units: posting lists hold unit numbers.
 type segment struct {
 	docs  []*docs.Doc
+	units []uint32 // unit u is docs[units[u]:units[u+1]]; nil: one doc a unit
 	shift uint     // a gram's bucket is its hash >> shift
 	start []uint32 // bucket b's posting list is data[start[b]:start[b+1]]
 	dense []uint64 // bit b set: bucket b's posting list is a bitmap, else deltas
 	data  []byte
 
 	corpus  int64 // bytes of text
-	pairs   int   // (doc, bucket) pairs
+	pairs   int   // (unit, bucket) pairs
 	bitmaps int   // posting lists stored as bitmaps
 }
 
@@ -154,7 +164,7 @@ func (ix *Index) fill(todo []segJob) error {
 		ix.stats.CorpusBytes += sg.corpus
 		ix.stats.Postings += sg.pairs
 		ix.stats.DenseLists += sg.bitmaps
-		ix.stats.Bytes += len(sg.data) + 4*len(sg.start) + 8*len(sg.dense)
+		ix.stats.Bytes += len(sg.data) + 4*len(sg.start) + 8*len(sg.dense) + 4*len(sg.units)
 	}
 	ix.stats.Docs = len(ix.snap.Docs())
 	ix.stats.Segments = len(ix.segs)
@@ -251,10 +261,59 @@ func parallel(n, workers int, newF func() func(int)) {
 
 func (sg *segment) isDense(b uint32) bool { return sg.dense[b/64]&(1<<(b%64)) != 0 }
 
+// nunits is the number of units of the segment.
+func (sg *segment) nunits() int {
+	if sg.units == nil {
+		return len(sg.docs)
+	}
+	return len(sg.units) - 1
+}
+
+// unitDocs returns the docs of unit u, as indexes into sg.docs.
+func (sg *segment) unitDocs(u int) (from, to int) {
+	if sg.units == nil {
+		return u, u + 1
+	}
+	return int(sg.units[u]), int(sg.units[u+1])
+}
+
+// unitOf returns the unit that holds doc d.
+func (sg *segment) unitOf(d int) int {
+	if sg.units == nil {
+		return d
+	}
+	u, found := slices.BinarySearch(sg.units, uint32(d))
+	if !found {
+		u--
+	}
+	return u
+}
+
+// unitsOf cuts run into units of about UnitBytes of text, or returns nil
+// when every doc is a unit of its own.
+func unitsOf(run []*docs.Doc) []uint32 {
+	units := []uint32{0}
+	var acc int64
+	for i, d := range run {
+		acc += d.Size + 1
+		if acc >= UnitBytes {
+			units = append(units, uint32(i+1))
+			acc = 0
+		}
+	}
+	if units[len(units)-1] != uint32(len(run)) {
+		units = append(units, uint32(len(run)))
+	}
+	if len(units)-1 == len(run) {
+		return nil
+	}
+	return units
+}
+
 // builder builds segments one after another, keeping its scratch memory.
 type builder struct {
-	grams []uint32 // the distinct buckets of each doc, doc after doc
-	ends  []uint32 // ends[i]: the end in grams of doc i
+	grams []uint32 // the distinct buckets of each unit, unit after unit
+	ends  []uint32 // ends[i]: the end in grams of unit i
 	st    []state
 	set   gramSet
 }
@@ -265,7 +324,7 @@ type builder struct {
 type state struct{ size, last uint32 }
 
 func (b *builder) build(run []*docs.Doc) (*segment, error) {
-	sg := &segment{docs: run}
+	sg := &segment{docs: run, units: unitsOf(run)}
 	for _, d := range run {
 		sg.corpus += d.Size
 	}
@@ -275,7 +334,7 @@ func (b *builder) build(run []*docs.Doc) (*segment, error) {
 	sg.shift = 64 - bucketBits
 	nb := 1 << bucketBits
 
-	b.collect(run, sg.corpus, sg.shift)
+	b.collect(sg, sg.shift)
 	sg.pairs = len(b.grams)
 
 	// Each list's encoded size.
@@ -296,7 +355,7 @@ func (b *builder) build(run []*docs.Doc) (*segment, error) {
 	// Lay the lists out: a list bigger than a bitmap of every doc becomes
 	// one. That keeps the index small (a gram found in most docs costs
 	// n/8 bytes) and makes intersecting common grams a word-wise test.
-	bitmapBytes := (len(run) + 63) / 64 * 8
+	bitmapBytes := (sg.nunits() + 63) / 64 * 8
 	sg.start = make([]uint32, nb+1)
 	sg.dense = make([]uint64, (nb+63)/64)
 	var total uint64
@@ -409,9 +468,9 @@ func (s *gramSet) grow() {
 	}
 }
 
-// collect gathers the distinct buckets of each doc of run, which holds
-// size bytes of text.
-func (b *builder) collect(run []*docs.Doc, size int64, shift uint) {
+// collect gathers the distinct buckets of each unit of sg.
+func (b *builder) collect(sg *segment, shift uint) {
+	run, size, n := sg.docs, sg.corpus, sg.nunits()
 	// Markdown has about one distinct gram per doc for every two bytes of
 	// text (0.44 on corpusgen's). Reserving that much, with room for
 	// larger segments to come, spares the build the garbage of growing the
@@ -419,8 +478,8 @@ func (b *builder) collect(run []*docs.Doc, size int64, shift uint) {
 	if want := int(size / 2); cap(b.grams) < want {
 		b.grams = make([]uint32, 0, want+want/2)
 	}
-	if cap(b.ends) < len(run) {
-		b.ends = make([]uint32, 0, len(run)+len(run)/4)
+	if cap(b.ends) < n {
+		b.ends = make([]uint32, 0, n+n/4)
 	}
 	b.grams, b.ends = b.grams[:0], b.ends[:0]
 	var (
@@ -430,56 +489,63 @@ func (b *builder) collect(run []*docs.Doc, size int64, shift uint) {
 		uni [128 / 64]uint64
 		bi  [128 * 128 / 64]uint64
 	)
-	for _, d := range run {
-		set.reset(int(d.Size))
+	for u := range n {
+		from, to := sg.unitDocs(u)
+		var unitSize int64
+		for _, d := range run[from:to] {
+			unitSize += d.Size
+		}
+		set.reset(int(unitSize))
 		uni = [len(uni)]uint64{}
 		clear(bi[:])
 		grams := b.grams
-		var p1, p2 rune = -1, -1 // the classes of the two previous runes in the line
-		text := d.Text
-		for i := 0; i < len(text); {
-			c, size := rune(text[i]), 1
-			if c < utf8.RuneSelf {
-				if c == '\n' {
-					// Grams stay within a line. (A "\r" before it is
-					// indexed as a character: a gram more only adds
-					// candidates.)
-					p1, p2 = -1, -1
-					i++
-					continue
-				}
-				if 'a' <= c && c <= 'z' {
-					c -= 'a' - 'A'
-				}
-			} else {
-				c, size = utf8.DecodeRuneInString(text[i:])
-				c = foldClass(c)
-			}
-			i += size
-			if c < 128 {
-				if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
-					uni[w] |= bit
-					grams = append(grams, uint32(hash1(c)>>shift))
-				}
-			} else if bk := uint32(hash1(c) >> shift); set.add(bk) {
-				grams = append(grams, bk)
-			}
-			if p1 >= 0 {
-				if p1|c < 128 {
-					if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
-						bi[k/64] |= 1 << (k % 64)
-						grams = append(grams, uint32(hash2(p1, c)>>shift))
+		for _, d := range run[from:to] {
+			var p1, p2 rune = -1, -1 // the classes of the two previous runes in the line
+			text := d.Text
+			for i := 0; i < len(text); {
+				c, size := rune(text[i]), 1
+				if c < utf8.RuneSelf {
+					if c == '\n' {
+						// Grams stay within a line. (A "\r" before it is
+						// indexed as a character: a gram more only adds
+						// candidates.)
+						p1, p2 = -1, -1
+						i++
+						continue
 					}
-				} else if bk := uint32(hash2(p1, c) >> shift); set.add(bk) {
+					if 'a' <= c && c <= 'z' {
+						c -= 'a' - 'A'
+					}
+				} else {
+					c, size = utf8.DecodeRuneInString(text[i:])
+					c = foldClass(c)
+				}
+				i += size
+				if c < 128 {
+					if w, bit := c/64, uint64(1)<<(c%64); uni[w]&bit == 0 {
+						uni[w] |= bit
+						grams = append(grams, uint32(hash1(c)>>shift))
+					}
+				} else if bk := uint32(hash1(c) >> shift); set.add(bk) {
 					grams = append(grams, bk)
 				}
-				if p2 >= 0 {
-					if bk := uint32(hash3(p2, p1, c) >> shift); set.add(bk) {
+				if p1 >= 0 {
+					if p1|c < 128 {
+						if k := p1<<7 | c; bi[k/64]&(1<<(k%64)) == 0 {
+							bi[k/64] |= 1 << (k % 64)
+							grams = append(grams, uint32(hash2(p1, c)>>shift))
+						}
+					} else if bk := uint32(hash2(p1, c) >> shift); set.add(bk) {
 						grams = append(grams, bk)
 					}
+					if p2 >= 0 {
+						if bk := uint32(hash3(p2, p1, c) >> shift); set.add(bk) {
+							grams = append(grams, bk)
+						}
+					}
 				}
+				p2, p1 = p1, c
 			}
-			p2, p1 = p1, c
 		}
 		b.grams = grams
 		b.ends = append(b.ends, uint32(len(grams)))
@@ -535,17 +601,24 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 			if cs == nil {
 				continue // a gram of the query is in no doc of the segment
 			}
-			for d := max(lo-off, 0); ; d++ {
-				d = intersect(cs, d)
-				if d >= len(sg.docs) || off+d >= hi {
+			d0 := max(lo-off, 0)
+			for u := sg.unitOf(d0); ; u++ {
+				u = intersect(cs, u)
+				if u >= sg.nunits() {
 					break
 				}
-				doc, from := all[off+d], 0
-				if doc.Path == after.Path {
-					from = after.Line
+				from, to := sg.unitDocs(u)
+				if off+from >= hi {
+					break
 				}
-				if !scanDoc(doc, from, m, yield) {
-					return
+				for d := max(from, d0); d < to && off+d < hi; d++ {
+					doc, line := all[off+d], 0
+					if doc.Path == after.Path {
+						line = after.Line
+					}
+					if !scanDoc(doc, line, m, yield) {
+						return
+					}
 				}
 			}
 		}
@@ -607,7 +680,7 @@ type postings struct {
 	bucket uint32
 	dense  bool
 	data   []byte // deltas as uvarints, or a bitmap of n bits
-	n      int    // number of docs
+	n      int    // number of units
 	pos    int
 	cur    int // the current doc; -1 before the first
 }
@@ -617,7 +690,7 @@ func (sg *segment) postings(b uint32) postings {
 		bucket: b,
 		dense:  sg.isDense(b),
 		data:   sg.data[sg.start[b]:sg.start[b+1]],
-		n:      len(sg.docs),
+		n:      sg.nunits(),
 		cur:    -1,
 	}
 }

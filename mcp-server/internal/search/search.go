@@ -31,8 +31,12 @@
 //   - Grams of one and two runes make one- and two-character queries exact
 //     candidates too, instead of a scan of everything.
 //   - Posting lists are per doc, not per line: a line-level index would be
-//     larger, and one doc is quick to verify. Lists are
-//     delta-encoded uvarints, or a bitmap over all docs when that is
+//     larger, and one doc is quick to verify. Docs smaller than UnitBytes
+//     (4 KiB) are indexed in runs of about that size (units), a posting
+//     per run: on 40,000 pages of about 1 KB, whose grams are mostly
+//     shared, that more than halved the index (0.39 to 0.17 bytes per
+//     corpus byte) for the scan of about four docs per candidate. Lists are
+//     delta-encoded uvarints, or a bitmap over all units when that is
 //     smaller, so a gram found in most docs costs docs/8 bytes and testing
 //     it is a word lookup. Grams are hashed into a fixed table of buckets
 //     (collisions only add candidates, never lose one), which keeps the
