@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
@@ -126,10 +127,18 @@ func (s *Server) Publish(c Change) {
 	s.log.Debug("publish", "touched", len(touched), "sessions", len(subscribers))
 	for session, uris := range subscribers {
 		for _, uri := range uris {
+			if s.subs.queued(session) >= s.opts.MaxQueued {
+				// A client that does not take its notifications loses
+				// the newest; the next read of the resource has them all.
+				s.opts.Budgets.Refuse(budget.Notifications)
+				continue
+			}
 			err := s.mcp.SendNotificationToSpecificClient(session, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
 			switch {
 			case errors.Is(err, server.ErrSessionNotFound):
 				s.subs.drop(session) // ended without unregistering
+			case errors.Is(err, server.ErrNotificationChannelBlocked):
+				s.opts.Budgets.Refuse(budget.Notifications)
 			case err != nil:
 				s.log.Warn("resource update not delivered", "session", session, "uri", uri, "err", err)
 			}

@@ -60,7 +60,7 @@ func (s *Server) moddingContext(task string) string {
 func (s *Server) conventions() string {
 	text, err := s.readRepoFile(s.contributingPath(), "the contribution guide")
 	if err != nil {
-		return fmt.Sprintf("(unavailable: %v)\n", err)
+		return fmt.Sprintf("(unavailable: %v)\n", s.publicError(context.Background(), "reading the contribution guide", err))
 	}
 	var section []string
 	in := false

@@ -150,3 +150,18 @@ func docPathOf(uri string) (string, error) {
 	}
 	return p, nil
 }
+
+// serves reports whether uri names a resource the server lists: one of the
+// repository files, or a doc in the snapshot served (once there is one).
+func (s *Server) serves(ctx context.Context, uri string) bool {
+	switch uri {
+	case registryURI, contributingURI, layoutURI:
+		return true
+	}
+	p, err := docPathOf(uri)
+	if err != nil || s.awaitDocs(ctx) != nil {
+		return false
+	}
+	_, ok := s.store.Snapshot().Lookup(p)
+	return ok
+}

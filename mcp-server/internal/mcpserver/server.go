@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mark3labs/mcp-go/tracing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
@@ -43,6 +44,10 @@ type Options struct {
 	WatchPollInterval time.Duration // 0 means watch.DefaultPollInterval
 
 	Observer Observer // measures requests, reloads and index builds; nil: nothing is measured
+
+	MaxSubscriptions int             // resources one session may subscribe to; 0 means DefaultMaxSubscriptions
+	MaxQueued        int             // notifications waiting for one session; 0 means DefaultMaxQueuedNotifications
+	Budgets          *budget.Budgets // where refusals are counted; nil means a set of its own
 }
 
 // Observer measures the server (metrics.Metrics is one): every request
@@ -84,7 +89,18 @@ func New(opts Options, store *docs.Store) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, store: store, log: opts.Logger, subs: newSubscriptions(opts.Logger), opened: make(chan struct{})}
+	if opts.MaxSubscriptions <= 0 {
+		opts.MaxSubscriptions = DefaultMaxSubscriptions
+	}
+	if opts.MaxQueued <= 0 || opts.MaxQueued > DefaultMaxQueuedNotifications {
+		opts.MaxQueued = DefaultMaxQueuedNotifications
+	}
+	if opts.Budgets == nil {
+		opts.Budgets = budget.New()
+	}
+	opts.Budgets.Define(budget.Notifications, int64(opts.MaxQueued), nil)
+	s := &Server{opts: opts, store: store, log: opts.Logger, opened: make(chan struct{})}
+	s.subs = newSubscriptions(opts.MaxSubscriptions, s.serves, opts.Budgets, opts.Logger)
 	s.watcher = watch.New(watch.Options{
 		Mode:         opts.Watch,
 		Dir:          opts.DocsPath,
@@ -111,6 +127,8 @@ func New(opts Options, store *docs.Store) *Server {
 		server.WithResourceRecovery(),
 		server.WithLogger(opts.Logger),
 		server.WithHooks(hooks),
+		// Outermost: errors from the docs wait are made public too.
+		server.WithResourceHandlerMiddleware(s.publicResourceErrors),
 	}, waits...)
 	if opts.Observer != nil {
 		options = append(options, server.WithTracer(opts.Observer.Tracer()))
@@ -128,6 +146,10 @@ func New(opts Options, store *docs.Store) *Server {
 
 // MCP returns the protocol server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Budgets returns the budgets the server counts its refusals in, for the
+// transport to add its own and report them all.
+func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 
 // Watching says how changes on disk are followed right now: "fsnotify",
 // "poll", or "off" (with --watch off, and before or after Run).
