@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/urfave/cli/v2"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
@@ -146,6 +147,9 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		Logger:            log,
 		Watch:             cfg.Watch,
 		WatchPollInterval: cfg.WatchPollInterval,
+		MaxSubscriptions:  cfg.MaxSubscriptions,
+		MaxQueued:         cfg.MaxQueued,
+		Budgets:           budget.New(),
 	}
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {
@@ -201,8 +205,14 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		RegistryPath:       cfg.RegistryPath,
 		Stateless:          cfg.Stateless,
 		SessionIdleTimeout: cfg.SessionIdleTimeout,
+		SessionInitTimeout: cfg.SessionInitTimeout,
 		MaxSessions:        cfg.MaxSessions,
+		MaxStreams:         cfg.MaxStreams,
+		StreamWriteTimeout: cfg.StreamWriteTimeout,
+		MaxConnections:     cfg.MaxConnections,
 		MaxBodyBytes:       cfg.MaxBodyBytes,
+		BodyTimeout:        cfg.BodyTimeout,
+		Budgets:            content.Budgets(),
 		AllowedOrigins:     cfg.AllowedOrigins,
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,

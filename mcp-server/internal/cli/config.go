@@ -40,9 +40,16 @@ type config struct {
 	Listen             string
 	SiteDir            string // absolute
 	SessionIdleTimeout time.Duration
+	SessionInitTimeout time.Duration
 	MaxSessions        int
+	MaxStreams         int
+	StreamWriteTimeout time.Duration
+	MaxConnections     int
 	Stateless          bool
 	MaxBodyBytes       int64
+	BodyTimeout        time.Duration
+	MaxSubscriptions   int
+	MaxQueued          int
 	AllowedOrigins     []string
 	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
 	ShutdownTimeout    time.Duration
@@ -83,12 +90,26 @@ func flags() []cli.Flag {
 			Usage: "the built wiki served under /wiki/; relative to the data root unless absolute"},
 		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: []string{envName("session-idle-timeout")}, Value: httpserver.DefaultSessionIdleTimeout, Category: "HTTP mode",
 			Usage: "end an MCP session after this long without a request (an open GET stream keeps it alive)"},
+		&cli.DurationFlag{Name: "session-init-timeout", EnvVars: []string{envName("session-init-timeout")}, Value: httpserver.DefaultSessionInitTimeout, Category: "HTTP mode",
+			Usage: "end an MCP session that has made no request since initialize after this long"},
 		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: httpserver.DefaultMaxSessions, Category: "HTTP mode",
-			Usage: "most live MCP sessions; past it initialize gets 503"},
+			Usage: "most live MCP sessions; at the cap a new session ends the idle one unused longest, and initialize gets 503 only when every session is busy"},
+		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: httpserver.DefaultMaxStreams, Category: "HTTP mode",
+			Usage: "most open event streams (GET /mcp and subscriptions/listen together; GET streams also at most half of --max-sessions); past it a new stream gets 503"},
+		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: httpserver.DefaultStreamWriteTimeout, Category: "HTTP mode",
+			Usage: "end an event stream whose client takes no data for this long"},
+		&cli.IntFlag{Name: "max-connections", EnvVars: []string{envName("max-connections")}, Value: httpserver.DefaultMaxConnections, Category: "HTTP mode",
+			Usage: "most open HTTP connections; past it a new connection is closed at once"},
+		&cli.IntFlag{Name: "max-subscriptions", EnvVars: []string{envName("max-subscriptions")}, Value: mcpserver.DefaultMaxSubscriptions,
+			Usage: "most resources one session may subscribe to; only resources the server lists can be subscribed to"},
+		&cli.IntFlag{Name: "max-queued-notifications", EnvVars: []string{envName("max-queued-notifications")}, Value: mcpserver.DefaultMaxQueuedNotifications,
+			Usage: "most resource-update notifications waiting for one session (1 to 100); past it further updates for that session are dropped"},
 		&cli.BoolFlag{Name: "stateless", EnvVars: []string{envName("stateless")}, Category: "HTTP mode",
 			Usage: "no MCP sessions: every POST stands alone and GET answers 405 (for several instances behind a load balancer)"},
 		&cli.Int64Flag{Name: "max-body-bytes", EnvVars: []string{envName("max-body-bytes")}, Value: httpserver.DefaultMaxBodyBytes, Category: "HTTP mode",
 			Usage: "largest request body accepted on /mcp; larger ones get 413"},
+		&cli.DurationFlag{Name: "body-timeout", EnvVars: []string{envName("body-timeout")}, Value: httpserver.DefaultBodyTimeout, Category: "HTTP mode",
+			Usage: "how long a request body may take to arrive; a slower one gets 408 and its connection is closed"},
 		&cli.StringFlag{Name: "allowed-origins", EnvVars: []string{envName("allowed-origins")}, Category: "HTTP mode",
 			Usage: "comma-separated browser origins allowed on /mcp besides the server's own, e.g. https://app.example.com (\"*\": any); requests without Origin always pass, others get 403"},
 		&cli.StringFlag{Name: "auth-token-file", EnvVars: []string{envName("auth-token-file")}, Category: "HTTP mode",
@@ -105,10 +126,12 @@ func flags() []cli.Flag {
 // configFrom checks the flags and the data root they name.
 func configFrom(c *cli.Context) (config, error) {
 	cfg := config{
-		Stdio:          c.Bool("stdio"),
-		MaxResultBytes: c.Int("max-result-bytes"),
-		MaxDocBytes:    c.Int64("max-doc-bytes"),
-		LogFormat:      c.String("log-format"),
+		Stdio:            c.Bool("stdio"),
+		MaxResultBytes:   c.Int("max-result-bytes"),
+		MaxDocBytes:      c.Int64("max-doc-bytes"),
+		LogFormat:        c.String("log-format"),
+		MaxSubscriptions: c.Int("max-subscriptions"),
+		MaxQueued:        c.Int("max-queued-notifications"),
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(c.String("log-level"))); err != nil {
 		return cfg, usagef("--log-level %q: use debug, info, warn or error", c.String("log-level"))
@@ -121,6 +144,12 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MaxDocBytes < 1 {
 		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.MaxDocBytes)
+	}
+	if cfg.MaxSubscriptions < 1 {
+		return cfg, usagef("--max-subscriptions %d: use at least 1", cfg.MaxSubscriptions)
+	}
+	if cfg.MaxQueued < 1 || cfg.MaxQueued > mcpserver.DefaultMaxQueuedNotifications {
+		return cfg, usagef("--max-queued-notifications %d: use 1 to %d (the queue mcp-go gives each session)", cfg.MaxQueued, mcpserver.DefaultMaxQueuedNotifications)
 	}
 	mode, err := watch.ParseMode(c.String("watch"))
 	if err != nil {
@@ -152,9 +181,14 @@ func configFrom(c *cli.Context) (config, error) {
 func httpConfig(c *cli.Context, cfg *config) error {
 	cfg.Listen = c.String("listen")
 	cfg.SessionIdleTimeout = c.Duration("session-idle-timeout")
+	cfg.SessionInitTimeout = c.Duration("session-init-timeout")
 	cfg.MaxSessions = c.Int("max-sessions")
+	cfg.MaxStreams = c.Int("max-streams")
+	cfg.StreamWriteTimeout = c.Duration("stream-write-timeout")
+	cfg.MaxConnections = c.Int("max-connections")
 	cfg.Stateless = c.Bool("stateless")
 	cfg.MaxBodyBytes = c.Int64("max-body-bytes")
+	cfg.BodyTimeout = c.Duration("body-timeout")
 	cfg.ShutdownTimeout = c.Duration("shutdown-timeout")
 	cfg.DrainDelay = c.Duration("drain-delay")
 
@@ -166,6 +200,20 @@ func httpConfig(c *cli.Context, cfg *config) error {
 	}
 	if cfg.MaxSessions < 1 {
 		return usagef("--max-sessions %d: use at least 1", cfg.MaxSessions)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"session-init-timeout", cfg.SessionInitTimeout}, {"stream-write-timeout", cfg.StreamWriteTimeout}, {"body-timeout", cfg.BodyTimeout}} {
+		if d.v < time.Second {
+			return usagef("--%s %s: use at least 1s", d.flag, d.v)
+		}
+	}
+	if cfg.MaxStreams < 1 {
+		return usagef("--max-streams %d: use at least 1", cfg.MaxStreams)
+	}
+	if cfg.MaxConnections < 2 {
+		return usagef("--max-connections %d: use at least 2", cfg.MaxConnections)
 	}
 	if cfg.MaxBodyBytes < minBodyBytes {
 		return usagef("--max-body-bytes %d is too small: use at least %d", cfg.MaxBodyBytes, minBodyBytes)

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -69,10 +70,15 @@ func (m message) protocolVersion() string {
 	return p.Meta.ProtocolVersion()
 }
 
+// isRequest reports whether the message expects an answer.
+func (m message) isRequest() bool {
+	return len(m.ID) > 0 && string(m.ID) != "null"
+}
+
 func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	body, err := s.readBody(w, r)
 	if err != nil {
-		writeError(w, err, nil)
+		s.refuse(w, err, nil)
 		return
 	}
 	msg, err := parseMessage(body)
@@ -84,15 +90,29 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	r.ContentLength = int64(len(body))
 
 	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
+	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.isRequest() {
+		// A 2026-07-28 listen stream has no session, but it is a stream.
+		ctx, done, err := s.streams.add(r.Context())
+		if err != nil {
+			s.refuse(w, err, msg.ID)
+			return
+		}
+		defer done()
+		serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+		return
+	}
 	if s.sessions == nil || modern {
 		next.ServeHTTP(w, r)
 		return
 	}
 	if msg.Method != string(mcp.MethodInitialize) {
-		if err := s.sessions.touch(r.Header.Get(server.HeaderKeySessionID)); err != nil {
+		used := msg.Method != string(mcp.MethodNotificationInitialized)
+		done, err := s.sessions.begin(r.Header.Get(server.HeaderKeySessionID), used)
+		if err != nil {
 			writeError(w, err, msg.ID)
 			return
 		}
+		defer done()
 		next.ServeHTTP(w, r)
 		return
 	}
@@ -100,36 +120,53 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		writeError(w, errStopping, msg.ID)
 		return
 	}
-	ctx, release, err := s.sessions.admit(r.Context())
+	ctx, release, evicted, err := s.sessions.admit(r.Context())
 	if err != nil {
-		s.log.Warn("session refused", "err", err, "max_sessions", s.opts.MaxSessions)
-		writeError(w, fmt.Errorf("%w (limit %d)", err, s.opts.MaxSessions), msg.ID)
+		s.refuse(w, fmt.Errorf("%w (limit %d)", err, s.opts.MaxSessions), msg.ID)
 		return
+	}
+	if evicted > 0 {
+		s.log.Info("session ended to make room for a new one", "max_sessions", s.opts.MaxSessions)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// readBody reads a POST body of at most MaxBodyBytes.
+// readBody reads a POST body of at most MaxBodyBytes within BodyTimeout.
+// A body refused for its size is read to its end first (within the same
+// time), so that a client still sending it gets the 413 instead of a
+// connection reset; a body that does not arrive in time closes the
+// connection after the answer, since the rest of it may never come.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	limit := s.opts.MaxBodyBytes
-	if r.ContentLength > limit {
-		return nil, fmt.Errorf("%w: %d bytes, the limit is %d (--max-body-bytes)", errTooLarge, r.ContentLength, limit)
-	}
-	// A slow body must not hold a connection forever; the deadline is
-	// lifted again for the response, which may be a long SSE stream.
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
-	defer rc.SetReadDeadline(time.Time{})
-
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
+	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
+	tooLarge := func() ([]byte, error) {
+		if !strings.EqualFold(r.Header.Get("Expect"), "100-continue") { // else the client waits for us
+			_, _ = io.Copy(io.Discard, r.Body)
+		}
+		w.Header().Set("Connection", "close")
 		return nil, fmt.Errorf("%w: more than %d bytes (--max-body-bytes)", errTooLarge, limit)
-	case err != nil:
-		return nil, fmt.Errorf("%w: read body: %v", errParse, err)
 	}
+	if r.ContentLength > limit {
+		return tooLarge()
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The deadline stays passed, so that Go's server does not wait
+		// for the rest of the body before answering.
+		w.Header().Set("Connection", "close")
+		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.opts.BodyTimeout)
+	case err != nil:
+		w.Header().Set("Connection", "close")
+		return nil, fmt.Errorf("%w: the body could not be read", errParse)
+	case int64(len(body)) > limit:
+		return tooLarge()
+	}
+	// The deadline is lifted again for the response, which may be a long
+	// SSE stream.
+	_ = rc.SetReadDeadline(time.Time{})
 	return body, nil
 }
 
@@ -155,38 +192,44 @@ func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) 
 		next.ServeHTTP(w, r)
 		return
 	}
+	if !acceptsEventStream(r) {
+		writeError(w, errNotAcceptable, nil)
+		return
+	}
 	ctx, done, err := s.sessions.openStream(r.Context(), r.Header.Get(server.HeaderKeySessionID))
 	if err != nil {
 		writeError(w, err, nil)
 		return
 	}
 	defer done()
-
+	ctx, counted, err := s.streams.add(ctx)
+	if err != nil {
+		s.refuse(w, err, nil)
+		return
+	}
+	defer counted()
 	// A stream ends when its session does (DELETE, expiry) and on shutdown,
-	// by its context. mcp-go's handler sees that only between writes: a
-	// write blocked on a client that stopped reading would hold the stream,
-	// and shutdown, until the shutdown timeout. If the handler has not
-	// returned streamEndGrace after the end, a write deadline frees it (and
-	// the connection, its write failed, is closed).
-	stop := make(chan struct{})
-	var unblocked sync.WaitGroup
-	unblocked.Go(func() {
-		select {
-		case <-ctx.Done():
-		case <-stop:
-			return
+	// by its context.
+	serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+}
+
+// acceptsEventStream reports whether a GET asks for what it gets: an event
+// stream (a missing Accept accepts anything).
+func acceptsEventStream(r *http.Request) bool {
+	accept := r.Header.Values("Accept")
+	if len(accept) == 0 {
+		return true
+	}
+	for _, v := range accept {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "text/event-stream", "text/*", "*/*":
+				return true
+			}
 		}
-		grace := time.NewTimer(streamEndGrace)
-		defer grace.Stop()
-		select {
-		case <-grace.C:
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Now())
-		case <-stop:
-		}
-	})
-	defer unblocked.Wait() // the controller must not be used once this handler returns
-	defer close(stop)
-	next.ServeHTTP(w, r.WithContext(ctx))
+	}
+	return false
 }
 
 func (s *Server) delete(next http.Handler, w http.ResponseWriter, r *http.Request) {

@@ -5,20 +5,24 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
 // Request errors that the middleware answers itself, before mcp-go sees the
 // request. Each maps to one HTTP status and JSON-RPC error code in problems.
 var (
-	errHost         = errors.New("forbidden Host header (DNS rebinding protection): use localhost, 127.0.0.1 or [::1]")
-	errOrigin       = errors.New("forbidden Origin: it is not this server and not in --allowed-origins")
-	errUnauthorized = errors.New("missing or wrong bearer token: send Authorization: Bearer <token>")
-	errMethod       = errors.New("method not allowed on /mcp: use POST, GET or DELETE")
-	errStateless    = errors.New("this server is stateless (--stateless): there are no sessions, so no GET stream and no DELETE")
-	errTooLarge     = errors.New("request body too large")
-	errBatch        = errors.New("JSON-RPC batches are not supported: send one message per POST")
-	errParse        = errors.New("request body is not a JSON-RPC message")
-	errStopping     = errors.New("the server is shutting down")
+	errHost          = errors.New("forbidden Host header (DNS rebinding protection): use localhost, 127.0.0.1 or [::1]")
+	errOrigin        = errors.New("forbidden Origin: it is not this server and not in --allowed-origins")
+	errUnauthorized  = errors.New("missing or wrong bearer token: send Authorization: Bearer <token>")
+	errMethod        = errors.New("method not allowed on /mcp: use POST, GET or DELETE")
+	errStateless     = errors.New("this server is stateless (--stateless): there are no sessions, so no GET stream and no DELETE")
+	errTooLarge      = errors.New("request body too large")
+	errBodyTimeout   = errors.New("request body too slow")
+	errNotAcceptable = errors.New("a GET on /mcp answers an event stream: send Accept: text/event-stream")
+	errBatch         = errors.New("JSON-RPC batches are not supported: send one message per POST")
+	errParse         = errors.New("request body is not a JSON-RPC message")
+	errStopping      = errors.New("the server is shutting down")
 )
 
 // JSON-RPC error codes used in our error bodies.
@@ -32,6 +36,7 @@ const (
 type problem struct {
 	status int
 	code   int
+	budget budget.Name // the budget that refused the request, if any
 }
 
 // problemOf maps a request error to what the client gets: the one place
@@ -39,25 +44,43 @@ type problem struct {
 func problemOf(err error) problem {
 	switch {
 	case errors.Is(err, errHost), errors.Is(err, errOrigin):
-		return problem{http.StatusForbidden, codeServer}
+		return problem{http.StatusForbidden, codeServer, ""}
 	case errors.Is(err, errUnauthorized):
-		return problem{http.StatusUnauthorized, codeServer}
+		return problem{http.StatusUnauthorized, codeServer, ""}
 	case errors.Is(err, errMethod), errors.Is(err, errStateless):
-		return problem{http.StatusMethodNotAllowed, codeServer}
+		return problem{http.StatusMethodNotAllowed, codeServer, ""}
 	case errors.Is(err, errTooLarge):
-		return problem{http.StatusRequestEntityTooLarge, codeInvalidRequest}
+		return problem{http.StatusRequestEntityTooLarge, codeInvalidRequest, budget.Body}
+	case errors.Is(err, errBodyTimeout):
+		return problem{http.StatusRequestTimeout, codeInvalidRequest, budget.Body}
+	case errors.Is(err, errNotAcceptable):
+		return problem{http.StatusNotAcceptable, codeInvalidRequest, ""}
 	case errors.Is(err, errBatch), errors.Is(err, errNoSession):
-		return problem{http.StatusBadRequest, codeInvalidRequest}
+		return problem{http.StatusBadRequest, codeInvalidRequest, ""}
 	case errors.Is(err, errParse):
-		return problem{http.StatusBadRequest, codeParse}
+		return problem{http.StatusBadRequest, codeParse, ""}
 	case errors.Is(err, errUnknownSession):
-		return problem{http.StatusNotFound, codeNoSession}
+		return problem{http.StatusNotFound, codeNoSession, ""}
 	case errors.Is(err, errStreamOpen):
-		return problem{http.StatusConflict, codeServer}
-	case errors.Is(err, errSessionsFull), errors.Is(err, errStopping):
-		return problem{http.StatusServiceUnavailable, codeServer}
+		return problem{http.StatusConflict, codeServer, ""}
+	case errors.Is(err, errSessionsFull):
+		return problem{http.StatusServiceUnavailable, codeServer, budget.Sessions}
+	case errors.Is(err, errStreamsFull):
+		return problem{http.StatusServiceUnavailable, codeServer, budget.Streams}
+	case errors.Is(err, errStopping):
+		return problem{http.StatusServiceUnavailable, codeServer, ""}
 	}
-	return problem{http.StatusInternalServerError, codeServer}
+	return problem{http.StatusInternalServerError, codeServer, ""}
+}
+
+// refuse answers a request that a budget refused, counting it under that
+// budget and logging it.
+func (s *Server) refuse(w http.ResponseWriter, err error, id json.RawMessage) {
+	if b := problemOf(err).budget; b != "" {
+		s.budgets.Refuse(b)
+		s.log.Warn("refused", "budget", b, "err", err)
+	}
+	writeError(w, err, id)
 }
 
 // rpcError is the body of every error the middleware writes: a JSON-RPC

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
 // Health is the body of /health.
@@ -21,6 +23,9 @@ type Health struct {
 	Wiki       bool   `json:"wiki"`                  // the built wiki is present
 	Sessions   int    `json:"sessions"`              // live MCP sessions (0 when stateless)
 	Stateless  bool   `json:"stateless"`
+	// Budgets are the limits on what clients can make the server hold,
+	// what is in use, and how many requests each refused since start.
+	Budgets []budget.Usage `json:"budgets"`
 }
 
 // health answers GET and HEAD /health: 200 while serving, 503 while the
@@ -61,6 +66,7 @@ func (s *Server) status() (Health, int) {
 	} else {
 		h.Hooks = n
 	}
+	h.Budgets = s.budgets.Report()
 	if s.stopping.Load() {
 		h.Status, status = "stopping", http.StatusServiceUnavailable
 	}

@@ -18,8 +18,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
@@ -31,6 +33,11 @@ const (
 	DefaultMaxSessions        = 1000
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultShutdownTimeout    = 10 * time.Second
+	DefaultSessionInitTimeout = time.Minute
+	DefaultBodyTimeout        = 15 * time.Second
+	DefaultMaxStreams         = 500
+	DefaultStreamWriteTimeout = 30 * time.Second
+	DefaultMaxConnections     = 2048
 )
 
 const (
@@ -38,8 +45,10 @@ const (
 	// Heartbeats keep proxies from closing quiet streams and find dead
 	// clients; a stream counts as activity, so its session does not expire.
 	maxHeartbeat = 30 * time.Second
-	// bodyReadTimeout bounds how long a client may take to send a body.
-	bodyReadTimeout = 30 * time.Second
+	// headerTimeout bounds how long a client may take to send a request's
+	// headers, and maxHeaderBytes their size (past it: 431).
+	headerTimeout  = 10 * time.Second
+	maxHeaderBytes = 64 << 10
 	// streamEndGrace is how long an ended GET stream may take to finish
 	// its last write before the connection is cut (a client that does not
 	// read).
@@ -53,10 +62,16 @@ type Options struct {
 	RegistryPath       string // mod_hooks.json, whose hooks /health counts
 	Stateless          bool   // no sessions: every POST stands alone, no GET stream
 	SessionIdleTimeout time.Duration
+	SessionInitTimeout time.Duration // a session that does nothing after initialize expires after this
 	MaxSessions        int
+	MaxStreams         int           // open event streams: GET and subscriptions/listen together
+	StreamWriteTimeout time.Duration // a stream whose client takes no data for this long is ended
+	MaxConnections     int
 	MaxBodyBytes       int64
-	AllowedOrigins     []string // browser origins allowed besides the server's own ("*": any)
-	AuthToken          string   // when set, /mcp needs Authorization: Bearer <token>
+	BodyTimeout        time.Duration   // a request body must arrive within this
+	Budgets            *budget.Budgets // where the HTTP budgets are defined and refusals counted; nil: a set of its own
+	AllowedOrigins     []string        // browser origins allowed besides the server's own ("*": any)
+	AuthToken          string          // when set, /mcp needs Authorization: Bearer <token>
 	ShutdownTimeout    time.Duration
 	// DrainDelay is how long the server goes on serving after SIGTERM with
 	// /health answering 503 "stopping", so that a load balancer checking
@@ -77,8 +92,12 @@ type Server struct {
 	store    *docs.Store
 	mcp      *server.StreamableHTTPServer
 	sessions *sessions // nil when stateless
+	streams  *streams
+	conns    *conns
+	budgets  *budget.Budgets
 	handler  http.Handler
 	stopping atomic.Bool
+	stop     context.CancelFunc // ends the session cleanup
 }
 
 // New returns a server for mcpSrv, reporting on store in /health.
@@ -92,13 +111,37 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if opts.SessionInitTimeout <= 0 {
+		opts.SessionInitTimeout = DefaultSessionInitTimeout
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.StreamWriteTimeout <= 0 {
+		opts.StreamWriteTimeout = DefaultStreamWriteTimeout
+	}
+	if opts.MaxConnections <= 0 {
+		opts.MaxConnections = DefaultMaxConnections
+	}
+	if opts.Budgets == nil {
+		opts.Budgets = budget.New()
+	}
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = DefaultShutdownTimeout
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, store: store}
+	s := &Server{opts: opts, log: opts.Logger, store: store, budgets: opts.Budgets, streams: newStreams(opts.MaxStreams)}
+	cleanupCtx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	s.conns = newConns(opts.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
+	s.budgets.Define(budget.Connections, int64(opts.MaxConnections), s.conns.count)
+	s.budgets.Define(budget.Body, opts.MaxBodyBytes, nil)
+	s.budgets.Define(budget.Streams, int64(opts.MaxStreams), func() int64 { return int64(s.streams.count()) })
 
 	mcpOpts := []server.StreamableHTTPOption{
 		server.WithStreamableHTTPLogger(opts.Logger),
@@ -109,7 +152,8 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	if opts.Stateless {
 		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
 	} else {
-		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout)
+		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout, opts.SessionInitTimeout)
+		s.budgets.Define(budget.Sessions, int64(opts.MaxSessions), func() int64 { return int64(s.sessions.count()) })
 		mcpOpts = append(mcpOpts,
 			server.WithSessionIdManagerResolver(s.sessions),
 			// mcp-go's sweeper frees its own per-session state and ends
@@ -122,6 +166,9 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(server.WithCORSAllowedOrigins(opts.AllowedOrigins...)))
 	}
 	s.mcp = server.NewStreamableHTTPServer(mcpSrv, mcpOpts...)
+	if s.sessions != nil {
+		s.sessions.startCleanup(cleanupCtx, s.forget)
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(s.mcp))
@@ -150,8 +197,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
+		ConnState:         s.conns.track,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	// Shutdown closes the listener, then runs this: GET streams never go
@@ -192,8 +241,29 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// endStreams ends every open GET stream.
+// forget tells mcp-go that a session ended here (expired, made room for):
+// it frees its state for the session, and its hooks drop the session's
+// subscriptions. mcp-go's handler has no other way in than a DELETE.
+func (s *Server) forget(id string) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(server.HeaderKeySessionID, id)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion20251125) // a version with sessions
+	s.mcp.ServeHTTP(discard{header: http.Header{}}, req)
+}
+
+// discard is a ResponseWriter that keeps nothing.
+type discard struct{ header http.Header }
+
+func (d discard) Header() http.Header         { return d.header }
+func (d discard) Write(p []byte) (int, error) { return len(p), nil }
+func (d discard) WriteHeader(int)             {}
+
+// endStreams ends every open event stream and refuses new ones.
 func (s *Server) endStreams() {
+	s.streams.endAll()
 	if s.sessions != nil {
 		s.sessions.endStreams()
 	}
@@ -205,6 +275,7 @@ func (s *Server) endStreams() {
 func (s *Server) Shutdown(ctx context.Context) {
 	s.stopping.Store(true)
 	s.endStreams()
+	s.stop()
 	if err := s.mcp.Shutdown(ctx); err != nil {
 		s.log.Warn("end mcp sessions", "err", err)
 	}

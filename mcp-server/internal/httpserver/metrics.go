@@ -16,9 +16,7 @@ func (s *Server) metricsStatus() metrics.Status {
 		Generation: h.Generation,
 		Sessions:   h.Sessions,
 	}
-	if s.sessions != nil {
-		st.Streams = s.sessions.streams()
-	}
+	st.Streams = s.streams.count() // GET and subscriptions/listen
 	return st
 }
 
@@ -32,8 +30,8 @@ func refusalBudget(status int) (string, bool) {
 		return "origin", true // or Host: both are the DNS-rebinding defence
 	case http.StatusNotFound:
 		return "session", true // unknown, ended or expired session id
-	case http.StatusRequestEntityTooLarge:
-		return "body", true
+	case http.StatusRequestEntityTooLarge, http.StatusRequestTimeout:
+		return "body", true // too large, or too slow to arrive
 	case http.StatusTooManyRequests:
 		return "rate", true
 	case http.StatusServiceUnavailable:

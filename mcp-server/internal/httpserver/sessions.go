@@ -15,7 +15,7 @@ import (
 var (
 	errNoSession      = errors.New("this request needs the Mcp-Session-Id header from the initialize response")
 	errUnknownSession = errors.New("unknown, expired or ended session: start a new one with initialize")
-	errSessionsFull   = errors.New("too many live sessions: try again later, or end unused sessions with DELETE")
+	errSessionsFull   = errors.New("too many sessions in use: try again later, or end unused sessions with DELETE")
 	errStreamOpen     = errors.New("this session already has an open GET stream")
 )
 
@@ -29,24 +29,41 @@ var (
 // mints an id, so concurrent initializes cannot overshoot the cap. It is
 // also mcp-go's SessionIdManagerResolver, to hand each initialize request
 // its reservation.
+//
+// Nobody is locked out: a session that has done nothing since initialize
+// expires after initIdle, and at the cap admit makes room by ending the
+// session that has gone unused longest (never-used ones first) among those
+// with no open stream and no request in flight. Only when every session is
+// busy is a new one refused.
 type sessions struct {
-	max  int
-	idle time.Duration
-	now  func() time.Time
+	max      int
+	idle     time.Duration // a session unused this long expires
+	initIdle time.Duration // ... or this long, when it has done nothing since initialize
+	now      func() time.Time
 
 	mu        sync.Mutex
 	live      map[string]*session
 	admitting int  // initialize requests admitted and not yet finished
+	streaming int  // open GET streams
 	stopping  bool // endStreams was called: no new streams
+
+	// ended holds the ids forgotten since the last call of the cleanup
+	// goroutine, which tells mcp-go to free its state for them (see
+	// startCleanup).
+	ended []string
+	wake  chan struct{}
 }
 
 type session struct {
 	lastSeen time.Time
+	used     bool               // a request other than initialize and notifications/initialized was made
+	inFlight int                // requests being answered
 	stream   context.CancelFunc // ends the open GET stream; nil when there is none
 }
 
-func newSessions(max int, idle time.Duration) *sessions {
-	return &sessions{max: max, idle: idle, now: time.Now, live: make(map[string]*session)}
+func newSessions(max int, idle, initIdle time.Duration) *sessions {
+	return &sessions{max: max, idle: idle, initIdle: min(initIdle, idle), now: time.Now,
+		live: make(map[string]*session), wake: make(chan struct{}, 1)}
 }
 
 // Generate mints the id of a new session. mcp-go calls it for an
@@ -71,7 +88,10 @@ func (s *sessions) generate(r *reservation) string {
 // ended or expired id is an error (mcp-go answers 404); ended sessions are
 // not remembered, so isTerminated is always false.
 func (s *sessions) Validate(id string) (isTerminated bool, err error) {
-	return false, s.touch(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err = s.liveLocked(id)
+	return false, err
 }
 
 // Terminate ends a session and its GET stream, if any. mcp-go calls it for
@@ -85,38 +105,105 @@ func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
 
 // end forgets a session and ends its stream. The caller holds mu.
 func (s *sessions) end(id string) {
-	if ss, ok := s.live[id]; ok {
-		if ss.stream != nil {
-			ss.stream()
-		}
-		delete(s.live, id)
+	ss, ok := s.live[id]
+	if !ok {
+		return
 	}
+	if ss.stream != nil {
+		ss.stream()
+	}
+	delete(s.live, id)
+	s.ended = append(s.ended, id)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// startCleanup runs cleanup for every session forgotten here (expired,
+// made room for, deleted, shut down), until ctx ends. mcp-go keeps state
+// for a session (its notification queue, log level, and our subscription
+// hooks through it) until it hears of the end; sessions that expire or
+// are made room for here would otherwise keep theirs until mcp-go's own
+// sweeper runs, without bound in the meantime.
+func (s *sessions) startCleanup(ctx context.Context, cleanup func(id string)) {
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.wake:
+			}
+			s.mu.Lock()
+			ids := s.ended
+			s.ended = nil
+			s.mu.Unlock()
+			for _, id := range ids {
+				cleanup(id)
+			}
+		}
+	}()
 }
 
 // expired reports whether a session has been idle too long. A session with
-// an open GET stream is in use, however quiet the stream. The caller holds mu.
+// an open GET stream or a request in flight is in use, however quiet. The
+// caller holds mu.
 func (s *sessions) expired(ss *session, now time.Time) bool {
-	return ss.stream == nil && now.Sub(ss.lastSeen) > s.idle
+	if ss.stream != nil || ss.inFlight > 0 {
+		return false
+	}
+	idle := s.idle
+	if !ss.used {
+		idle = s.initIdle
+	}
+	return now.Sub(ss.lastSeen) > idle
 }
 
-// touch checks that id is live and records activity on it.
-func (s *sessions) touch(id string) error {
+// liveLocked returns the live session id names. The caller holds mu.
+func (s *sessions) liveLocked(id string) (*session, error) {
 	if id == "" {
-		return errNoSession
+		return nil, errNoSession
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	ss, ok := s.live[id]
-	now := s.now()
-	if ok && s.expired(ss, now) {
+	if ok && s.expired(ss, s.now()) {
 		s.end(id)
 		ok = false
 	}
 	if !ok {
-		return errUnknownSession
+		return nil, errUnknownSession
 	}
-	ss.lastSeen = now
-	return nil
+	return ss, nil
+}
+
+// begin checks that id is live and records a request on it; done must be
+// called when the request is answered. used says whether the request
+// counts as using the session (anything but initialize's follow-up
+// notification).
+func (s *sessions) begin(id string, used bool) (done func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, err := s.liveLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	ss.lastSeen = s.now()
+	ss.used = ss.used || used
+	ss.inFlight++
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ss.inFlight--
+		ss.lastSeen = s.now()
+	}), nil
+}
+
+// touch checks that id is live and records activity on it.
+func (s *sessions) touch(id string) error {
+	done, err := s.begin(id, true)
+	if err == nil {
+		done()
+	}
+	return err
 }
 
 // reservation is a slot held for one initialize request. It is the
@@ -155,16 +242,21 @@ func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdMana
 
 // admit reserves a slot for a new session and returns a context carrying
 // it; release must be called once the initialize request is done. At the
-// cap it first forgets expired sessions, and fails with errSessionsFull
-// when none were.
-func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), err error) {
+// cap it first forgets expired sessions, then ends the idle session
+// unused longest (see makeRoomLocked), and fails with errSessionsFull only
+// when every session is busy. evicted is the number of sessions it ended
+// to make room.
+func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), evicted int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.live)+s.admitting >= s.max {
 		s.pruneLocked()
 	}
 	if len(s.live)+s.admitting >= s.max {
-		return nil, nil, errSessionsFull
+		if !s.makeRoomLocked() {
+			return nil, nil, 0, errSessionsFull
+		}
+		evicted = 1
 	}
 	s.admitting++
 	r := &reservation{s: s}
@@ -172,38 +264,67 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		r.settle()
-	}, nil
+	}, evicted, nil
+}
+
+// makeRoomLocked ends one idle session to make room for a new one: of the
+// sessions with no open stream and no request in flight, the one never used
+// since initialize that is oldest, else the one unused longest. It reports
+// false when every session is busy. The caller holds mu.
+func (s *sessions) makeRoomLocked() bool {
+	var (
+		victim string
+		best   *session
+	)
+	for id, ss := range s.live {
+		if ss.stream != nil || ss.inFlight > 0 {
+			continue
+		}
+		if best == nil || (!ss.used && best.used) ||
+			(ss.used == best.used && ss.lastSeen.Before(best.lastSeen)) {
+			victim, best = id, ss
+		}
+	}
+	if best == nil {
+		return false
+	}
+	s.end(victim)
+	return true
 }
 
 // openStream registers the GET stream of a live session. The returned
 // context ends when the session ends (DELETE, expiry, shutdown); done must
 // be called when the stream closes.
 func (s *sessions) openStream(ctx context.Context, id string) (_ context.Context, done func(), err error) {
-	if err := s.touch(id); err != nil {
-		return nil, nil, err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ss, ok := s.live[id]
+	ss, err := s.liveLocked(id)
 	switch {
 	case s.stopping:
 		return nil, nil, errStopping
-	case !ok:
-		return nil, nil, errUnknownSession
+	case err != nil:
+		return nil, nil, err
 	case ss.stream != nil:
 		return nil, nil, errStreamOpen
+	case s.streaming >= max(1, s.max/2):
+		// Sessions with a stream cannot make room for new ones: at most
+		// half of them may hold one.
+		return nil, nil, errStreamsFull
 	}
+	s.streaming++
+	ss.lastSeen, ss.used = s.now(), true
 	ctx, cancel := context.WithCancel(ctx)
 	ss.stream = cancel
-	return ctx, func() {
+	return ctx, sync.OnceFunc(func() {
 		cancel()
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		s.streaming--
 		if cur, ok := s.live[id]; ok && cur == ss {
 			ss.stream = nil
 			ss.lastSeen = s.now()
 		}
-	}, nil
+	}), nil
 }
 
 // count returns the number of live sessions, forgetting expired ones.
@@ -236,15 +357,3 @@ func (s *sessions) endStreams() {
 	}
 }
 
-// streams returns the number of open GET streams.
-func (s *sessions) streams() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, ss := range s.live {
-		if ss.stream != nil {
-			n++
-		}
-	}
-	return n
-}

@@ -13,13 +13,19 @@ import (
 // clock and checks what each id is worth at every step.
 func TestSessionsLifecycle(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	s := newSessions(2, time.Minute)
+	s := newSessions(2, time.Minute, time.Minute)
 	s.now = func() time.Time { return now }
 
 	a := s.Generate()
 	b := s.Generate()
-	_, _, err := s.admit(context.Background())
+	for _, id := range []string{a, b} {
+		s.live[id].inFlight++ // busy: admit may not make room
+	}
+	_, _, _, err := s.admit(context.Background())
 	full := errors.Is(err, errSessionsFull)
+	for _, id := range []string{a, b} {
+		s.live[id].inFlight--
+	}
 
 	now = now.Add(50 * time.Second)
 	aAlive := s.touch(a) == nil // b stays idle
@@ -33,9 +39,9 @@ func TestSessionsLifecycle(t *testing.T) {
 	doneStream()
 	now = now.Add(2 * time.Minute) // a idle since its stream closed
 	aAfter := s.touch(a)
-	_, release, err := s.admit(context.Background())
-	if err != nil {
-		t.Fatalf("admit after expiry: %v", err)
+	_, release, evicted, err := s.admit(context.Background())
+	if err != nil || evicted != 0 {
+		t.Fatalf("admit after expiry: %v, %d sessions ended to make room, want none", err, evicted)
 	}
 	release()
 
@@ -57,8 +63,8 @@ func TestSessionsLifecycle(t *testing.T) {
 // TestReservation checks that the id minted for an admitted request fills
 // its own slot: live plus admitting never counts a session twice.
 func TestReservation(t *testing.T) {
-	s := newSessions(1, time.Minute)
-	ctx, release, err := s.admit(context.Background())
+	s := newSessions(1, time.Minute, time.Minute)
+	ctx, release, _, err := s.admit(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,5 +84,88 @@ func TestReservation(t *testing.T) {
 	}
 	if _, err := s.Validate(id); !errors.Is(err, errUnknownSession) {
 		t.Errorf("terminated id: %v, want errUnknownSession", err)
+	}
+}
+
+// TestSessionsMakeRoom checks the policy at the cap: sessions never used
+// since initialize go first (oldest first), then the one unused longest;
+// sessions with a stream or a request in flight are never ended; only when
+// all are busy is a new session refused. A session never used expires
+// after the short initIdle.
+func TestSessionsMakeRoom(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	s := newSessions(3, time.Hour, time.Minute)
+	s.now = func() time.Time { return now }
+	tick := func() { now = now.Add(time.Second) }
+	admit := func() (string, int, error) {
+		ctx, release, evicted, err := s.admit(context.Background())
+		if err != nil {
+			return "", 0, err
+		}
+		defer release()
+		tick()
+		return ctx.Value(reservationKey{}).(*reservation).Generate(), evicted, nil
+	}
+	mustAdmit := func() string {
+		id, _, err := admit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+
+	used1, used2, idle := mustAdmit(), mustAdmit(), mustAdmit()
+	s.touch(used1)
+	tick()
+	s.touch(used2)
+	tick()
+	fourth, evicted, err := admit() // idle was never used: it goes
+	if err != nil || evicted != 1 {
+		t.Fatalf("admit at the cap: %v, ended %d", err, evicted)
+	}
+	_, idleErr := s.Validate(idle)
+	s.touch(fourth)
+	tick()
+	s.touch(used2)
+	tick()
+	mustAdmit() // used1 is the one unused longest
+	_, used1Err := s.Validate(used1)
+
+	// Now everything is busy: one stream, two requests in flight.
+	_, doneStream, err := s.openStream(context.Background(), used2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dones []func()
+	for id := range s.live {
+		if id != used2 {
+			done, err := s.begin(id, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dones = append(dones, done)
+		}
+	}
+	_, _, errBusy := admit()
+	for _, done := range dones {
+		done()
+	}
+	tick()
+	doneStream() // used2 is the one used last
+	_, _, errAfter := admit()
+
+	// A session never used expires after initIdle, a used one does not.
+	now = now.Add(2 * time.Minute)
+	unused := mustAdmit()
+	now = now.Add(2 * time.Minute)
+	_, unusedErr := s.Validate(unused)
+
+	got := []bool{errors.Is(idleErr, errUnknownSession), errors.Is(used1Err, errUnknownSession),
+		errors.Is(errBusy, errSessionsFull), errAfter == nil, errors.Is(unusedErr, errUnknownSession)}
+	if diff := cmp.Diff([]bool{true, true, true, true, true}, got); diff != "" {
+		t.Errorf("idle ended, used1 ended, refused when busy, admitted after, unused expired (-want +got):\n%s", diff)
+	}
+	if _, err := s.Validate(used2); err != nil {
+		t.Errorf("used2, recently used, was ended: %v", err)
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
 // page is what a browser sees of a response.
@@ -151,10 +154,21 @@ func TestHealth(t *testing.T) {
 			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Stateless: true},
 		},
 	}
+	n := func(v int64) *int64 { return &v }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, tt.opts)
 			do(t, f.rpc(t, "", initializeBody))
+			// Budgets as the fixture sets them (no listener here: no connections counted).
+			tt.want.Budgets = []budget.Usage{
+				{Name: budget.Body, Limit: DefaultMaxBodyBytes},
+				{Name: budget.Connections, Limit: DefaultMaxConnections, Used: n(0)},
+				{Name: budget.Sessions, Limit: DefaultMaxSessions, Used: n(1)},
+				{Name: budget.Streams, Limit: DefaultMaxStreams, Used: n(0)},
+			}
+			if tt.want.Stateless {
+				tt.want.Budgets = slices.Delete(tt.want.Budgets, 2, 3)
+			}
 			if diff := cmp.Diff(tt.want, f.health(t)); diff != "" {
 				t.Errorf("health (-want +got):\n%s", diff)
 			}
