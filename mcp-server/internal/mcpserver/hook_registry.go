@@ -31,7 +31,7 @@ func (s *Server) hookRegistry(context.Context, struct{}) (HookRegistryOutput, st
 	if len(content) <= s.opts.MaxResultBytes {
 		return out, content, nil
 	}
-	r, err := window(content, 1, 0, s.opts.MaxResultBytes)
+	r, err := window(content, 1, 0, s.textBudget())
 	if err != nil {
 		return HookRegistryOutput{}, "", err
 	}

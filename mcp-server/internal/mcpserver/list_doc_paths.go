@@ -68,7 +68,7 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 	out.Generation = snap.Generation()
 	out.Paths = []DocEntry{}
 	all := snap.Docs()
-	budget := s.opts.MaxResultBytes
+	budget := s.textBudget()
 	more := false
 	for _, d := range all[snap.From(from):] {
 		if !strings.HasPrefix(d.Path, prefix) {

@@ -29,7 +29,7 @@ func (s *Server) readContributing(_ context.Context, in ReadContributingInput) (
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}
-	r, err := window(content, in.StartLine, in.EndLine, s.opts.MaxResultBytes)
+	r, err := window(content, in.StartLine, in.EndLine, s.textBudget())
 	if err != nil {
 		return ReadContributingOutput{}, "", err
 	}

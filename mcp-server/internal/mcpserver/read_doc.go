@@ -36,7 +36,7 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
-	r, err := window(d.Text, in.StartLine, in.EndLine, s.opts.MaxResultBytes)
+	r, err := window(d.Text, in.StartLine, in.EndLine, s.textBudget())
 	if err != nil {
 		return ReadDocOutput{}, "", err
 	}

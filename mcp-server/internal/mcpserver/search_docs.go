@@ -96,7 +96,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	snap := s.store.Snapshot()
 	out.Generation = snap.Generation()
 	out.Matches = []SearchMatch{}
-	budget := s.opts.MaxResultBytes
+	budget := s.textBudget()
 	var (
 		headingsOf *docs.Doc // the doc whose headings are in headings
 		headings   []docs.Heading

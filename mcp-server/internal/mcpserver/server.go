@@ -144,6 +144,18 @@ func New(opts Options, store *docs.Store) *Server {
 	return s
 }
 
+// textBudget is the room a tool result's content may take: the size cap
+// less what its closing lines (where it was cut, how to continue) need, so
+// that the whole text stays within the cap.
+func (s *Server) textBudget() int {
+	return s.opts.MaxResultBytes - min(trailerBytes, s.opts.MaxResultBytes/4)
+}
+
+// trailerBytes is the room kept for a result's closing lines: a line
+// range, or a cursor (which grows with the path it points after) and the
+// words around it.
+const trailerBytes = 1 << 10
+
 // MCP returns the protocol server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
