@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -28,7 +29,7 @@ type answered struct {
 	out     io.Writer
 	pending []byte // the rest of a line read but not yet passed on
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards owed and changed, and writes to out
 	owed    int
 	changed chan struct{} // closed and replaced whenever owed drops
 }
@@ -44,7 +45,7 @@ func (a *answered) Reader() io.Reader { return readerFunc(a.read) }
 func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
 
 func (a *answered) read(p []byte) (int, error) {
-	if len(a.pending) == 0 {
+	for len(a.pending) == 0 {
 		line, err := a.in.ReadBytes('\n')
 		if len(line) > 0 && line[len(line)-1] != '\n' {
 			// End of input cut the last line short. mcp-go drops a line
@@ -52,12 +53,19 @@ func (a *answered) read(p []byte) (int, error) {
 			// never be answered: end the line for it.
 			line = append(line, '\n')
 		}
-		if len(line) > 0 {
-			if expectsResponse(line) {
-				a.add(1)
+		if refusal := refuse(line); refusal != nil {
+			// Answered here; mcp-go never sees the line.
+			a.mu.Lock()
+			_, werr := a.out.Write(refusal)
+			a.mu.Unlock()
+			if werr != nil {
+				return 0, werr
 			}
-			a.pending = line
+			line = nil
+		} else if len(line) > 0 && expectsResponse(line) {
+			a.add(1)
 		}
+		a.pending = line
 		if err != nil && len(line) == 0 {
 			if errors.Is(err, io.EOF) {
 				a.wait()
@@ -71,7 +79,9 @@ func (a *answered) read(p []byte) (int, error) {
 }
 
 func (a *answered) write(p []byte) (int, error) {
+	a.mu.Lock()
 	n, err := a.out.Write(p)
+	a.mu.Unlock()
 	if isResponse(p) {
 		a.add(-1)
 	}
@@ -125,6 +135,27 @@ func expectsResponse(line []byte) bool {
 		return true
 	}
 	return e.Method != "" && e.ID != nil && !bytes.Equal(e.ID, []byte("null"))
+}
+
+// refuse returns the answer to a line that mcp-go would answer wrongly:
+// a batch (MCP has none: mcp-go says parse error) and a request whose id
+// is null (JSON-RPC's Invalid Request: mcp-go takes it for a notification
+// and says nothing). It returns nil for any other line.
+func refuse(line []byte) []byte {
+	trimmed := bytes.TrimSpace(line)
+	var message string
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[' && json.Valid(trimmed):
+		message = "JSON-RPC batches are not supported: send one message per line"
+	default:
+		var e envelope
+		if json.Unmarshal(trimmed, &e) != nil || e.Method == "" || !bytes.Equal(e.ID, []byte("null")) {
+			return nil
+		}
+		message = "a request's id must be a string or a number, not null"
+	}
+	b, _ := json.Marshal(message)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%s}}`+"\n", b)
 }
 
 // isResponse reports whether a line written by the server answers a request:

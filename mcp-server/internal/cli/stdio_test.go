@@ -242,3 +242,30 @@ func readAll(r io.Reader) string {
 	b, _ := io.ReadAll(r)
 	return string(b)
 }
+
+// TestStdioInvalidRequests sends what JSON-RPC calls an Invalid Request: a
+// batch (MCP has none) and a request whose id is null. Each gets a -32600
+// error with a null id, and the server goes on.
+func TestStdioInvalidRequests(t *testing.T) {
+	for _, line := range []string{
+		`[{"jsonrpc":"2.0","id":7,"method":"tools/list"},{"jsonrpc":"2.0","id":8,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`,
+	} {
+		s := start(t, "--stdio", "--data-root", repo(t))
+		s.send(t, initLine)
+		s.send(t, line)
+		s.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+		s.stdin.Close()
+		got := s.responses(t, 3)
+		if code := s.wait(t); code != 0 {
+			t.Errorf("exit %d, want 0", code)
+		}
+		e, _ := got["<nil>"]["error"].(map[string]any)
+		if e == nil || e["code"] != float64(-32600) {
+			t.Errorf("%s: got %v, want a -32600 error", line, got["<nil>"])
+		}
+		if got["5"]["result"] == nil {
+			t.Errorf("%s: the next request got %v", line, got["5"])
+		}
+	}
+}
