@@ -44,11 +44,20 @@ func (c *conns) track(conn net.Conn, state http.ConnState) {
 				victim = conn
 			}
 		}
-		c.open[conn] = connState{waiting: true, since: c.now()}
+		if victim != conn {
+			c.open[conn] = connState{waiting: true, since: c.now()}
+		}
+		// Forgotten now, so that it is neither counted nor chosen again
+		// while its close is on the way.
+		delete(c.open, victim)
 	case http.StateIdle:
-		c.open[conn] = connState{waiting: true, since: c.now()}
+		if _, ok := c.open[conn]; ok {
+			c.open[conn] = connState{waiting: true, since: c.now()}
+		}
 	case http.StateActive:
-		c.open[conn] = connState{}
+		if _, ok := c.open[conn]; ok { // not one closed to make room
+			c.open[conn] = connState{}
+		}
 	case http.StateHijacked, http.StateClosed:
 		delete(c.open, conn)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -255,4 +256,13 @@ func (s *sessions) streamOpen(id string) bool {
 	defer s.mu.Unlock()
 	ss, ok := s.live[id]
 	return ok && ss.stream != nil
+}
+
+// port is the port the fixture's server listens on.
+func (f *fixture) port() string {
+	u, err := url.Parse(f.http.URL)
+	if err != nil {
+		panic(err)
+	}
+	return u.Port()
 }

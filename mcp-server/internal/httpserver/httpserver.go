@@ -163,7 +163,15 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 		)
 	}
 	if len(opts.AllowedOrigins) > 0 {
-		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(server.WithCORSAllowedOrigins(opts.AllowedOrigins...)))
+		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(
+			server.WithCORSAllowedOrigins(opts.AllowedOrigins...),
+			// Every header an MCP client sends; mcp-go's default list
+			// leaves out the protocol version, which a browser client
+			// sends on every request after initialize.
+			server.WithCORSAllowedHeaders("Content-Type", "Accept", "Authorization", "Last-Event-ID",
+				server.HeaderKeySessionID, mcp.HeaderProtocolVersion, mcp.HeaderMethod, mcp.HeaderName),
+			server.WithCORSExposedHeaders(server.HeaderKeySessionID, mcp.HeaderProtocolVersion),
+		))
 	}
 	s.mcp = server.NewStreamableHTTPServer(mcpSrv, mcpOpts...)
 	if s.sessions != nil {

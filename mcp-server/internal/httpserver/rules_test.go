@@ -144,6 +144,48 @@ func TestRules(t *testing.T) {
 			want:    outcome{Status: 204, Headers: map[string]string{"Access-Control-Allow-Origin": "https://app.example.com"}},
 		},
 		{
+			name: "CORS preflight allows every header an MCP client sends",
+			opts: func(o *Options) { o.AllowedOrigins = []string{"https://app.example.com"} },
+			req: func(f *fixture, _ string) *http.Request {
+				req, _ := http.NewRequest(http.MethodOptions, f.url, nil)
+				req.Header.Set("Origin", "https://app.example.com")
+				req.Header.Set("Access-Control-Request-Method", "POST")
+				req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-protocol-version, mcp-session-id")
+				return req
+			},
+			headers: []string{"Access-Control-Allow-Headers"},
+			want: outcome{Status: 204, Headers: map[string]string{"Access-Control-Allow-Headers": "Content-Type, Accept, Authorization, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name"}},
+		},
+		{
+			name: "Origin localhost, the server addressed as 127.0.0.1",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "http://localhost:"+f.port())
+			},
+			want: outcome{Status: 200, Session: true},
+		},
+		{
+			name: "Origin localhost on another port",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "http://localhost:1")
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name: "Origin of this host and port with another scheme",
+			req: func(f *fixture, _ string) *http.Request {
+				return withHeader(f.rpc(t, "", initializeBody), "Origin", "ftp://127.0.0.1:"+f.port())
+			},
+			want: outcome{Status: 403, Code: codeServer},
+		},
+		{
+			name:    "GET accepting only JSON",
+			session: "live",
+			req: func(f *fixture, sid string) *http.Request {
+				return withHeader(f.stream(t, sid), "Accept", "application/json")
+			},
+			want: outcome{Status: 406, Code: codeInvalidRequest},
+		},
+		{
 			name: "rebinding Host on /mcp",
 			req: func(f *fixture, _ string) *http.Request {
 				return withHost(f.rpc(t, "", initializeBody), "evil.example:3000")

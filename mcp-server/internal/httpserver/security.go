@@ -49,7 +49,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 	if origin == "" {
 		return nil
 	}
-	if u, err := url.Parse(origin); err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host) {
+	if sameOrigin(origin, r.Host) {
 		return nil
 	}
 	for _, allowed := range s.opts.AllowedOrigins {
@@ -58,6 +58,34 @@ func (s *Server) checkOrigin(r *http.Request) error {
 		}
 	}
 	return fmt.Errorf("%w (got %q)", errOrigin, origin)
+}
+
+// sameOrigin reports whether a browser origin is this server as the
+// request addressed it: scheme http (or https, the scheme a page has behind
+// a TLS-terminating proxy), the same port, and the same host, where every
+// loopback name (localhost, 127.0.0.1, [::1]) is the same host.
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	oport, hport := u.Port(), portOf(host)
+	if oport == "" {
+		oport = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return oport == hport && isLoopback(u.Hostname()) && isLoopback(host)
+}
+
+// portOf is the port of a Host header, 80 when it has none.
+func portOf(host string) string {
+	if _, port, err := net.SplitHostPort(host); err == nil {
+		return port
+	}
+	return "80"
 }
 
 // checkToken compares the bearer token in constant time, when one is set.
