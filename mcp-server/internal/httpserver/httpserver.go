@@ -183,6 +183,7 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	mux.HandleFunc("GET /health", s.health)
 	if opts.Metrics != nil {
 		opts.Metrics.ReportStatus(s.metricsStatus)
+		opts.Metrics.ReportBudgets(s.budgets.Report)
 		mux.Handle("GET /metrics", opts.Metrics.Handler())
 	}
 	mux.HandleFunc("GET /wiki/", s.wiki)

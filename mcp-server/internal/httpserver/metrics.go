@@ -20,9 +20,10 @@ func (s *Server) metricsStatus() metrics.Status {
 	return st
 }
 
-// refusalBudget names the budget or rule that refused a /mcp request with
-// status, if a refusal it is.
-func refusalBudget(status int) (string, bool) {
+// refusalRule names the rule, not a budget, that refused a /mcp request
+// with status, if one did. Refusals by budget are counted where they
+// happen, in the budgets (refuse), which /metrics reads.
+func refusalRule(status int) (string, bool) {
 	switch status {
 	case http.StatusUnauthorized:
 		return "token", true
@@ -30,22 +31,16 @@ func refusalBudget(status int) (string, bool) {
 		return "origin", true // or Host: both are the DNS-rebinding defence
 	case http.StatusNotFound:
 		return "session", true // unknown, ended or expired session id
-	case http.StatusRequestEntityTooLarge, http.StatusRequestTimeout:
-		return "body", true // too large, or too slow to arrive
-	case http.StatusTooManyRequests:
-		return "rate", true
-	case http.StatusServiceUnavailable:
-		return "capacity", true // live sessions at the cap, or shutting down
 	}
 	return "", false
 }
 
-// countRefusal counts a refused /mcp request in /metrics.
+// countRefusal counts a /mcp request refused by a rule in /metrics.
 func (s *Server) countRefusal(r *http.Request, status int) {
 	if s.opts.Metrics == nil || r.URL.Path != "/mcp" {
 		return
 	}
-	if budget, ok := refusalBudget(status); ok {
-		s.opts.Metrics.Refused(budget)
+	if rule, ok := refusalRule(status); ok {
+		s.opts.Metrics.Refused(rule)
 	}
 }

@@ -142,6 +142,7 @@ func TestMetrics(t *testing.T) {
 		`latency method=tools/call,tool=mod_read_doc`:                     1,
 		`refusals budget=session`:                                         1,
 		`refusals budget=body`:                                            1,
+		`budget_limit budget=body`:                                        64 << 10,
 		`docs`:                                                            float64(len(snap.Docs())),
 		`hooks`:                                                           2,
 		`generation`:                                                      float64(snap.Generation()),
@@ -152,7 +153,7 @@ func TestMetrics(t *testing.T) {
 	}
 	names := map[string]string{
 		"requests": "docs_mcp_requests_total", "latency": "docs_mcp_request_duration_seconds",
-		"refusals": "docs_mcp_refusals_total", "docs": "docs_mcp_docs", "hooks": "docs_mcp_hooks",
+		"refusals": "docs_mcp_refusals_total", "budget_limit": "docs_mcp_budget_limit", "docs": "docs_mcp_docs", "hooks": "docs_mcp_hooks",
 		"generation": "docs_mcp_snapshot_generation", "sessions": "docs_mcp_sessions",
 		"serving": "docs_mcp_serving", "build_info": "docs_mcp_build_info",
 		"index_builds": "docs_mcp_index_build_duration_seconds",

@@ -18,6 +18,8 @@ package metrics
 import (
 	"context"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,6 +27,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
 const namespace = "docs_mcp"
@@ -51,7 +55,7 @@ type Metrics struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
-	refusals *prometheus.CounterVec
+	refusals *refusals
 	reloads  prometheus.Histogram
 	indexes  prometheus.Histogram
 }
@@ -71,11 +75,7 @@ func New(version string) *Metrics {
 			Help:      "Time to answer an MCP request, by JSON-RPC method and tool (tools/call only).",
 			Buckets:   []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"method", "tool"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace,
-			Name:      "refusals_total",
-			Help:      "Requests refused before reaching MCP, by the budget or rule that refused them.",
-		}, []string{"budget"}),
+		refusals: &refusals{rules: map[string]*atomic.Int64{}},
 		reloads: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: namespace,
 			Name:      "reload_duration_seconds",
@@ -114,9 +114,19 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// Refused counts a request refused by budget (a short name: body,
-// sessions, origin, token, ...).
-func (m *Metrics) Refused(budget string) { m.refusals.WithLabelValues(budget).Inc() }
+// Refused counts a request refused by a rule that is no budget: a missing
+// token, a foreign origin, an unknown session. Refusals by budget are read
+// from the budgets themselves (ReportBudgets).
+func (m *Metrics) Refused(rule string) { m.refusals.add(rule) }
+
+// ReportBudgets has report called at each scrape for the budgets: their
+// limits, what is in use, and the requests each refused (in
+// docs_mcp_refusals_total, beside the rules' refusals). Call it once.
+func (m *Metrics) ReportBudgets(report func() []budget.Usage) {
+	m.refusals.mu.Lock()
+	defer m.refusals.mu.Unlock()
+	m.refusals.budgets = report
+}
 
 // ObserveReload records how long reading a docs change took.
 func (m *Metrics) ObserveReload(d time.Duration) { m.reloads.Observe(d.Seconds()) }
@@ -284,4 +294,59 @@ func (c statusCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descGeneration, float64(st.Generation))
 	gauge(descSessions, float64(st.Sessions))
 	gauge(descStreams, float64(st.Streams))
+}
+
+// refusals is docs_mcp_refusals_total and the budgets' gauges: the rules'
+// refusals counted here, the budgets' read from their report at each
+// scrape (one family, so one collector).
+type refusals struct {
+	mu      sync.Mutex
+	rules   map[string]*atomic.Int64
+	budgets func() []budget.Usage
+}
+
+var (
+	descRefusals = prometheus.NewDesc(namespace+"_refusals_total", "Requests refused, by the budget (sessions, streams, body, connections, subscriptions, notifications) or the rule (token, origin, session: an unknown session id) that refused them.", []string{"budget"}, nil)
+	descLimit    = prometheus.NewDesc(namespace+"_budget_limit", "The limit of each budget (a count, or bytes for body).", []string{"budget"}, nil)
+	descUsed     = prometheus.NewDesc(namespace+"_budget_used", "How much of each budget is in use now (budgets that apply per request or per session have none).", []string{"budget"}, nil)
+)
+
+func (r *refusals) add(rule string) {
+	r.mu.Lock()
+	n := r.rules[rule]
+	if n == nil {
+		n = new(atomic.Int64)
+		r.rules[rule] = n
+	}
+	r.mu.Unlock()
+	n.Add(1)
+}
+
+func (r *refusals) Describe(ch chan<- *prometheus.Desc) {
+	ch <- descRefusals
+	ch <- descLimit
+	ch <- descUsed
+}
+
+func (r *refusals) Collect(ch chan<- prometheus.Metric) {
+	r.mu.Lock()
+	counts := make(map[string]float64, len(r.rules))
+	for rule, n := range r.rules {
+		counts[rule] = float64(n.Load())
+	}
+	report := r.budgets
+	r.mu.Unlock()
+	if report != nil {
+		for _, u := range report() {
+			name := string(u.Name)
+			counts[name] += float64(u.Refused)
+			ch <- prometheus.MustNewConstMetric(descLimit, prometheus.GaugeValue, float64(u.Limit), name)
+			if u.Used != nil {
+				ch <- prometheus.MustNewConstMetric(descUsed, prometheus.GaugeValue, float64(*u.Used), name)
+			}
+		}
+	}
+	for name := range counts {
+		ch <- prometheus.MustNewConstMetric(descRefusals, prometheus.CounterValue, counts[name], name)
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
 // TestTracerOutcomes serves three tools through mcp-go with the tracer
@@ -89,7 +91,14 @@ func TestStatus(t *testing.T) {
 		n++
 		return Status{Serving: true, Docs: 20 + n, Hooks: -1, Generation: 7, Sessions: 3, Streams: 1}
 	})
-	m.Refused("body")
+	m.Refused("token")
+	used := int64(4)
+	m.ReportBudgets(func() []budget.Usage {
+		return []budget.Usage{
+			{Name: budget.Sessions, Limit: 1000, Used: &used, Refused: 2},
+			{Name: budget.Body, Limit: 4 << 20, Refused: 1},
+		}
+	})
 	m.ObserveReload(20 * time.Millisecond)
 	m.ObserveIndexBuild(time.Second)
 	scrape(t, m)
@@ -106,6 +115,9 @@ func TestStatus(t *testing.T) {
 		`docs_mcp_reload_duration_seconds_sum`:      0.02,
 		`docs_mcp_index_build_duration_seconds_sum`: 1,
 		`docs_mcp_build_info{version="v1.2.3"}`:     1,
+	}
+	if _, ok := got[`docs_mcp_budget_used{budget="body"}`]; ok {
+		t.Error("a per-request budget (body) reported as in use")
 	}
 	for key, w := range want {
 		if got[key] != w {
