@@ -3,12 +3,16 @@ package docs
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 )
 
 // writeTree creates files (path -> content) under dir.
@@ -50,6 +54,7 @@ func TestLoad(t *testing.T) {
 		"secret.md":                      "# Secret outside docs\n",
 		"outside/leak.md":                "# Outside folder\n",
 		"docs/sub/nested/deep/deeper.md": "# Deep\n",
+		"docs/folder.md/inside.md":       "# A folder named like a doc is a folder\n",
 	})
 	symlink(t, "../secret.md", filepath.Join(docsDir, "escape-file.md"))
 	symlink(t, "../outside", filepath.Join(docsDir, "escape-dir"))
@@ -66,8 +71,8 @@ func TestLoad(t *testing.T) {
 		paths = append(paths, d.Path)
 	}
 	want := []string{
-		".hidden/page.md", "a-b.md", "a/b.md", "alias.md", "guide/UPPER.MD", "guide/intro.md",
-		"index.md", "sub/nested/deep/deeper.md",
+		".hidden/page.md", "a-b.md", "a/b.md", "alias.md", "folder.md/inside.md", "guide/UPPER.MD",
+		"guide/intro.md", "index.md", "sub/nested/deep/deeper.md",
 	}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("loaded paths (-want +got):\n%s", diff)
@@ -117,5 +122,54 @@ func TestLoadMissingDir(t *testing.T) {
 	_, err := Load(context.Background(), filepath.Join(t.TempDir(), "nope"), LoadOptions{})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Load(missing) error = %v, want os.ErrNotExist", err)
+	}
+}
+
+// TestLoadAgreesWithAPlainWalk compares Load (folders listed and files
+// read on many workers, a folder's files shared out in jobs) with a plain
+// walk and read of the same tree: the same docs, the same text.
+func TestLoadAgreesWithAPlainWalk(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 9, Files: 600, Shape: corpusgen.Small}); err != nil {
+		t.Fatal(err)
+	}
+	many := map[string]string{}
+	for i := range 3*filesPerJob + 5 { // one folder of several jobs
+		many[fmt.Sprintf("many/page-%03d.md", i)] = fmt.Sprintf("# Page %d\n\ntext %d\n", i, i)
+	}
+	writeTree(t, dir, many)
+
+	want := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !isMarkdown(p) {
+			return err
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		want[filepath.ToSlash(rel)] = strings.TrimPrefix(string(raw), "\ufeff")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range snap.Docs() {
+		got[d.Path] = d.Text
+	}
+	if len(want) < 600+3*filesPerJob {
+		t.Fatalf("the plain walk found %d docs; the tree is not what the test means", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Load and a plain walk disagree (-walk +load):\n%s", diff)
+	}
+	if len(snap.Skipped()) != 0 {
+		t.Errorf("skipped: %v", snap.Skipped())
 	}
 }
