@@ -90,6 +90,22 @@ func TestRules(t *testing.T) {
 			want:    outcome{Status: 200},
 		},
 		{
+			name:    "resources/read of an unknown doc: resource not found",
+			session: "live",
+			req: func(f *fixture, sid string) *http.Request {
+				return f.rpc(t, sid, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"docs://nope.md"}}`)
+			},
+			want: outcome{Status: 200, Code: -32002},
+		},
+		{
+			name:    "resources/read of a path out of docs/: resource not found",
+			session: "live",
+			req: func(f *fixture, sid string) *http.Request {
+				return f.rpc(t, sid, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"docs://../go.work"}}`)
+			},
+			want: outcome{Status: 200, Code: -32002},
+		},
+		{
 			name: "GET without a session",
 			req:  func(f *fixture, _ string) *http.Request { return f.stream(t, "") },
 			want: outcome{Status: 400, Code: codeInvalidRequest},

@@ -108,6 +108,7 @@ func TestResources(t *testing.T) {
 	// Reading: listed docs, docs by template, and the repo files.
 	for uri, want := range map[string]string{
 		"docs://server/tools.md":                    "# Tools\n",
+		"docs://server%2Ftools.md":                  "# Tools\n", // spelled unlike the listing
 		"docs://odd%20names/100%25%20c++%20%231.md": "# Odd\n",
 		registryURI:     `"player.joined"`,
 		contributingURI: "## Conventions",
@@ -125,6 +126,8 @@ func TestResources(t *testing.T) {
 		rr.Params.URI = uri
 		if res, err := c.ReadResource(ctx, rr); err == nil {
 			t.Errorf("reading %s succeeded: %v", uri, res.Contents)
+		} else if !strings.Contains(err.Error(), "resource not found") {
+			t.Errorf("reading %s: %v, want resource not found", uri, err)
 		}
 	}
 

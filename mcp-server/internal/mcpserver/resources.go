@@ -142,11 +142,11 @@ func docText(d *docs.Doc) string {
 func docPathOf(uri string) (string, error) {
 	raw, ok := strings.CutPrefix(uri, docScheme)
 	if !ok {
-		return "", fmt.Errorf("%q is not a docs:// URI", uri)
+		return "", inputErrorf("%q is not a docs:// URI", uri)
 	}
 	p, err := url.PathUnescape(raw)
 	if err != nil {
-		return "", fmt.Errorf("bad escape in %q: %w", uri, err)
+		return "", inputErrorf("bad escape in %q: %v", uri, err)
 	}
 	return p, nil
 }
@@ -164,4 +164,28 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 	}
 	_, ok := s.store.Snapshot().Lookup(p)
 	return ok
+}
+
+// resolveDocURI spells the docs:// URI of a resources/read the way the
+// server lists it, before mcp-go looks it up, so that the listed resource
+// serves it. For a URI that names no doc it makes sure nothing matches:
+// mcp-go answers "resource not found" (-32002, or -32602 in 2026-07-28) only
+// when no resource and no template matches, and any error from a handler
+// is an internal error (-32603). A URI with a space matches neither the
+// template nor a listing, and mcp-go quotes it in its answer, so the reason
+// and the nearest valid paths ride in it.
+func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest) {
+	uri := req.Params.URI
+	if !strings.HasPrefix(uri, docScheme) || s.awaitDocs(ctx) != nil {
+		return
+	}
+	p, err := docPathOf(uri)
+	if err == nil {
+		var d *docs.Doc
+		if d, err = s.store.Snapshot().Doc(p); err == nil {
+			req.Params.URI = docURI(d.Path)
+			return
+		}
+	}
+	req.Params.URI = fmt.Sprintf("%s (%v)", uri, s.publicError(ctx, "reading "+uri, err))
 }

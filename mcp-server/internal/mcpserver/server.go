@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mark3labs/mcp-go/tracing"
 
@@ -110,6 +111,7 @@ func New(opts Options, store *docs.Store) *Server {
 	})
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) { s.resolveDocURI(ctx, req) })
 	waits := s.waitForDocs(hooks)
 
 	options := append([]server.ServerOption{
