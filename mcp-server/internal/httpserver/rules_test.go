@@ -170,7 +170,7 @@ func TestRules(t *testing.T) {
 				return req
 			},
 			headers: []string{"Access-Control-Allow-Headers"},
-			want: outcome{Status: 204, Headers: map[string]string{"Access-Control-Allow-Headers": "Content-Type, Accept, Authorization, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name"}},
+			want:    outcome{Status: 204, Headers: map[string]string{"Access-Control-Allow-Headers": "Content-Type, Accept, Authorization, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name"}},
 		},
 		{
 			name: "Origin localhost, the server addressed as 127.0.0.1",

@@ -356,4 +356,3 @@ func (s *sessions) endStreams() {
 		}
 	}
 }
-
