@@ -421,6 +421,9 @@ func TestHostileSubscriptions(t *testing.T) {
 	if u := usage(health(t, p), budget.Subscriptions); u.Refused != 20+2 {
 		t.Errorf("subscriptions refused %d, want 22 (the long URIs, and past the cap twice)", u.Refused)
 	}
+	if m := metric(t, p, `docs_mcp_refusals_total{budget="subscriptions"}`); m != "22" {
+		t.Errorf("/metrics counts %q subscription refusals, want 22", m)
+	}
 }
 
 // Issue 14, scenario 5: with CONTRIBUTING.md and the registry unreadable,
@@ -547,6 +550,23 @@ func TestHostileHalfOpen(t *testing.T) {
 	if closed != flood {
 		t.Errorf("%d of %d half-open connections closed by the server", closed, flood)
 	}
+}
+
+// metric is the value of one series in /metrics, "" when it is absent.
+func metric(t *testing.T, p *proc, series string) string {
+	t.Helper()
+	res, err := http.Get("http://" + p.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // waitUntil polls cond until it holds, failing the test after liveness.
