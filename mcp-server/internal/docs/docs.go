@@ -121,8 +121,7 @@ func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info
 // Snapshot is an immutable corpus.
 type Snapshot struct {
 	generation uint64
-	docs       []*Doc // sorted by Path
-	byPath     map[string]*Doc
+	docs       []*Doc // sorted by Path: found by binary search, no map
 	skipped    []Skipped
 
 	attachMu sync.Mutex
@@ -131,11 +130,7 @@ type Snapshot struct {
 
 func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
 	slices.SortFunc(docs, func(a, b *Doc) int { return strings.Compare(a.Path, b.Path) })
-	byPath := make(map[string]*Doc, len(docs))
-	for _, d := range docs {
-		byPath[d.Path] = d
-	}
-	return &Snapshot{generation: generation, docs: docs, byPath: byPath, skipped: skipped}
+	return &Snapshot{generation: generation, docs: docs, skipped: skipped}
 }
 
 // Generation numbers snapshots: a newer snapshot has a larger one.
@@ -155,7 +150,7 @@ func (s *Snapshot) Doc(p string) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := s.byPath[clean]; ok {
+	if d, ok := s.Lookup(clean); ok {
 		return d, nil
 	}
 	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(clean, 5)}
@@ -239,6 +234,8 @@ func (st *Store) Replace(s *Snapshot) { st.current.Store(s) }
 // path from a Diff or another snapshot), without the checks Doc makes on
 // client input.
 func (s *Snapshot) Lookup(p string) (*Doc, bool) {
-	d, ok := s.byPath[p]
-	return d, ok
+	if i := s.From(p); i < len(s.docs) && s.docs[i].Path == p {
+		return s.docs[i], true
+	}
+	return nil, false
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -143,7 +142,7 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 	// Read the files that are new, forced, or whose stamp moved.
 	var toRead []string
 	for p, st := range u.found {
-		old, ok := prev.byPath[p]
+		old, ok := prev.Lookup(p)
 		switch {
 		case u.forced[p], !ok && !stampMatches(prevSkipped[p], st):
 			toRead = append(toRead, p)
@@ -166,7 +165,7 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 	var skipped []Skipped
 	for _, p := range toRead {
 		r := read[p]
-		old, had := prev.byPath[p]
+		old, had := prev.Lookup(p)
 		switch {
 		case r.doc != nil && had && sameDoc(old, r.doc):
 			if old.stamp != r.doc.stamp {
@@ -215,7 +214,7 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 
 	if len(replaced) == 0 && len(diff.Removed) == 0 {
 		if !slices.EqualFunc(keptSkipped, prev.skipped, func(a, b Skipped) bool { return a == b }) {
-			return prev.with(prev.generation, prev.docs, prev.byPath, keptSkipped), Diff{}, nil
+			return prev.with(prev.generation, prev.docs, keptSkipped), Diff{}, nil
 		}
 		return prev, Diff{}, nil
 	}
@@ -244,7 +243,7 @@ func (u *updater) inScopeDocs() []*Doc {
 		if s == "." {
 			return u.prev.docs
 		}
-		if d, ok := u.prev.byPath[s]; ok {
+		if d, ok := u.prev.Lookup(s); ok {
 			out = append(out, d)
 		}
 		for _, d := range u.prev.docs[u.prev.From(s+"/"):] {
@@ -267,31 +266,34 @@ func sameDoc(a, b *Doc) bool {
 // take the place of the doc at their path, docs at removed paths go, and
 // every other doc is shared.
 func (s *Snapshot) next(generation uint64, replaced map[string]*Doc, removed []string, skipped []Skipped) *Snapshot {
-	byPath := maps.Clone(s.byPath)
+	gone := make(map[string]bool, len(removed))
 	for _, p := range removed {
-		delete(byPath, p)
+		gone[p] = true
+	}
+	docs := make([]*Doc, 0, len(s.docs)+len(replaced)-len(removed))
+	for _, d := range s.docs {
+		switch nd, ok := replaced[d.Path]; {
+		case gone[d.Path]:
+		case ok:
+			docs = append(docs, nd)
+		default:
+			docs = append(docs, d)
+		}
 	}
 	var added []*Doc
 	for p, d := range replaced {
-		if _, ok := byPath[p]; !ok {
+		if _, ok := s.Lookup(p); !ok {
 			added = append(added, d)
-		}
-		byPath[p] = d
-	}
-	docs := make([]*Doc, 0, len(byPath))
-	for _, d := range s.docs {
-		if nd, ok := byPath[d.Path]; ok {
-			docs = append(docs, nd)
 		}
 	}
 	if len(added) > 0 {
 		docs = append(docs, added...)
 		slices.SortFunc(docs, func(a, b *Doc) int { return strings.Compare(a.Path, b.Path) })
 	}
-	return s.with(generation, docs, byPath, skipped)
+	return s.with(generation, docs, skipped)
 }
 
 // with returns a snapshot made of the given parts.
-func (s *Snapshot) with(generation uint64, docs []*Doc, byPath map[string]*Doc, skipped []Skipped) *Snapshot {
-	return &Snapshot{generation: generation, docs: docs, byPath: byPath, skipped: skipped}
+func (s *Snapshot) with(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
+	return &Snapshot{generation: generation, docs: docs, skipped: skipped}
 }
