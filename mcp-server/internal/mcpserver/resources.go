@@ -23,11 +23,29 @@ const (
 // docURI returns the resource URI of a doc: docs:// and its path, each
 // segment percent-encoded where a URI needs it (spaces, %, #, ?).
 func docURI(p string) string {
+	if !needsEscape(p) {
+		return docScheme + p // most paths: one allocation, no split
+	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
 	return docScheme + strings.Join(segs, "/")
+}
+
+// needsEscape reports whether a path holds a byte that url.PathEscape
+// would change in one of its segments: anything but ASCII letters, digits
+// and -._~ (and the slashes between segments).
+func needsEscape(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == '/':
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // docResources lists every doc of snap as a resource.

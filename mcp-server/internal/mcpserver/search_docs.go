@@ -151,12 +151,27 @@ func (o SearchDocsOutput) text(query string) string {
 		fmt.Fprintf(&b, "No line in the docs contains %q.", query)
 		return b.String()
 	}
+	size := 64
 	for _, m := range o.Matches {
-		fmt.Fprintf(&b, "%s:%d:%d", m.Path, m.Line, m.Column)
+		size += len(m.Path) + len(m.Heading) + len(m.Snippet) + 32
+	}
+	b.Grow(size)
+	var num []byte
+	for _, m := range o.Matches {
+		// path:line:column  (heading), then the snippet indented: written
+		// piece by piece, this is most of a page's text.
+		b.WriteString(m.Path)
+		num = strconv.AppendInt(append(num[:0], ':'), int64(m.Line), 10)
+		num = strconv.AppendInt(append(num, ':'), int64(m.Column), 10)
+		b.Write(num)
 		if m.Heading != "" {
-			fmt.Fprintf(&b, "  (%s)", m.Heading)
+			b.WriteString("  (")
+			b.WriteString(m.Heading)
+			b.WriteString(")")
 		}
-		fmt.Fprintf(&b, "\n    %s\n", m.Snippet)
+		b.WriteString("\n    ")
+		b.WriteString(m.Snippet)
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\n[%s", plural(len(o.Matches), "match", "matches"))
 	if o.HasMore {
