@@ -106,7 +106,9 @@ func TestStack(t *testing.T) {
 	})
 
 	t.Run("kill", func(t *testing.T) {
-		run := s.startLoad(ctx, t, loadtest, "-sessions", "8", "-duration", "20s", "-calls", "20")
+		// 16 sessions of 50 rounds: the chance that none is on the replica
+		// killed (and so that nothing is re-initialised) is (2/3)^16, 0.15%.
+		run := s.startLoad(ctx, t, loadtest, "-sessions", "16", "-duration", "20s", "-calls", "50")
 		time.Sleep(5 * time.Second)
 		out, err := s.docker(ctx, "ps", "-q", "--filter", "label=com.docker.swarm.service.name="+s.name+"_docs-mcp")
 		ids := strings.Fields(out)
