@@ -164,7 +164,7 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 						job.folder.done()
 					}
 				case job.folder == nil:
-					jobs, skips, err := listFolder(root, job.dir)
+					jobs, skips, err := listFolder(root, job.dir, &buf)
 					if err != nil && job.dir == "." {
 						mu.Lock()
 						failed = err
@@ -214,11 +214,11 @@ type dirEntry struct {
 	typ  fs.FileMode
 }
 
-// listFolder lists one folder: its subfolders become jobs to list, its
+// listFolder lists one folder (buf is the worker's scratch buffer): its subfolders become jobs to list, its
 // Markdown files jobs to read. A symlinked Markdown file is read through
 // root when it leads to a regular file inside it; a symlinked folder is
 // not descended into.
-func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
+func listFolder(root *os.Root, dir string, buf *[]byte) ([]loadJob, []Skipped, error) {
 	sub := root
 	if dir != "." {
 		var err error
@@ -229,7 +229,7 @@ func listFolder(root *os.Root, dir string) ([]loadJob, []Skipped, error) {
 	f, err := sub.Open(".")
 	var entries []dirEntry
 	if err == nil {
-		if entries, err = readDir(f, sub); err != nil {
+		if entries, err = readDir(f, sub, buf); err != nil {
 			f.Close()
 		}
 	}

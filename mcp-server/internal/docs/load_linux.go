@@ -11,12 +11,16 @@ import (
 // readDir lists the folder open as f (in sub) with the entries' types,
 // from getdents64 itself: os.File.ReadDir stats every entry of a folder
 // opened through an os.Root (one system call per file). Only an entry
-// whose type the file system does not say is looked at with Lstat.
-func readDir(f *os.File, sub *os.Root) ([]dirEntry, error) {
+// whose type the file system does not say is looked at with Lstat. scratch
+// is the caller's buffer, kept from one folder to the next.
+func readDir(f *os.File, sub *os.Root, scratch *[]byte) ([]dirEntry, error) {
 	fd := int(f.Fd())
+	if cap(*scratch) < 32<<10 {
+		*scratch = make([]byte, 32<<10)
+	}
 	var (
 		out []dirEntry
-		buf = make([]byte, 32<<10)
+		buf = (*scratch)[:cap(*scratch)]
 	)
 	for {
 		n, err := syscall.ReadDirent(fd, buf)

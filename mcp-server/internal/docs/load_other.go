@@ -8,7 +8,7 @@ import (
 )
 
 // readDir lists the folder open as f (in sub) with the entries' types.
-func readDir(f *os.File, sub *os.Root) ([]dirEntry, error) {
+func readDir(f *os.File, sub *os.Root, _ *[]byte) ([]dirEntry, error) {
 	entries, err := f.ReadDir(-1)
 	out := make([]dirEntry, 0, len(entries))
 	for _, e := range entries {
