@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,6 +75,8 @@ func TestStack(t *testing.T) {
 	s.waitTargets(ctx, t, 3)
 	t.Logf("from deploy: HAProxy's first 200 on /health %s; 3 replicas running and healthy, all scraped by Prometheus %s",
 		first.Round(10*time.Millisecond), time.Since(built).Round(10*time.Millisecond))
+
+	s.checkRules(ctx, t)
 
 	if res, err := http.Get(s.lb + "/metrics"); err != nil || res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /metrics through HAProxy: %v %v, want 404 (Prometheus reads each replica inside)", err, res)
@@ -146,28 +149,37 @@ func TestStack(t *testing.T) {
 		if r.Statuses["404"] != r.Reinits {
 			t.Errorf("%d responses 404 but %d re-initialisations", r.Statuses["404"], r.Reinits)
 		}
-		// Each replica stopped said so on /health (503) while it still
-		// answered, and HAProxy took it out for that, not for a refused
-		// connection.
-		logs, err := s.docker(ctx, "service", "logs", "--raw", s.name+"_haproxy")
+		// Each replica stopped was taken out by HAProxy before it stopped
+		// listening: for a 503 on /health (its drain) or as Docker's DNS
+		// dropped it, never for a refused or timed-out connection.
+		logs, err := s.docker(ctx, "service", "logs", "--raw", "--since", began.UTC().Format(time.RFC3339), s.name+"_haproxy")
 		if err != nil {
 			t.Fatalf("docker service logs: %v\n%s", err, logs)
 		}
-		var drained []string
+		var all, out []string
 		for line := range strings.Lines(logs) {
-			if strings.HasPrefix(line, "[WARNING]") && strings.Contains(line, " is DOWN") { // each is logged twice, once without the prefix
-				drained = append(drained, strings.TrimSpace(line))
+			if strings.HasPrefix(line, "[WARNING]") {
+				all = append(all, strings.TrimSpace(line))
+			}
+			// Each state change is logged twice, once without the prefix.
+			if strings.HasPrefix(line, "[WARNING]") && strings.Contains(line, "DOWN") {
+				out = append(out, strings.TrimSpace(line))
 			}
 		}
-		t.Logf("HAProxy took out:\n%s", strings.Join(drained, "\n"))
-		n := 0
-		for _, line := range drained {
-			if strings.Contains(line, "code: 503") {
-				n++
+		t.Logf("HAProxy during the update:\n%s", strings.Join(all, "\n"))
+		slots := map[string]bool{}
+		for _, line := range out {
+			if m := regexp.MustCompile(`Server docs-mcp/(replica\d+)`).FindStringSubmatch(line); m != nil {
+				slots[m[1]] = true
 			}
 		}
-		if n < 3 {
-			t.Errorf("%d replicas taken out by HAProxy for a 503 on /health, want the 3 replaced", n)
+		if len(slots) < 3 {
+			t.Errorf("HAProxy took out %d replicas during the update (%v), want the 3 replaced", len(slots), slots)
+		}
+		for _, line := range out {
+			if strings.Contains(line, "Layer4") {
+				t.Errorf("a replica was taken out only once it stopped listening: %s", line)
+			}
 		}
 	})
 }
@@ -362,6 +374,53 @@ func (s *stack) tryQuery(ctx context.Context, query string) (float64, error) {
 	}
 	v, _ := body.Data.Result[0].Value[1].(string)
 	return strconv.ParseFloat(v, 64)
+}
+
+// checkRules waits until Prometheus has evaluated every alerting rule of
+// deploy/swarm/prometheus-rules.yml and found each sound (health ok).
+func (s *stack) checkRules(ctx context.Context, t *testing.T) {
+	t.Helper()
+	file, err := os.ReadFile(filepath.Join(s.root, "deploy", "swarm", "prometheus-rules.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Count(string(file), "- alert: ")
+	var last string
+	until(ctx, t, 2*time.Minute, "Prometheus evaluating the alerting rules", func() bool {
+		res, err := http.Get(s.prom + "/api/v1/rules?type=alert")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		var body struct {
+			Data struct {
+				Groups []struct {
+					Rules []struct {
+						Name, Health, LastError string
+					}
+				}
+			}
+		}
+		if json.NewDecoder(res.Body).Decode(&body) != nil {
+			return false
+		}
+		var rules []string
+		ok := 0
+		for _, g := range body.Data.Groups {
+			for _, r := range g.Rules {
+				rules = append(rules, fmt.Sprintf("%s: %s %s", r.Name, r.Health, r.LastError))
+				if r.Health == "ok" {
+					ok++
+				}
+			}
+		}
+		last = strings.Join(rules, "; ")
+		if len(rules) == want && ok < want && strings.Contains(last, " err ") {
+			t.Fatalf("alerting rules in error: %s", last)
+		}
+		return len(rules) == want && ok == want
+	})
+	t.Logf("Prometheus evaluates %d alerting rules: %s", want, last)
 }
 
 // until polls ok every half second until it holds, failing the test after
