@@ -199,7 +199,13 @@ func joinSwarm(ctx context.Context, t *testing.T) {
 		return
 	case "inactive false":
 	default:
-		t.Fatalf("swarm state %q: this test needs no swarm (it makes one) or a manager of one", state)
+		// Joined to a swarm as a worker, or a swarm in trouble: not this
+		// test's to change.
+		msg := fmt.Sprintf("swarm state %q: this test needs no swarm (it makes one) or a manager of one", state)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	// swarm init makes the bridge docker_gwbridge, which leaving keeps.
 	_, gwErr := exec.CommandContext(ctx, "docker", "network", "inspect", "docker_gwbridge").CombinedOutput()
