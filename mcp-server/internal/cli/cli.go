@@ -19,7 +19,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
@@ -156,8 +155,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		m = metrics.New(cfg.Version)
 		opts.Observer = m
 	}
-	store := docs.NewStore(nil) // loading
-	srv := mcpserver.New(opts, store)
+	srv := mcpserver.New(opts)
 
 	// The server loads its docs and follows them on disk while it serves;
 	// a failed load stops serving.
@@ -178,7 +176,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Stdio {
 		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout)
 	} else {
-		err = serveHTTP(serveCtx, log, cfg, srv, store, m)
+		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
 	if cause := context.Cause(serveCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
 		return cause // the docs could not be loaded
@@ -198,11 +196,10 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 	return nil
 }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, store *docs.Store, m *metrics.Metrics) error {
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
 	srv := httpserver.New(httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
-		RegistryPath:       cfg.RegistryPath,
 		Stateless:          cfg.Stateless,
 		SessionIdleTimeout: cfg.SessionIdleTimeout,
 		SessionInitTimeout: cfg.SessionInitTimeout,
@@ -217,10 +214,10 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
 		DrainDelay:         cfg.DrainDelay,
-		Watching:           content.Watching,
+		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
 		Logger:             log,
 		Metrics:            m,
-	}, content.MCP(), store)
+	}, content.MCP())
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {

@@ -81,7 +81,9 @@ func FuzzStdio(f *testing.F) {
 
 		var out bytes.Buffer
 		// One server per run, as per process: mcp-go's stdio session is global.
-		if err := serveStdio(context.Background(), log, mcpserver.New(opts, docs.NewStore(snap)).MCP(), bytes.NewReader(input), &out); err != nil {
+		content := mcpserver.New(opts)
+		content.Open(snap)
+		if err := serveStdio(context.Background(), log, content.MCP(), bytes.NewReader(input), &out); err != nil {
 			t.Fatalf("serveStdio: %v", err)
 		}
 

@@ -20,8 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 )
 
 var tmpDir string

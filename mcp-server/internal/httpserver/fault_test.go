@@ -43,7 +43,7 @@ type served struct {
 // serveRepo loads root/docs and serves root with opts changed by change.
 func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Options)) *served {
 	t.Helper()
-	store, mcpSrv, o := parts(t, root, maxDocBytes)
+	snap, mcpSrv, o := parts(t, root, maxDocBytes)
 	if change != nil {
 		change(&o)
 	}
@@ -52,7 +52,7 @@ func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Option
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{srv: New(o, mcpSrv, store), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: store.Snapshot(), stop: cancel, ended: make(chan error, 1)}
+	s := &served{srv: New(o, mcpSrv), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: snap, stop: cancel, ended: make(chan error, 1)}
 	go func() { s.ended <- s.srv.Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()

@@ -2,11 +2,7 @@ package httpserver
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"net/http"
-	"os"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
@@ -30,8 +26,8 @@ type Health struct {
 
 // health answers GET and HEAD /health: 200 while serving, 503 while the
 // docs are still loading (MCP requests that need them wait meanwhile) and
-// once shutting down. Counting the hooks reads the registry from disk each time,
-// so an edit shows at once; it is a small file.
+// once shutting down. What is served comes from Options.Status, at each
+// request, so an edit to the registry shows at once.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	h, status := s.status()
 	w.Header().Set("Content-Type", "application/json")
@@ -42,57 +38,28 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 
 // status is the report of /health and its HTTP status.
 func (s *Server) status() (Health, int) {
+	st := s.opts.Status()
 	h := Health{
-		Status:    "ok",
-		Version:   s.opts.Version,
-		Watch:     "off",
-		Wiki:      s.wikiPresent(),
-		Stateless: s.sessions == nil,
+		Status:     "ok",
+		Version:    s.opts.Version,
+		Docs:       st.Docs,
+		Hooks:      st.Hooks,
+		HooksError: st.HooksError,
+		Generation: st.Generation,
+		Watch:      st.Watch,
+		Wiki:       s.wikiPresent(),
+		Stateless:  s.sessions == nil,
 	}
 	status := http.StatusOK
-	if snap := s.store.Snapshot(); snap != nil {
-		h.Docs, h.Generation = len(snap.Docs()), snap.Generation()
-	} else {
+	if !st.Loaded {
 		h.Status, status = "loading", http.StatusServiceUnavailable
 	}
 	if s.sessions != nil {
 		h.Sessions = s.sessions.count()
-	}
-	if s.opts.Watching != nil {
-		h.Watch = s.opts.Watching()
-	}
-	if n, err := countHooks(s.opts.RegistryPath); err != nil {
-		h.Hooks, h.HooksError = -1, err.Error()
-	} else {
-		h.Hooks = n
 	}
 	h.Budgets = s.budgets.Report()
 	if s.stopping.Load() {
 		h.Status, status = "stopping", http.StatusServiceUnavailable
 	}
 	return h, status
-}
-
-// countHooks counts the entries of the registry's "hooks" array.
-func countHooks(path string) (int, error) {
-	if path == "" {
-		return 0, errors.New("no registry configured")
-	}
-	data, err := os.ReadFile(path)
-	if perr, ok := errors.AsType[*fs.PathError](err); ok {
-		err = perr.Err // the body is public: say what failed, not where
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read registry: %w", err)
-	}
-	var reg struct {
-		Hooks *[]json.RawMessage `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &reg); err != nil {
-		return 0, fmt.Errorf("parse registry: %w", err)
-	}
-	if reg.Hooks == nil {
-		return 0, errors.New(`registry has no "hooks" array`)
-	}
-	return len(*reg.Hooks), nil
 }

@@ -34,19 +34,25 @@ type fixture struct {
 	url  string // of /mcp
 }
 
-// newFixture starts a server on a loopback httptest listener; opts may
-// change the options first.
+// newFixture starts a server over testRoot on a loopback httptest
+// listener; opts may change the options first.
 func newFixture(t testing.TB, opts func(*Options)) *fixture {
 	t.Helper()
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, mcpSrv, o := parts(t, root, 0)
+	return newFixtureIn(t, root, opts)
+}
+
+// newFixtureIn is newFixture over the repository root.
+func newFixtureIn(t testing.TB, root string, opts func(*Options)) *fixture {
+	t.Helper()
+	_, mcpSrv, o := parts(t, root, 0)
 	if opts != nil {
 		opts(&o)
 	}
-	return serve(t, New(o, mcpSrv, store), mcpSrv)
+	return serve(t, New(o, mcpSrv), mcpSrv)
 }
 
 // serve runs srv on a loopback httptest listener until the test ends.
@@ -60,32 +66,31 @@ func serve(t testing.TB, srv *Server, mcpSrv *server.MCPServer) *fixture {
 }
 
 // parts builds what a test server over root is made of: root's docs
-// loaded into a store (docs over maxDocBytes skipped; 0 for the default),
-// the MCP server over them, and the HTTP options for root. With -v the
-// server's log goes to the test log.
-func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Store, *server.MCPServer, Options) {
+// loaded (docs over maxDocBytes skipped; 0 for the default), the MCP
+// server over them, and the HTTP options for root, whose Status is the MCP
+// server's. With -v the server's log goes to the test log.
+func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *server.MCPServer, Options) {
 	t.Helper()
 	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{MaxDocBytes: maxDocBytes, Generation: 1})
 	if err != nil {
 		t.Fatalf("load docs: %v", err)
 	}
-	store := docs.NewStore(snap)
 	log := slog.New(slog.DiscardHandler)
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	registry := filepath.Join(root, "framework", "mod_hooks.json")
-	mcpSrv := mcpserver.New(mcpserver.Options{
+	content := mcpserver.New(mcpserver.Options{
 		Version:          "test",
 		DataRoot:         root,
-		RegistryPath:     registry,
+		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
 		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	}, store).MCP()
-	return store, mcpSrv, Options{
-		Version:      "test",
-		SiteDir:      filepath.Join(root, "site"),
-		RegistryPath: registry,
-		Logger:       log,
+	})
+	content.Open(snap)
+	return snap, content.MCP(), Options{
+		Version: "test",
+		SiteDir: filepath.Join(root, "site"),
+		Status:  func() Status { return Status(content.Status()) },
+		Logger:  log,
 	}
 }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
 
@@ -59,7 +58,6 @@ const (
 type Options struct {
 	Version            string
 	SiteDir            string // the built wiki, served under /wiki/
-	RegistryPath       string // mod_hooks.json, whose hooks /health counts
 	Stateless          bool   // no sessions: every POST stands alone, no GET stream
 	SessionIdleTimeout time.Duration
 	SessionInitTimeout time.Duration // a session that does nothing after initialize expires after this
@@ -77,11 +75,22 @@ type Options struct {
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
 	DrainDelay time.Duration
-	Watching   func() string // how docs changes are followed, for /health; nil: "off"
+	Status     func() Status // what is served, for /health; nil: nothing loaded yet
 	Logger     *slog.Logger
 	// Metrics, when set, is served at GET /metrics (open like /health)
 	// and counts refusals.
 	Metrics *metrics.Metrics
+}
+
+// Status is what /health reports about what the server serves, from its
+// provider (Options.Status) at each request.
+type Status struct {
+	Loaded     bool   // the docs are loaded; until then /health answers 503 "loading"
+	Docs       int    // docs served
+	Generation uint64 // of the docs snapshot served
+	Hooks      int    // hooks in the registry; -1 when it cannot be read
+	HooksError string // why, when Hooks is -1
+	Watch      string // how changes on disk are followed: fsnotify, poll or off
 }
 
 // Server is the HTTP face of docs-mcp. It is an http.Handler; Serve runs it
@@ -89,7 +98,6 @@ type Options struct {
 type Server struct {
 	opts     Options
 	log      *slog.Logger
-	store    *docs.Store
 	mcp      *server.StreamableHTTPServer
 	sessions *sessions // nil when stateless
 	streams  *streams
@@ -100,8 +108,8 @@ type Server struct {
 	stop     context.CancelFunc // ends the session cleanup
 }
 
-// New returns a server for mcpSrv, reporting on store in /health.
-func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
+// New returns a server for mcpSrv, reporting opts.Status in /health.
+func New(opts Options, mcpSrv *server.MCPServer) *Server {
 	if opts.SessionIdleTimeout <= 0 {
 		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
 	}
@@ -135,7 +143,10 @@ func New(opts Options, mcpSrv *server.MCPServer, store *docs.Store) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, store: store, budgets: opts.Budgets, streams: newStreams(opts.MaxStreams)}
+	if opts.Status == nil {
+		opts.Status = func() Status { return Status{Watch: "off"} }
+	}
+	s := &Server{opts: opts, log: opts.Logger, budgets: opts.Budgets, streams: newStreams(opts.MaxStreams)}
 	cleanupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.conns = newConns(opts.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })

@@ -13,7 +13,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
@@ -27,20 +26,18 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		t.Fatal(err)
 	}
 	docsDir := filepath.Join(root, "docs")
-	store := docs.NewStore(nil)
-	registry := filepath.Join(root, "framework", "mod_hooks.json")
 	live := mcpserver.New(mcpserver.Options{
 		Version: "test", DataRoot: root, DocsPath: docsDir,
-		RegistryPath: registry, ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
+		RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"), ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
 		Watch: watch.Auto,
-	}, store)
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
 	go func() { ran <- live.Run(ctx) }()
 	srv := New(Options{
-		Version: "test", SiteDir: filepath.Join(root, "site"), RegistryPath: registry,
-		Watching: live.Watching,
-	}, live.MCP(), store)
+		Version: "test", SiteDir: filepath.Join(root, "site"),
+		Status: func() Status { return Status(live.Status()) },
+	}, live.MCP())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown(context.Background())

@@ -29,18 +29,20 @@ func newMetricsFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, _, o := parts(t, root, 0)
+	snap, _, o := parts(t, root, 0)
 	m := metrics.New("test")
-	mcpSrv := mcpserver.New(mcpserver.Options{
+	content := mcpserver.New(mcpserver.Options{
 		Version:          "test",
 		DataRoot:         root,
-		RegistryPath:     o.RegistryPath,
+		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
 		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
 		Observer:         m,
-	}, store).MCP()
+	})
+	content.Open(snap)
+	o.Status = func() Status { return Status(content.Status()) }
 	o.Metrics = m
 	o.MaxBodyBytes = 64 << 10
-	return serve(t, New(o, mcpSrv, store), mcpSrv)
+	return serve(t, New(o, content.MCP()), content.MCP())
 }
 
 // scrape fetches /metrics and parses it as Prometheus's text format.
@@ -128,7 +130,7 @@ func TestMetrics(t *testing.T) {
 		}
 		fams = f.scrape(t)
 	}
-	snap := f.srv.store.Snapshot()
+	served := f.srv.opts.Status()
 	got := map[string]float64{}
 	want := map[string]float64{
 		`requests method=initialize,outcome=ok,tool=`:                     2, // the client's and the raw one
@@ -143,9 +145,9 @@ func TestMetrics(t *testing.T) {
 		`refusals budget=session`:                                         1,
 		`refusals budget=body`:                                            1,
 		`budget_limit budget=body`:                                        64 << 10,
-		`docs`:                                                            float64(len(snap.Docs())),
+		`docs`:                                                            float64(served.Docs),
 		`hooks`:                                                           2,
-		`generation`:                                                      float64(snap.Generation()),
+		`generation`:                                                      float64(served.Generation),
 		`sessions`:                                                        2,
 		`serving`:                                                         1,
 		`build_info version=test`:                                         1,
@@ -192,9 +194,9 @@ func TestDrainDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, mcpSrv, o := parts(t, root, 0)
+	_, mcpSrv, o := parts(t, root, 0)
 	o.DrainDelay = 5 * time.Second
-	srv := New(o, mcpSrv, store)
+	srv := New(o, mcpSrv)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -125,28 +125,29 @@ func TestWikiNotBuilt(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	brokenRegistry := filepath.Join(t.TempDir(), "mod_hooks.json")
-	if err := os.WriteFile(brokenRegistry, []byte(`{"hooks": [`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	registry := filepath.Join("framework", "mod_hooks.json")
 	tests := []struct {
-		name string
-		opts func(*Options)
-		want Health
+		name     string
+		opts     func(*Options)
+		registry func(path string) error // changes the registry of a copy of testRoot
+		want     Health
 	}{
 		{
 			name: "serving",
 			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
 		},
 		{
-			name: "no registry",
-			opts: func(o *Options) { o.RegistryPath = filepath.Join(t.TempDir(), "mod_hooks.json") },
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "read registry: no such file or directory", Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
+			name:     "no registry",
+			registry: os.Remove,
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, Generation: 1, Watch: "off", Wiki: true, Sessions: 1,
+				HooksError: "not available: the hook registry is expected at framework/mod_hooks.json in the repository, and there is no such file"},
 		},
 		{
-			name: "broken registry",
-			opts: func(o *Options) { o.RegistryPath = brokenRegistry },
-			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, HooksError: "parse registry: unexpected end of JSON input", Generation: 1, Watch: "off", Wiki: true, Sessions: 1},
+			name:     "broken registry",
+			registry: func(path string) error { return os.WriteFile(path, []byte(`{"hooks": [`), 0o644) },
+			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: -1, Generation: 1, Watch: "off", Wiki: true, Sessions: 1,
+				HooksError: "not available: the hook registry framework/mod_hooks.json is invalid (1 problem); mod_hook_registry still returns it as it is:\n" +
+					"  framework/mod_hooks.json:1:12: JSON syntax error: unexpected end of file: the JSON document is incomplete"},
 		},
 		{
 			name: "stateless",
@@ -157,7 +158,20 @@ func TestHealth(t *testing.T) {
 	n := func(v int64) *int64 { return &v }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, tt.opts)
+			root, err := filepath.Abs(testRoot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.registry != nil {
+				root = t.TempDir()
+				if err := os.CopyFS(root, os.DirFS(testRoot)); err != nil {
+					t.Fatal(err)
+				}
+				if err := tt.registry(filepath.Join(root, registry)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := newFixtureIn(t, root, tt.opts)
 			do(t, f.rpc(t, "", initializeBody))
 			// Budgets as the fixture sets them (no listener here: no connections counted).
 			tt.want.Budgets = []budget.Usage{

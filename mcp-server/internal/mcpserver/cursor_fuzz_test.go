@@ -104,7 +104,9 @@ func fuzzClient(f *testing.F) (*client.Client, *docs.Snapshot) {
 		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
 		MaxResultBytes:   2048, // small pages, so that cursors are made and followed
 	}
-	c, err := client.NewInProcessClient(New(opts, docs.NewStore(snap)).MCP())
+	srv := New(opts)
+	srv.Open(snap)
+	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -29,7 +29,9 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return connect(t, New(opts, docs.NewStore(snap)))
+	srv := New(opts)
+	srv.Open(snap)
+	return connect(t, srv)
 }
 
 // withFixture points opts at the repository dataRoot, as the CLI does, and

@@ -38,7 +38,8 @@ func BenchmarkEditToSearchable(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := New(Options{DataRoot: root, DocsPath: docsDir}, docs.NewStore(snap))
+	srv := New(Options{DataRoot: root, DocsPath: docsDir})
+	srv.Open(snap)
 	w := watch.New(watch.Options{Mode: watch.Auto, Dir: docsDir})
 	followCtx, stop := context.WithCancel(ctx)
 	followed := make(chan error, 1)

@@ -43,7 +43,8 @@ func startLive(t *testing.T, mode watch.Mode) *live {
 	guide := filepath.Join(root, "CONTRIBUTING.md")
 	l.srv = New(Options{
 		DataRoot: root, DocsPath: l.docs, RegistryPath: registry, ContributingPath: guide,
-	}, docs.NewStore(snap))
+	})
+	l.srv.Open(snap)
 	w := watch.New(watch.Options{Mode: mode, Dir: l.docs, Files: []string{registry, guide}, PollInterval: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/tracing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
@@ -44,7 +43,7 @@ func TestObserver(t *testing.T) {
 	root := copyTree(t, fixtureRoot)
 	dir := filepath.Join(root, "docs")
 	rec := &recorder{}
-	srv := New(Options{DataRoot: root, DocsPath: dir, Watch: watch.Poll, WatchPollInterval: 20 * time.Millisecond, Observer: rec}, docs.NewStore(nil))
+	srv := New(Options{DataRoot: root, DocsPath: dir, Watch: watch.Poll, WatchPollInterval: 20 * time.Millisecond, Observer: rec})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()

@@ -18,6 +18,9 @@ func (s *Server) readRepoFile(path, what string) (string, error) {
 		return "", fmt.Errorf("%w: %s is expected at %s in the repository, and there is no such file",
 			errUnavailable, what, s.rel(path))
 	case err != nil:
+		if perr, ok := errors.AsType[*fs.PathError](err); ok {
+			err = perr.Err // the absolute path stays out of every answer (and /health)
+		}
 		return "", fmt.Errorf("read %s: %w", s.rel(path), err)
 	case !utf8.Valid(b):
 		return "", fmt.Errorf("%w: %s at %s is not valid UTF-8 text", errUnavailable, what, s.rel(path))

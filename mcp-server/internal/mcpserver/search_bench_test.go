@@ -32,7 +32,8 @@ func BenchmarkSearchPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := New(Options{DataRoot: root, DocsPath: dir}, docs.NewStore(snap))
+	srv := New(Options{DataRoot: root, DocsPath: dir})
+	srv.Open(snap)
 	<-search.IndexOf(snap).Done()
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {

@@ -20,7 +20,9 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := connect(t, New(opts, docs.NewStore(snap)))
+	srv := New(opts)
+	srv.Open(snap)
+	c := connect(t, srv)
 
 	queries := []map[string]any{
 		{"query": "hook"},

@@ -79,11 +79,11 @@ type Server struct {
 	beforeLoad func(context.Context)
 }
 
-// New returns a server answering from store. Serve its MCP(), and call Run
-// to load the docs and follow them on disk. A store without a snapshot yet
-// gives a server that answers at once and holds requests for docs until
-// Run (or Open) hands them over.
-func New(opts Options, store *docs.Store) *Server {
+// New returns a server that has no docs yet. Serve its MCP() at once, and
+// call Run to load the docs and follow them on disk: until they are there,
+// requests for docs wait for them. (Tests hand over docs loaded already
+// with Open.)
+func New(opts Options) *Server {
 	if opts.MaxResultBytes <= 0 {
 		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
@@ -100,7 +100,7 @@ func New(opts Options, store *docs.Store) *Server {
 		opts.Budgets = budget.New()
 	}
 	opts.Budgets.Define(budget.Notifications, int64(opts.MaxQueued), nil)
-	s := &Server{opts: opts, store: store, log: opts.Logger, opened: make(chan struct{})}
+	s := &Server{opts: opts, store: docs.NewStore(nil), log: opts.Logger, opened: make(chan struct{})}
 	s.subs = newSubscriptions(opts.MaxSubscriptions, s.serves, opts.Budgets, opts.Logger)
 	s.watcher = watch.New(watch.Options{
 		Mode:         opts.Watch,
@@ -140,9 +140,6 @@ func New(opts Options, store *docs.Store) *Server {
 	mcp.AddTools(s.tools()...)
 	mcp.AddPrompt(s.moddingContextPrompt())
 	s.addResources(mcp)
-	if snap := store.Snapshot(); snap != nil {
-		s.Open(snap)
-	}
 	return s
 }
 
@@ -165,9 +162,33 @@ func (s *Server) MCP() *server.MCPServer { return s.mcp }
 // transport to add its own and report them all.
 func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 
-// Watching says how changes on disk are followed right now: "fsnotify",
-// "poll", or "off" (with --watch off, and before or after Run).
-func (s *Server) Watching() string { return string(s.watcher.Method()) }
+// Status is what the server serves right now, for a health report. It has
+// the fields of httpserver.Status, which the command line converts it to.
+type Status struct {
+	Loaded     bool   // the docs are loaded (Open); requests for them wait until then
+	Docs       int    // docs in the snapshot served
+	Generation uint64 // of that snapshot; it grows with each change on disk
+	Hooks      int    // hooks in the registry as it is on disk now; -1 when it cannot be read
+	HooksError string // why, when Hooks is -1
+	Watch      string // how changes on disk are followed: fsnotify, poll, or off (with --watch off, before or after Run)
+}
+
+// Status reports what the server serves. The registry is read through the
+// same cache as mod_get_hook, so an edit shows at once.
+func (s *Server) Status() Status {
+	st := Status{Watch: string(s.watcher.Method())}
+	if snap := s.store.Snapshot(); snap != nil {
+		st.Loaded, st.Docs, st.Generation = true, len(snap.Docs()), snap.Generation()
+	}
+	// An invalid registry that still decodes is counted: mod_hook_registry
+	// serves it, and mod_get_hook says what is wrong with it.
+	if reg, err := s.hooks(); reg != nil {
+		st.Hooks = len(reg.Hooks)
+	} else {
+		st.Hooks, st.HooksError = -1, err.Error()
+	}
+	return st
+}
 
 // registryPath and contributingPath are the two files read from disk on
 // every call, so that edits show without a restart.

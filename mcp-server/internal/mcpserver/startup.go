@@ -24,9 +24,8 @@ import (
 // answers from the segments built so far and scans the rest (see
 // search.Find).
 //
-// A server can answer before its docs are there: New on a store that holds
-// no snapshot yet (docs.NewStore(nil)) gives a server that answers
-// initialize, tools/list, prompts/list and the like at once, while Run
+// A server can answer before its docs are there: New gives a server that
+// answers initialize, tools/list, prompts/list and the like at once, while Run
 // loads the docs in the background and hands them over with Open. Until
 // then, every request that needs the docs (a tool call, a prompt, a
 // resource read, resources/list) waits for them (awaitDocs), for as long
@@ -146,8 +145,7 @@ const steadyGCPercent = 10
 // Open makes snap the docs the server serves, once: it lists them as
 // resources, puts snap in the store, starts building its search index, and
 // releases the requests waiting for docs. Run calls it with the first
-// snapshot it loads; later snapshots come through follow (or Publish). New
-// opens the store's snapshot itself when it has one.
+// snapshot it loads; later snapshots come through follow (or Publish).
 func (s *Server) Open(snap *docs.Snapshot) {
 	s.openOnce.Do(func() {
 		s.mcp.AddResources(s.docResources(snap)...)

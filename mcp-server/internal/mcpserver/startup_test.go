@@ -22,11 +22,10 @@ import (
 // index.
 func TestAnswersWhileDocsLoad(t *testing.T) {
 	opts, docsDir := withFixture(t, fixtureRoot, Options{})
-	store := docs.NewStore(nil)
-	srv := New(opts, store)
+	srv := New(opts)
 	c := connect(t, srv) // initialize answers with no docs yet
 	ctx := context.Background()
-	if store.Snapshot() != nil {
+	if srv.store.Snapshot() != nil {
 		t.Fatal("the store has a snapshot before any was loaded")
 	}
 
@@ -106,7 +105,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 	opts, docsDir := withFixture(t, copyTree(t, fixtureRoot), Options{Watch: watch.Auto})
 	opts.DocsPath = docsDir
-	srv := New(opts, docs.NewStore(nil))
+	srv := New(opts)
 	gate, loading := make(chan struct{}), make(chan struct{})
 	srv.beforeLoad = func(ctx context.Context) {
 		close(loading)

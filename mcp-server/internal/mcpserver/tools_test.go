@@ -70,7 +70,9 @@ func TestInitializeTellsHowToUseTheTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, res := initialize(t, New(opts, docs.NewStore(snap)))
+	srv := New(opts)
+	srv.Open(snap)
+	c, res := initialize(t, srv)
 	if res.ServerInfo.Name != "docs-mcp" || res.ServerInfo.Version != "v9.9.9" {
 		t.Errorf("server info %+v; want docs-mcp v9.9.9", res.ServerInfo)
 	}
