@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -453,16 +454,22 @@ func TestDeleteEndsStream(t *testing.T) {
 	}
 }
 
-// TestIdleExpiry lets a session sit idle past the timeout: it is then
-// unknown, and mcp-go's sweeper has freed it.
+// TestIdleExpiry lets a session sit idle past the timeout, over HTTP: it
+// is then unknown (404) and no longer counted, while a session used within
+// the timeout stays. The sessions run on the test's clock, so a stalled
+// machine cannot make the busy session expire; the timeout is long enough
+// that mcp-go's own sweeper, on the real clock, never runs meanwhile.
 func TestIdleExpiry(t *testing.T) {
-	const idle = time.Second
+	const idle = time.Hour
 	f := newFixture(t, func(o *Options) { o.SessionIdleTimeout = idle })
+	var elapsed atomic.Int64 // the test clock's advance, in nanoseconds
+	start := time.Now()
+	f.srv.sessions.now = func() time.Time { return start.Add(time.Duration(elapsed.Load())) }
 	sid := f.initialize(t, nil)
 	busy := f.initialize(t, nil)
 	// A session used within the timeout stays; the other sits idle.
 	for range 3 {
-		time.Sleep(idle / 2)
+		elapsed.Add(int64(idle / 2))
 		if res := do(t, f.rpc(t, busy, toolsListBody)); res.status != http.StatusOK {
 			t.Fatalf("busy session: %d %s", res.status, res.body)
 		}
@@ -472,7 +479,13 @@ func TestIdleExpiry(t *testing.T) {
 	if diff := cmp.Diff(outcome{Status: 404, Code: codeNoSession}, got); diff != "" {
 		t.Errorf("idle session (-want +got):\n%s", diff)
 	}
-	waitFor(t, "busy session swept", func() bool { return f.health(t).Sessions == 0 })
+	if n := f.health(t).Sessions; n != 1 {
+		t.Errorf("health counts %d sessions, want the busy one only", n)
+	}
+	elapsed.Add(int64(idle + time.Second))
+	if n := f.health(t).Sessions; n != 0 {
+		t.Errorf("health counts %d sessions once the busy one has been idle past the timeout, want 0", n)
+	}
 }
 
 // TestSessionCapMakesRoom fills the session cap: the next initialize is
