@@ -9,10 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // TestStdioLive runs docs-mcp as a subprocess over stdio and edits its docs
@@ -65,7 +66,7 @@ func TestStdioLive(t *testing.T) {
 		}
 		got = append(got, name)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*mcptest.Deadline)
 	defer cancel()
 	if err := c.Start(ctx); err != nil { // routes notifications to OnNotification
 		t.Fatal(err)
@@ -95,20 +96,11 @@ func TestStdioLive(t *testing.T) {
 	}
 	await := func(mark int, want string) {
 		t.Helper()
-		for {
+		mcptest.Eventually(t, want, func() bool {
 			mu.Lock()
-			names := slices.Clone(got[mark:])
-			mu.Unlock()
-			ok := slices.Contains(names, want)
-			if ok {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("no %s; got %v", want, names)
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
+			defer mu.Unlock()
+			return slices.Contains(got[mark:], want)
+		})
 	}
 	search := func(query string) string {
 		t.Helper()
@@ -141,11 +133,7 @@ func TestStdioLive(t *testing.T) {
 	mark = seen()
 	write("new/folder/page.md", "# Page\n\nA gecko.\n")
 	await(mark, "notifications/resources/list_changed")
-	for !strings.Contains(search("gecko"), "new/folder/page.md:3") {
-		select {
-		case <-ctx.Done():
-			t.Fatal("the new doc was never found")
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	mcptest.Eventually(t, "a search to find the new doc", func() bool {
+		return strings.Contains(search("gecko"), "new/folder/page.md:3")
+	})
 }

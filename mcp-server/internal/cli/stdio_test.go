@@ -18,6 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // repo writes a small repository and returns its root.
@@ -92,7 +94,7 @@ type session struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
-	stderr strings.Builder
+	stderr mcptest.Buffer // written by the process while the test reads it
 }
 
 func start(t *testing.T, args ...string) *session {

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 )
 
 // TestTypeScriptSDKClient runs the stdio command the way a third-party

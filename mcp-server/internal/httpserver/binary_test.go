@@ -5,7 +5,6 @@ package httpserver_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 )
 
@@ -53,7 +53,7 @@ var binary = sync.OnceValues(func() (string, error) {
 type proc struct {
 	cmd    *exec.Cmd
 	addr   string
-	stderr *syncBuffer
+	stderr *mcptest.Buffer
 	exited chan struct{}
 	err    error // of Wait, once exited is closed
 }
@@ -74,7 +74,7 @@ func start(t *testing.T, env []string, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: &mcptest.Buffer{}, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,23 +106,6 @@ func start(t *testing.T, env []string, args ...string) *proc {
 		t.Fatalf("docs-mcp not serving after 60s:\n%s", p.stderr)
 	}
 	return p
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"shutdown-test","version":"1"}}}`

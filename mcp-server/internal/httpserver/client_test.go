@@ -14,6 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // surface is what a client sees of the server, boiled down to what a user
@@ -94,20 +96,20 @@ func exercise(t *testing.T, c *client.Client) surface {
 	}
 	slices.Sort(s.Tools)
 
-	found := callTool[searchResult](t, c, "mod_search_docs", map[string]any{"query": "player.joined"})
+	found, _ := mcptest.CallOK[searchResult](t, c, "mod_search_docs", map[string]any{"query": "player.joined"})
 	for _, m := range found.Matches {
 		s.SearchHits = append(s.SearchHits, fmt.Sprintf("%s:%d", m.Path, m.Line))
 	}
-	read := callTool[textResult](t, c, "mod_read_doc", map[string]any{"path": "index.md"})
+	read, _ := mcptest.CallOK[textResult](t, c, "mod_read_doc", map[string]any{"path": "index.md"})
 	s.ReadLines = []int{read.StartLine, read.EndLine, read.TotalLines}
 
-	reg := callTool[textResult](t, c, "mod_hook_registry", nil)
+	reg, _ := mcptest.CallOK[textResult](t, c, "mod_hook_registry", nil)
 	s.Registry = strings.Contains(reg.Content, `"name": "chat.message"`)
-	contrib := callTool[textResult](t, c, "mod_read_contributing", nil)
+	contrib, _ := mcptest.CallOK[textResult](t, c, "mod_read_contributing", nil)
 	s.Contrib = strings.HasPrefix(contrib.Content, "# Contributing")
-	layout := callTool[textResult](t, c, "mod_repo_layout", nil)
+	layout, _ := mcptest.CallOK[textResult](t, c, "mod_repo_layout", nil)
 	s.Layout = layout.Layout != ""
-	list := callTool[struct {
+	list, _ := mcptest.CallOK[struct {
 		Paths []struct{ Path string } `json:"paths"`
 	}](t, c, "mod_list_doc_paths", nil)
 	for _, d := range list.Paths {
@@ -159,7 +161,7 @@ func TestNotificationReachesSessionStream(t *testing.T) {
 			r.got = append(r.got, fmt.Sprintf("%s %v", n.Method, n.Params.AdditionalFields["uri"]))
 			r.new <- struct{}{}
 		})
-		waitFor(t, "GET stream open", func() bool { return f.srv.sessions.streamOpen(c.GetSessionId()) })
+		mcptest.Eventually(t, "GET stream open", func() bool { return f.srv.sessions.streamOpen(c.GetSessionId()) })
 		return c, r
 	}
 	target, got := listen()
@@ -180,23 +182,11 @@ func TestNotificationReachesSessionStream(t *testing.T) {
 		t.Errorf("notifications (-want +got):\n%s", diff)
 	}
 	// The other session is still served, and heard nothing.
-	_ = callTool[searchResult](t, other, "mod_search_docs", map[string]any{"query": "hooks"})
+	mcptest.CallOK[searchResult](t, other, "mod_search_docs", map[string]any{"query": "hooks"})
 	otherGot.mu.Lock()
 	defer otherGot.mu.Unlock()
 	if len(otherGot.got) != 0 {
 		t.Errorf("other session got %v", otherGot.got)
-	}
-}
-
-// waitFor polls cond until it holds, failing after 10s.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // served is a docs-mcp HTTP server over a repository in a temp dir, on a
@@ -97,16 +98,6 @@ var baseRepo = map[string]string{
 	"CONTRIBUTING.md":          "# Contributing\n\nSmall commits.\n",
 }
 
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 func heapInUse() uint64 {
 	runtime.GC()
 	var m runtime.MemStats
@@ -160,8 +151,8 @@ func TestFaultStreamNeverRead(t *testing.T) {
 	}
 
 	other := connect(t, s.url, mcp.ProtocolVersion20250618)
-	if res := tool(t, other, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
-		t.Errorf("another session's search failed beside the stuck stream: %s", resultText(res))
+	if res := mcptest.Call(t, other, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
+		t.Errorf("another session's search failed beside the stuck stream: %s", mcptest.Text(res))
 	}
 	other.Close()
 	if err := s.shutdown(t); err != nil {
@@ -249,7 +240,7 @@ func TestFaultRepoFilesChangeUnderLoad(t *testing.T) {
 					t.Errorf("%s: protocol error: %v", name, err)
 					return
 				}
-				text := resultText(res)
+				text := mcptest.Text(res)
 				mu.Lock()
 				switch {
 				case name == "mod_read_doc" && (res.IsError || !strings.Contains(text, "player.joined fires first")):
@@ -274,11 +265,11 @@ func TestFaultRepoFilesChangeUnderLoad(t *testing.T) {
 	t.Logf("%d calls answered with content, %d with a tool error naming the file", ok, toolError)
 
 	c := connect(t, s.url, mcp.ProtocolVersion20250618)
-	if res := tool(t, c, "mod_hook_registry", nil); res.IsError || !strings.Contains(resultText(res), `"hooks"`) {
-		t.Errorf("registry restored, but: %s", resultText(res))
+	if res := mcptest.Call(t, c, "mod_hook_registry", nil); res.IsError || !strings.Contains(mcptest.Text(res), `"hooks"`) {
+		t.Errorf("registry restored, but: %s", mcptest.Text(res))
 	}
-	if res := tool(t, c, "mod_read_contributing", nil); res.IsError || !strings.Contains(resultText(res), "Small commits") {
-		t.Errorf("guide restored, but: %s", resultText(res))
+	if res := mcptest.Call(t, c, "mod_read_contributing", nil); res.IsError || !strings.Contains(mcptest.Text(res), "Small commits") {
+		t.Errorf("guide restored, but: %s", mcptest.Text(res))
 	}
 }
 
@@ -340,19 +331,19 @@ func TestFaultMessyTree(t *testing.T) {
 			}
 
 			c := connect(t, s.url, mcp.ProtocolVersion20250618)
-			res := tool(t, c, "mod_read_doc", map[string]any{"path": "nul.md"})
-			if res.IsError || !strings.Contains(resultText(res), "before\x00after") {
-				t.Errorf("doc with a NUL byte: %q", resultText(res))
+			res := mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": "nul.md"})
+			if res.IsError || !strings.Contains(mcptest.Text(res), "before\x00after") {
+				t.Errorf("doc with a NUL byte: %q", mcptest.Text(res))
 			}
-			res = tool(t, c, "mod_search_docs", map[string]any{"query": "e\x00a"})
-			if res.IsError || !strings.Contains(resultText(res), "nul.md:3") {
-				t.Errorf("search for a NUL byte: %q", resultText(res))
+			res = mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "e\x00a"})
+			if res.IsError || !strings.Contains(mcptest.Text(res), "nul.md:3") {
+				t.Errorf("search for a NUL byte: %q", mcptest.Text(res))
 			}
-			if res := tool(t, c, "mod_read_doc", map[string]any{"path": "latin1.md"}); !res.IsError {
-				t.Errorf("a doc that is not UTF-8 was served: %s", resultText(res))
+			if res := mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": "latin1.md"}); !res.IsError {
+				t.Errorf("a doc that is not UTF-8 was served: %s", mcptest.Text(res))
 			}
 
-			res = tool(t, c, "mod_read_doc", map[string]any{"path": "big.md", "start_line": 1000})
+			res = mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": "big.md", "start_line": 1000})
 			if !tt.bigServed {
 				if !res.IsError {
 					t.Errorf("a 50 MB doc past the cap was served")
@@ -360,14 +351,14 @@ func TestFaultMessyTree(t *testing.T) {
 				return
 			}
 			var read mcpserver.ReadDocOutput
-			decode(t, res, &read)
+			mcptest.Decode(t, res, &read)
 			if res.IsError || read.StartLine != 1000 || read.TotalLines != bigLines+2 || read.NextStartLine != read.EndLine+1 || len(read.Content) > mcpserver.DefaultMaxResultBytes {
 				t.Errorf("read of the 50 MB doc: lines %d-%d of %d, next %d, %d bytes",
 					read.StartLine, read.EndLine, read.TotalLines, read.NextStartLine, len(read.Content))
 			}
-			res = tool(t, c, "mod_search_docs", map[string]any{"query": "NEEDLE-AT-THE-END"})
-			if want := fmt.Sprintf("big.md:%d", bigLines+2); res.IsError || !strings.Contains(resultText(res), want) {
-				t.Errorf("search for the last line of the 50 MB doc: want %s in %.300s", want, resultText(res))
+			res = mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "NEEDLE-AT-THE-END"})
+			if want := fmt.Sprintf("big.md:%d", bigLines+2); res.IsError || !strings.Contains(mcptest.Text(res), want) {
+				t.Errorf("search for the last line of the 50 MB doc: want %s in %.300s", want, mcptest.Text(res))
 			}
 		})
 	}
@@ -411,9 +402,9 @@ func TestFaultManyDocs(t *testing.T) {
 
 	start = time.Now()
 	c := connect(t, s.url, mcp.ProtocolVersion20250618)
-	res := tool(t, c, "mod_search_docs", map[string]any{"query": "odd one out"})
-	if res.IsError || !strings.Contains(resultText(res), "many/077/p77777.md:4") {
-		t.Errorf("search among %d docs: %.300s", n, resultText(res))
+	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "odd one out"})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "many/077/p77777.md:4") {
+		t.Errorf("search among %d docs: %.300s", n, mcptest.Text(res))
 	}
 	listed, pages := 0, 0
 	args := map[string]any{"prefix": "many/", "limit": 1000}
@@ -422,7 +413,7 @@ func TestFaultManyDocs(t *testing.T) {
 			Paths      []struct{ Path string }
 			NextCursor string `json:"next_cursor"`
 		}
-		decode(t, tool(t, c, "mod_list_doc_paths", args), &page)
+		mcptest.Decode(t, mcptest.Call(t, c, "mod_list_doc_paths", args), &page)
 		listed += len(page.Paths)
 		pages++
 		if page.NextCursor == "" || pages > n {
@@ -466,7 +457,7 @@ func TestFaultClientDisconnects(t *testing.T) {
 	// Warm up, so that pooled goroutines and connections exist before the
 	// baseline.
 	c := connect(t, s.url, mcp.ProtocolVersion20250618)
-	tool(t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"})
 	baseline := runtime.NumGoroutine()
 
 	const rounds = 50
@@ -495,8 +486,8 @@ func TestFaultClientDisconnects(t *testing.T) {
 	if res.status != http.StatusOK || !strings.Contains(string(res.body), "guide/hooks.md") {
 		t.Errorf("the session after its clients left: %d %s", res.status, res.body)
 	}
-	if res := tool(t, c, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
-		t.Errorf("another session: %s", resultText(res))
+	if res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"}); res.IsError {
+		t.Errorf("another session: %s", mcptest.Text(res))
 	}
 }
 

@@ -135,44 +135,6 @@ func connect(t testing.TB, url, version string, opts ...transport.StreamableHTTP
 	return c
 }
 
-// callTool calls a tool and returns its structured result, failing on a
-// tool error.
-func callTool[T any](t testing.TB, c *client.Client, name string, args map[string]any) T {
-	t.Helper()
-	res := tool(t, c, name, args)
-	if res.IsError {
-		t.Fatalf("call %s: tool error: %v", name, res.Content)
-	}
-	var out T
-	decode(t, res, &out)
-	return out
-}
-
-// tool calls a tool and returns its result; a protocol error fails the test.
-func tool(t testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
-	}
-	return res
-}
-
-// decode decodes a tool result's structured content into v.
-func decode(t testing.TB, res *mcp.CallToolResult, v any) {
-	t.Helper()
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("decode %s: %v", b, err)
-	}
-}
-
 // rpc builds a raw JSON-RPC POST to /mcp.
 func (f *fixture) rpc(t testing.TB, session, body string) *http.Request {
 	t.Helper()

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
@@ -48,7 +49,7 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		}
 	})
 	f := &fixture{srv: srv, mcp: live.MCP(), http: ts, url: ts.URL + "/mcp"}
-	waitFor(t, "the docs and the watcher", func() bool {
+	mcptest.Eventually(t, "the docs and the watcher", func() bool {
 		h := f.health(t)
 		return h.Status == "ok" && h.Watch == "fsnotify"
 	})
@@ -75,7 +76,7 @@ func TestLiveNotificationsOverHTTP(t *testing.T) {
 			}
 			in.got = append(in.got, name)
 		})
-		waitFor(t, "GET stream open", func() bool { return f.srv.sessions.streamOpen(c.GetSessionId()) })
+		mcptest.Eventually(t, "GET stream open", func() bool { return f.srv.sessions.streamOpen(c.GetSessionId()) })
 		return in, func(req mcp.SubscribeRequest) error { return c.Subscribe(context.Background(), req) }
 	}
 	has := func(in *inbox, want string) func() bool {
@@ -97,15 +98,15 @@ func TestLiveNotificationsOverHTTP(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(docsDir, "index.md"), []byte("# Modkit\n\nEdited over HTTP.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "resources/updated on the subscriber's stream", has(subscribed, "notifications/resources/updated docs://index.md"))
+	mcptest.Eventually(t, "resources/updated on the subscriber's stream", has(subscribed, "notifications/resources/updated docs://index.md"))
 
 	if err := os.WriteFile(filepath.Join(docsDir, "added.md"), []byte("# Added\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the new doc in /health", func() bool { return f.health(t).Docs == 3 })
+	mcptest.Eventually(t, "the new doc in /health", func() bool { return f.health(t).Docs == 3 })
 	const listChanged = "notifications/resources/list_changed"
-	waitFor(t, "list_changed on the subscriber's stream", has(subscribed, listChanged))
-	waitFor(t, "list_changed on the other stream", has(other, listChanged))
+	mcptest.Eventually(t, "list_changed on the subscriber's stream", has(subscribed, listChanged))
+	mcptest.Eventually(t, "list_changed on the other stream", has(other, listChanged))
 	other.mu.Lock()
 	if slices.Contains(other.got, "notifications/resources/updated docs://index.md") {
 		t.Errorf("a session that did not subscribe got the update: %v", other.got)

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
 
@@ -99,16 +100,16 @@ func TestMetrics(t *testing.T) {
 	f := newMetricsFixture(t)
 
 	legacy := f.connect(t, mcp.ProtocolVersion20250618)
-	callTool[map[string]any](t, legacy, "mod_search_docs", map[string]any{"query": "hook"})
-	callTool[map[string]any](t, legacy, "mod_search_docs", map[string]any{"query": "player"})
-	if res := tool(t, legacy, "mod_read_doc", map[string]any{"path": "no/such/doc.md"}); !res.IsError {
+	mcptest.CallOK[map[string]any](t, legacy, "mod_search_docs", map[string]any{"query": "hook"})
+	mcptest.CallOK[map[string]any](t, legacy, "mod_search_docs", map[string]any{"query": "player"})
+	if res := mcptest.Call(t, legacy, "mod_read_doc", map[string]any{"path": "no/such/doc.md"}); !res.IsError {
 		t.Fatal("mod_read_doc of a missing doc: want a tool error")
 	}
 	if _, err := legacy.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	modern := f.connect(t, "") // 2026-07-28: no session
-	callTool[map[string]any](t, modern, "mod_repo_layout", nil)
+	mcptest.CallOK[map[string]any](t, modern, "mod_repo_layout", nil)
 
 	session := f.initialize(t, nil)
 	if res := do(t, f.rpc(t, session, `{"jsonrpc":"2.0","id":7,"method":"no/such/method"}`)); errorCode(res.body) == 0 {

@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"strings"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestGetHook(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	out, text := callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "chat.message_sending"})
+	out, text := mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "chat.message_sending"})
 	h := out.Hook
 	if h.Name != "chat.message_sending" || h.Kind != "filter" || h.Returns == nil || len(h.Params) == 0 || h.Example == "" {
 		t.Errorf("hook = %+v; want the full filter entry", h)
@@ -17,7 +19,7 @@ func TestGetHook(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
 	}
-	dep, text := callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.quit"})
+	dep, text := mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.quit"})
 	if dep.Hook.Deprecated == nil || !strings.Contains(text, "Deprecated since") || !strings.Contains(text, "use player.left") {
 		t.Errorf("deprecated hook: %+v\n%s", dep.Hook.Deprecated, text)
 	}
@@ -29,7 +31,7 @@ func TestGetHook(t *testing.T) {
 		{"", "name is empty"},
 	}
 	for _, tt := range tests {
-		if got := callErr(t, c, "mod_get_hook", map[string]any{"name": tt.name}); !strings.Contains(got, tt.want) {
+		if got := mcptest.CallErr(t, c, "mod_get_hook", map[string]any{"name": tt.name}); !strings.Contains(got, tt.want) {
 			t.Errorf("mod_get_hook(%q) error %q does not say %q", tt.name, got, tt.want)
 		}
 	}
@@ -40,18 +42,18 @@ func TestGetHookInvalidRegistry(t *testing.T) {
 	broken := `{"registry_version": "1.0.0", "framework": "modkit", "hooks": [{"name": "Player.Joined", "kind": "event"}]}` + "\n"
 	writeFile(t, dir, "framework/mod_hooks.json", broken)
 	c := newClient(t, dir, Options{})
-	got := callErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
+	got := mcptest.CallErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
 	for _, want := range []string{"the hook registry framework/mod_hooks.json is invalid", "framework/mod_hooks.json:1:", "mod_hook_registry still returns it"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error %q does not say %q", got, want)
 		}
 	}
-	raw, _ := callOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
+	raw, _ := mcptest.CallOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
 	if raw.Content != broken {
 		t.Errorf("raw registry = %q, want the broken file as is", raw.Content)
 	}
 	// A doc search still works, without hook matches.
-	out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "player"})
+	out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "player"})
 	if len(out.Hooks) != 0 {
 		t.Errorf("hooks from an invalid registry: %v", out.Hooks)
 	}
@@ -60,12 +62,12 @@ func TestGetHookInvalidRegistry(t *testing.T) {
 func TestGetHookFollowsEdits(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	c := newClient(t, dir, Options{})
-	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
+	mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
 
 	reg := mustRead(t, dir+"/framework/mod_hooks.json")
 	writeFile(t, dir, "framework/mod_hooks.json", strings.ReplaceAll(reg, `"player.joined"`, `"player.arrived"`))
-	if got := callErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"}); !strings.Contains(got, `no hook is named "player.joined"`) {
+	if got := mcptest.CallErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"}); !strings.Contains(got, `no hook is named "player.joined"`) {
 		t.Errorf("after renaming the hook on disk: %q", got)
 	}
-	callOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.arrived"})
+	mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.arrived"})
 }

@@ -2,11 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -76,57 +74,6 @@ func initialize(t *testing.T, srv *Server) (*client.Client, *mcp.InitializeResul
 		t.Fatalf("initialize: %v", err)
 	}
 	return c, res
-}
-
-// call invokes a tool and fails the test on a protocol error.
-func call(t *testing.T, c *client.Client, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
-	}
-	return res
-}
-
-// callOK invokes a tool that must succeed and decodes its structured result.
-func callOK[Out any](t *testing.T, c *client.Client, name string, args any) (Out, string) {
-	t.Helper()
-	res := call(t, c, name, args)
-	if res.IsError {
-		t.Fatalf("%s(%v) is a tool error: %s", name, args, text(res))
-	}
-	var out Out
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("%s: structuredContent %s does not decode: %v", name, b, err)
-	}
-	return out, text(res)
-}
-
-// callErr invokes a tool that must answer a tool error, and returns its text.
-func callErr(t *testing.T, c *client.Client, name string, args any) string {
-	t.Helper()
-	res := call(t, c, name, args)
-	if !res.IsError {
-		t.Fatalf("%s(%v) succeeded, want a tool error; result: %s", name, args, text(res))
-	}
-	return text(res)
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestHookRegistryIsRaw(t *testing.T) {
@@ -16,7 +18,7 @@ func TestHookRegistryIsRaw(t *testing.T) {
 	} {
 		writeFile(t, dir, "framework/mod_hooks.json", content)
 		c := newClient(t, dir, Options{})
-		out, text := callOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
+		out, text := mcptest.CallOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
 		want := HookRegistryOutput{Path: "framework/mod_hooks.json", Bytes: len(content), Content: content}
 		if diff := cmp.Diff(want, out); diff != "" {
 			t.Errorf("result (-want +got):\n%s", diff)
@@ -32,7 +34,7 @@ func TestHookRegistryOverCap(t *testing.T) {
 	content := "{\n" + strings.Repeat("  \"padding\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\n", 100) + "}\n"
 	writeFile(t, dir, "framework/mod_hooks.json", content)
 	c := newClient(t, dir, Options{MaxResultBytes: 1024})
-	out, text := callOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
+	out, text := mcptest.CallOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
 	if !out.Truncated || len(out.Content) > 1024 || !strings.HasPrefix(content, out.Content) || out.Bytes != len(content) {
 		t.Errorf("truncated=%v content=%d bytes bytes=%d; want a cut prefix within the cap and the full size", out.Truncated, len(out.Content), out.Bytes)
 	}

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestSearchDocsFindsHooks(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	out, text := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "PLAYER.JOINED"})
+	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "PLAYER.JOINED"})
 	var names []string
 	for _, h := range out.Hooks {
 		names = append(names, h.Name+"/"+h.Field)

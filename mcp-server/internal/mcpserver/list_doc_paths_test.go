@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestListDocPaths(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	all, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", nil)
+	all, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", nil)
 	want := []DocEntry{
 		{Path: "guide/intro.md", Title: "Introduction", Bytes: 231, Lines: 11},
 		{Path: "guide/unicode.md", Title: "Unicode", Bytes: 72, Lines: 5},
@@ -24,11 +26,11 @@ func TestListDocPaths(t *testing.T) {
 		t.Errorf("next_cursor = %q on the only page", all.NextCursor)
 	}
 
-	guide, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "guide/"})
+	guide, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "guide/"})
 	if diff := cmp.Diff(want[:2], guide.Paths); diff != "" {
 		t.Errorf("prefix guide/ (-want +got):\n%s", diff)
 	}
-	if got := callErr(t, c, "mod_list_doc_paths", map[string]any{"limit": 5001}); !strings.Contains(got, "out of range") {
+	if got := mcptest.CallErr(t, c, "mod_list_doc_paths", map[string]any{"limit": 5001}); !strings.Contains(got, "out of range") {
 		t.Errorf("limit error = %q", got)
 	}
 }
@@ -39,11 +41,11 @@ func TestListDocPathsPaging(t *testing.T) {
 		writeFile(t, dir, fmt.Sprintf("docs/many/page-%02d.md", i), fmt.Sprintf("# Page %d\n", i))
 	}
 	c := newClient(t, dir, Options{})
-	all, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "many/"})
+	all, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "many/"})
 	var paged []DocEntry
 	args := map[string]any{"prefix": "many/", "limit": 7}
 	for pages := 1; ; pages++ {
-		out, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", args)
+		out, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", args)
 		paged = append(paged, out.Paths...)
 		if out.NextCursor == "" {
 			if pages != 5 {
@@ -59,7 +61,7 @@ func TestListDocPathsPaging(t *testing.T) {
 	if diff := cmp.Diff(all.Paths, paged); diff != "" {
 		t.Errorf("pages differ from the single answer (-want +got):\n%s", diff)
 	}
-	if got := callErr(t, c, "mod_list_doc_paths", map[string]any{"prefix": "guide/", "cursor": args["cursor"]}); !strings.Contains(got, "other arguments") {
+	if got := mcptest.CallErr(t, c, "mod_list_doc_paths", map[string]any{"prefix": "guide/", "cursor": args["cursor"]}); !strings.Contains(got, "other arguments") {
 		t.Errorf("cursor with another prefix: %q", got)
 	}
 }

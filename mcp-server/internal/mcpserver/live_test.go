@@ -16,12 +16,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
-
-// deadline bounds every wait on the live server. It only decides when a
-// test gives up; no test asserts how fast anything is (see the benchmarks).
-const deadline = 30 * time.Second
 
 // live is a server following a copy of the fixture on disk.
 type live struct {
@@ -55,11 +52,7 @@ func startLive(t *testing.T, mode watch.Mode) *live {
 			t.Errorf("follow: %v", err)
 		}
 	})
-	for end := time.Now().Add(deadline); w.Method() == watch.MethodNone; time.Sleep(time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the watcher did not start")
-		}
-	}
+	mcptest.Eventually(t, "the watcher to start", func() bool { return w.Method() != watch.MethodNone })
 	return l
 }
 
@@ -123,7 +116,7 @@ const (
 // received since the last await (or connect), the awaited one included.
 func (w *watcher) await(t *testing.T, want string) []string {
 	t.Helper()
-	timeout := time.After(deadline)
+	timeout := time.After(mcptest.Deadline)
 	for {
 		w.mu.Lock()
 		var names []string
@@ -145,16 +138,6 @@ func (w *watcher) await(t *testing.T, want string) []string {
 	}
 }
 
-// eventually polls ok until it holds, failing the test at the deadline.
-func eventually(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	for end := time.Now().Add(deadline); !ok(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-	}
-}
-
 // paths lists every doc path under prefix, following cursors.
 func paths(t *testing.T, c *client.Client, prefix string) ([]string, uint64) {
 	t.Helper()
@@ -164,7 +147,7 @@ func paths(t *testing.T, c *client.Client, prefix string) ([]string, uint64) {
 		cursor string
 	)
 	for {
-		out, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": prefix, "limit": 5000, "cursor": cursor})
+		out, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": prefix, "limit": 5000, "cursor": cursor})
 		for _, e := range out.Paths {
 			all = append(all, e.Path)
 		}
@@ -228,7 +211,7 @@ func (w *watcher) listed(t *testing.T) []string {
 // find returns the paths of the matches for query and the generation.
 func find(t *testing.T, c *client.Client, query string) ([]string, uint64) {
 	t.Helper()
-	out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": query, "limit": 200})
+	out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": query, "limit": 200})
 	var paths []string
 	for _, m := range out.Matches {
 		paths = append(paths, m.Path)
@@ -275,7 +258,7 @@ func TestLiveDocs(t *testing.T) {
 	t.Run("new nested folder", func(t *testing.T) {
 		writeFile(t, l.docs, "modding/advanced/deep/hooks.md", "# Deep hooks\n\nQuokka.\n")
 		other.await(t, listChanged)
-		eventually(t, "the new doc in resources/list", func() bool {
+		mcptest.Eventually(t, "the new doc in resources/list", func() bool {
 			return slices.Contains(other.listed(t), "docs://modding/advanced/deep/hooks.md")
 		})
 		if paths, _ := find(t, other.c, "Quokka"); !slices.Equal(paths, []string{"modding/advanced/deep/hooks.md"}) {
@@ -284,7 +267,7 @@ func TestLiveDocs(t *testing.T) {
 		// The new folders are watched: a later file in them shows too.
 		writeFile(t, l.docs, "modding/advanced/deep/more.md", "# More\n")
 		other.await(t, listChanged)
-		eventually(t, "the second new doc", func() bool {
+		mcptest.Eventually(t, "the second new doc", func() bool {
 			_, err := other.read(t, "docs://modding/advanced/deep/more.md")
 			return err == nil
 		})
@@ -307,16 +290,11 @@ func TestLiveDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := "docs://server/tool-reference.md"
-		for end := time.Now().Add(deadline); ; time.Sleep(10 * time.Millisecond) {
+		mcptest.Eventually(t, "resources/list to show the new name and not the old one", func() bool {
 			uris := other.listed(t)
-			if slices.Contains(uris, want) && !slices.Contains(uris, "docs://server/tools.md") {
-				break
-			}
-			if time.Now().After(end) {
-				t.Fatalf("resources/list = %v, want %s and not the old name", uris, want)
-			}
-		}
-		if msg := callErr(t, other.c, "mod_read_doc", map[string]any{"path": "server/tools.md"}); !strings.Contains(msg, "server/tool-reference.md") {
+			return slices.Contains(uris, want) && !slices.Contains(uris, "docs://server/tools.md")
+		})
+		if msg := mcptest.CallErr(t, other.c, "mod_read_doc", map[string]any{"path": "server/tools.md"}); !strings.Contains(msg, "server/tool-reference.md") {
 			t.Errorf("reading the old name: %q, want the new name among the nearest paths", msg)
 		}
 	})
@@ -329,7 +307,7 @@ func TestLiveDocs(t *testing.T) {
 		if _, err := sub.read(t, intro); err == nil {
 			t.Error("resources/read of a deleted doc succeeded")
 		}
-		callErr(t, sub.c, "mod_read_doc", map[string]any{"path": "guide/intro.md"})
+		mcptest.CallErr(t, sub.c, "mod_read_doc", map[string]any{"path": "guide/intro.md"})
 	})
 
 	t.Run("the contribution guide", func(t *testing.T) {
@@ -410,7 +388,7 @@ func TestLiveBurst(t *testing.T) {
 		listed []string
 		after  uint64
 	)
-	eventually(t, "the burst to be listed", func() bool {
+	mcptest.Eventually(t, "the burst to be listed", func() bool {
 		listed, after = paths(t, c.c, "burst/")
 		return len(listed) == n
 	})
@@ -430,13 +408,13 @@ func TestLiveBurst(t *testing.T) {
 func TestLiveCursorAcrossGenerations(t *testing.T) {
 	l := startLive(t, watch.Auto)
 	c := l.connect(t)
-	first, _ := callOK[SearchDocsOutput](t, c.c, "mod_search_docs", map[string]any{"query": "#", "limit": 1})
+	first, _ := mcptest.CallOK[SearchDocsOutput](t, c.c, "mod_search_docs", map[string]any{"query": "#", "limit": 1})
 	if first.NextCursor == "" {
 		t.Fatalf("no cursor from the first page: %+v", first)
 	}
 	writeFile(t, l.docs, "aaa-first.md", "# Before everything\n") // sorts before the cursor
 	writeFile(t, l.docs, "zzz-last.md", "# After everything\n")   // sorts after it
-	eventually(t, "the two new docs", func() bool {
+	mcptest.Eventually(t, "the two new docs", func() bool {
 		all, _ := paths(t, c.c, "")
 		return slices.Contains(all, "aaa-first.md") && slices.Contains(all, "zzz-last.md")
 	})
@@ -444,7 +422,7 @@ func TestLiveCursorAcrossGenerations(t *testing.T) {
 	cursor := first.NextCursor
 	gen := first.Generation
 	for cursor != "" {
-		page, _ := callOK[SearchDocsOutput](t, c.c, "mod_search_docs", map[string]any{"query": "#", "limit": 1, "cursor": cursor})
+		page, _ := mcptest.CallOK[SearchDocsOutput](t, c.c, "mod_search_docs", map[string]any{"query": "#", "limit": 1, "cursor": cursor})
 		for _, m := range page.Matches {
 			all = append(all, m.Path)
 		}
@@ -486,7 +464,7 @@ func TestLiveMess(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, l.docs, "barrier.md", "# Barrier\n")
-	eventually(t, "barrier.md", func() bool {
+	mcptest.Eventually(t, "barrier.md", func() bool {
 		found, _ := find(t, c.c, "Barrier")
 		return len(found) > 0
 	})
@@ -503,13 +481,13 @@ func TestLiveMess(t *testing.T) {
 	if err := os.Rename(next, l.docs); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "only fresh.md after the folder was replaced", func() bool {
+	mcptest.Eventually(t, "only fresh.md after the folder was replaced", func() bool {
 		all, _ := paths(t, c.c, "")
 		return slices.Equal(all, []string{"fresh.md"})
 	})
 	// The new folder is watched.
 	writeFile(t, l.docs, "later.md", "# Later\n\ncapybara\n")
-	eventually(t, "a doc written in the new folder to be found", func() bool {
+	mcptest.Eventually(t, "a doc written in the new folder to be found", func() bool {
 		found, _ := find(t, c.c, "capybara")
 		return slices.Equal(found, []string{"later.md"})
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/tracing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
@@ -53,10 +54,10 @@ func TestObserver(t *testing.T) {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	eventually(t, "the first index build", func() bool { _, b := rec.counts(); return b == 1 })
+	mcptest.Eventually(t, "the first index build", func() bool { _, b := rec.counts(); return b == 1 })
 	if r, _ := rec.counts(); r != 0 {
 		t.Errorf("%d reloads before any change", r)
 	}
 	writeFile(t, dir, "observed.md", "# Observed\n")
-	eventually(t, "a reload and a second index build", func() bool { r, b := rec.counts(); return r >= 1 && b == 2 })
+	mcptest.Eventually(t, "a reload and a second index build", func() bool { r, b := rec.counts(); return r >= 1 && b == 2 })
 }

@@ -3,16 +3,18 @@ package mcpserver
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestReadContributing(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
 	want := mustRead(t, filepath.Join(fixtureRoot, "CONTRIBUTING.md"))
-	out, _ := callOK[ReadContributingOutput](t, c, "mod_read_contributing", nil)
+	out, _ := mcptest.CallOK[ReadContributingOutput](t, c, "mod_read_contributing", nil)
 	if out.Path != "CONTRIBUTING.md" || out.Content+"\n" != want || out.Truncated {
 		t.Errorf("got path %q, truncated %v, content %q; want the whole guide", out.Path, out.Truncated, out.Content)
 	}
-	part, _ := callOK[ReadContributingOutput](t, c, "mod_read_contributing", map[string]any{"start_line": 7, "end_line": 7})
+	part, _ := mcptest.CallOK[ReadContributingOutput](t, c, "mod_read_contributing", map[string]any{"start_line": 7, "end_line": 7})
 	if part.Content != "## Conventions" {
 		t.Errorf("line 7 = %q, want the Conventions heading", part.Content)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestReadDoc(t *testing.T) {
@@ -35,7 +37,7 @@ func TestReadDoc(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := callOK[ReadDocOutput](t, c, "mod_read_doc", tt.args)
+			got, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", tt.args)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
@@ -61,7 +63,7 @@ func TestReadDocCap(t *testing.T) {
 		if page > 400 {
 			t.Fatal("paging does not end")
 		}
-		out, text := callOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "long.md", "start_line": start})
+		out, text := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "long.md", "start_line": start})
 		if len(out.Content) > 1024 {
 			t.Fatalf("page %d holds %d bytes, over the 1024-byte cap", page, len(out.Content))
 		}
@@ -83,7 +85,7 @@ func TestReadDocLongLine(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	writeFile(t, dir, "docs/one-line.md", strings.Repeat("日本", 1000)+"\nshort\n")
 	c := newClient(t, dir, Options{MaxResultBytes: 1024})
-	out, _ := callOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "one-line.md"})
+	out, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "one-line.md"})
 	// The cap less the room kept for the closing lines (a quarter of it
 	// at this small cap), so that the whole text stays within the cap.
 	if len(out.Content) > 768 || len(out.Content) < 760 || !strings.HasPrefix(strings.Repeat("日本", 1000), out.Content) {
@@ -112,7 +114,7 @@ func TestReadDocErrors(t *testing.T) {
 	c := newClient(t, dir, Options{})
 
 	// A symlink that stays inside docs/ is a doc like any other.
-	if out, _ := callOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "inside.md"}); out.Title != "Introduction" {
+	if out, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "inside.md"}); out.Title != "Introduction" {
 		t.Errorf("inside.md title = %q, want the linked page's", out.Title)
 	}
 
@@ -144,7 +146,7 @@ func TestReadDocErrors(t *testing.T) {
 			for k, v := range tt.extra {
 				args[k] = v
 			}
-			if got := callErr(t, c, "mod_read_doc", args); !strings.Contains(got, tt.want) {
+			if got := mcptest.CallErr(t, c, "mod_read_doc", args); !strings.Contains(got, tt.want) {
 				t.Errorf("error %q does not say %q", got, tt.want)
 			}
 		})

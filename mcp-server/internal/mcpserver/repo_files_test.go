@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestMissingFilesAreToolErrors(t *testing.T) {
@@ -15,14 +17,14 @@ func TestMissingFilesAreToolErrors(t *testing.T) {
 		}
 	}
 	c := newClient(t, dir, Options{})
-	if got := callErr(t, c, "mod_hook_registry", nil); !strings.Contains(got, "expected at framework/mod_hooks.json") {
+	if got := mcptest.CallErr(t, c, "mod_hook_registry", nil); !strings.Contains(got, "expected at framework/mod_hooks.json") {
 		t.Errorf("registry error %q does not name the expected path", got)
 	}
-	if got := callErr(t, c, "mod_read_contributing", nil); !strings.Contains(got, "expected at CONTRIBUTING.md") {
+	if got := mcptest.CallErr(t, c, "mod_read_contributing", nil); !strings.Contains(got, "expected at CONTRIBUTING.md") {
 		t.Errorf("contributing error %q does not name the expected path", got)
 	}
 	// The docs still work.
-	callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
 }
 
 func mustRead(t *testing.T, path string) string {

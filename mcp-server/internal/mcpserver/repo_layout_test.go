@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // TestRepoLayoutIsTrue keeps the embedded overview honest: every path it
@@ -42,7 +44,7 @@ func TestRepoLayoutIsTrue(t *testing.T) {
 
 func TestRepoLayout(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	out, text := callOK[RepoLayoutOutput](t, c, "mod_repo_layout", nil)
+	out, text := mcptest.CallOK[RepoLayoutOutput](t, c, "mod_repo_layout", nil)
 	for _, want := range []string{"go.work", "docs/", "framework/", "mod_hooks.json", "mcp-server/", "tools/", "CONTRIBUTING.md"} {
 		if !strings.Contains(out.Layout, want) {
 			t.Errorf("layout does not mention %s", want)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 func TestSearchDocs(t *testing.T) {
@@ -51,7 +53,7 @@ func TestSearchDocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", tt.args)
+			out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", tt.args)
 			got := []hit{}
 			for _, m := range out.Matches {
 				got = append(got, hit{m.Path, m.Line, m.Column, m.Heading})
@@ -65,7 +67,7 @@ func TestSearchDocs(t *testing.T) {
 
 func TestSearchDocsResultFields(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	out, text := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
+	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
 	want := SearchDocsOutput{
 		Matches: []SearchMatch{{
 			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters",
@@ -86,7 +88,7 @@ func TestSearchDocsResultFields(t *testing.T) {
 // checks the pages add up to the one-call answer.
 func TestSearchDocsPaging(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	all, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 200})
+	all, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 200})
 	if all.HasMore || len(all.Matches) < 5 {
 		t.Fatalf("want a complete answer of several matches, got %d, has_more=%v", len(all.Matches), all.HasMore)
 	}
@@ -96,7 +98,7 @@ func TestSearchDocsPaging(t *testing.T) {
 		if page > len(all.Matches) {
 			t.Fatal("paging does not end")
 		}
-		out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 		paged = append(paged, out.Matches...)
 		if !out.HasMore {
 			if out.NextCursor != "" {
@@ -121,7 +123,7 @@ func TestSearchDocsSizeCap(t *testing.T) {
 	args := map[string]any{"query": "needle", "limit": 200}
 	total := 0
 	for page := 0; ; page++ {
-		out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 		if len(out.Matches) == 0 || len(out.Matches) >= 100 && page == 0 {
 			t.Fatalf("page %d has %d matches; the 2 KiB cap should cut pages short", page, len(out.Matches))
 		}
@@ -138,8 +140,8 @@ func TestSearchDocsSizeCap(t *testing.T) {
 
 func TestSearchDocsErrors(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	other, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 1})
-	list, _ := callOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"limit": 1})
+	other, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 1})
+	list, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"limit": 1})
 	tests := []struct {
 		name string
 		args any
@@ -161,7 +163,7 @@ func TestSearchDocsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := callErr(t, c, "mod_search_docs", tt.args); !strings.Contains(got, tt.want) {
+			if got := mcptest.CallErr(t, c, "mod_search_docs", tt.args); !strings.Contains(got, tt.want) {
 				t.Errorf("error %q does not say %q", got, tt.want)
 			}
 		})

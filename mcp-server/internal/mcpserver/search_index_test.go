@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
 
@@ -33,7 +34,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 	}
 	var early []SearchDocsOutput
 	for _, args := range queries {
-		out, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 		early = append(early, out)
 	}
 	if len(early[0].Matches) == 0 {
@@ -46,7 +47,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 		t.Fatalf("no index after the build: %v", err)
 	}
 	for i, args := range queries {
-		late, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		late, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 		if diff := cmp.Diff(late, early[i]); diff != "" {
 			t.Errorf("%v: early answer differs (-late +early):\n%s", args, diff)
 		}

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
@@ -75,9 +75,10 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		t.Fatalf("search sent while the docs loaded: protocol error: %v", a.err)
 	}
 	if a.res.IsError {
-		t.Fatalf("search sent while the docs loaded: tool error: %s", text(a.res))
+		t.Fatalf("search sent while the docs loaded: tool error: %s", mcptest.Text(a.res))
 	}
-	got := decodeSearch(t, a.res)
+	var got SearchDocsOutput
+	mcptest.Decode(t, a.res, &got)
 
 	if n := <-listed; n != len(snap.Docs()) {
 		t.Errorf("resources/list sent while the docs loaded listed %d docs, want all %d", n, len(snap.Docs()))
@@ -88,7 +89,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	if ix, err := search.IndexOf(snap).Index(); ix == nil || err != nil {
 		t.Fatalf("no index after the build: %v", err)
 	}
-	want, _ := callOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+	want, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 	if len(want.Matches) == 0 {
 		t.Fatal("the query matches nothing in the fixture; the test checks nothing")
 	}
@@ -142,27 +143,18 @@ func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 
 	// The file may or may not have been read by the load; either way it
 	// is there once the watcher's batch (or Run's rescan) is applied.
-	if res := <-early; res == nil || res.IsError || len(decodeSearch(t, res).Matches) > 1 {
+	res := <-early
+	if res == nil || res.IsError {
 		t.Fatalf("search sent while the docs loaded: %+v", res)
+	}
+	var first SearchDocsOutput
+	if mcptest.Decode(t, res, &first); len(first.Matches) > 1 {
+		t.Fatalf("search sent while the docs loaded: %+v", first.Matches)
 	}
 	want := []string{"late.md"}
 	var got []string
-	eventually(t, "the edit made during the load", func() bool {
+	mcptest.Eventually(t, "the edit made during the load", func() bool {
 		got, _ = find(t, c, "gated")
 		return cmp.Equal(want, got)
 	})
-}
-
-// decodeSearch reads a mod_search_docs result.
-func decodeSearch(t *testing.T, res *mcp.CallToolResult) SearchDocsOutput {
-	t.Helper()
-	var out SearchDocsOutput
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("structuredContent %s does not decode: %v", raw, err)
-	}
-	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // TestTextWithinCap checks that the whole text of a result, closing lines
@@ -30,7 +32,7 @@ func TestTextWithinCap(t *testing.T) {
 			{"mod_search_docs", map[string]any{"query": "hook", "limit": 200}},
 			{"mod_list_doc_paths", map[string]any{"limit": 5000}},
 		} {
-			got := text(call(t, c, tc.tool, tc.args))
+			got := mcptest.Text(mcptest.Call(t, c, tc.tool, tc.args))
 			if len(got) > limit {
 				t.Errorf("%s at --max-result-bytes %d: %d bytes of text, ending %q", tc.tool, limit, len(got), got[len(got)-200:])
 			}

@@ -3,23 +3,19 @@ package watch
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
-)
 
-// deadline bounds every wait for a batch. It is generous: it only decides
-// when a test gives up, never how fast something must be.
-const deadline = 20 * time.Second
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+)
 
 func write(t *testing.T, path, content string) {
 	t.Helper()
@@ -46,25 +42,15 @@ func run(t *testing.T, opts Options) (*Watcher, <-chan Batch) {
 		}
 	})
 	if opts.Mode != Off {
-		waitFor(t, func() bool { return w.Method() != MethodNone }, "the watcher to start")
+		mcptest.Eventually(t, "the watcher to start", func() bool { return w.Method() != MethodNone })
 	}
 	return w, batches
-}
-
-func waitFor(t *testing.T, ok func() bool, what string) {
-	t.Helper()
-	for end := time.Now().Add(deadline); !ok(); {
-		if time.Now().After(end) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // expect waits for a batch that satisfies ok, skipping others.
 func expect(t *testing.T, batches <-chan Batch, what string, ok func(Batch) bool) Batch {
 	t.Helper()
-	timeout := time.After(deadline)
+	timeout := time.After(mcptest.Deadline)
 	for {
 		select {
 		case b := <-batches:
@@ -111,7 +97,7 @@ func TestNotify(t *testing.T) {
 	expect(t, batches, "the new folder", func(b Batch) bool {
 		return b.All || slices.ContainsFunc(b.Paths, func(p string) bool { return p == "new" || strings.HasPrefix(p, "new/") })
 	})
-	waitFor(t, func() bool { return slices.Contains(w.watchList(), filepath.Join(dir, "new", "a", "b")) }, "a watch on new/a/b")
+	mcptest.Eventually(t, "a watch on new/a/b", func() bool { return slices.Contains(w.watchList(), filepath.Join(dir, "new", "a", "b")) })
 	write(t, filepath.Join(dir, "new", "a", "b", "second.md"), "# Second\n")
 	expect(t, batches, "new/a/b/second.md", hasPath("new/a/b/second.md"))
 
@@ -133,7 +119,7 @@ func TestNotify(t *testing.T) {
 	}
 	expect(t, batches, "a look at everything after the folder was replaced", func(b Batch) bool { return b.All })
 	// ...and the new folder is watched.
-	waitFor(t, func() bool { return slices.Contains(w.watchList(), dir) }, "a watch on the new docs folder")
+	mcptest.Eventually(t, "a watch on the new docs folder", func() bool { return slices.Contains(w.watchList(), dir) })
 	write(t, filepath.Join(dir, "later.md"), "# Later\n")
 	expect(t, batches, "later.md in the new folder", hasPath("later.md"))
 }
@@ -294,8 +280,8 @@ func TestFallback(t *testing.T) {
 	for i := range 5 {
 		write(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "x.md"), "# X\n")
 	}
-	var logs strings.Builder
-	w := New(Options{Mode: Auto, Dir: dir, PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))})
+	var logs mcptest.Buffer
+	w := New(Options{Mode: Auto, Dir: dir, PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	w.maxFolders = 3
 	ctx, cancel := context.WithCancel(context.Background())
 	batches := make(chan Batch, 100)
@@ -312,15 +298,4 @@ func TestFallback(t *testing.T) {
 	if !strings.Contains(logs.String(), "polling instead") || !strings.Contains(logs.String(), "no space left on device") {
 		t.Errorf("log does not say why it polls:\n%s", logs.String())
 	}
-}
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }

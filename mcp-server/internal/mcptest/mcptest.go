@@ -1,0 +1,114 @@
+// Package mcptest holds what the mcp-server module's tests share: tool
+// calls through a real MCP client session and their results, a buffer that
+// a running process may write to while the test reads it, and a wait for a
+// condition with one deadline.
+package mcptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Deadline is how long a test waits for something that should happen. It
+// only decides when a test gives up: no test asserts how fast anything is
+// (speed lives in benchmarks).
+const Deadline = time.Minute
+
+// Eventually polls ok until it holds, and fails the test if it does not
+// within Deadline.
+func Eventually(t testing.TB, what string, ok func() bool) {
+	t.Helper()
+	for end := time.Now().Add(Deadline); !ok(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("gave up waiting for %s after %s", what, Deadline)
+		}
+	}
+}
+
+// Call calls the tool name with args and returns its result, tool error or
+// not; a protocol error fails the test.
+func Call(t testing.TB, c *client.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
+	}
+	return res
+}
+
+// CallOK calls a tool that must succeed, and returns its structured result
+// decoded into Out and its text.
+func CallOK[Out any](t testing.TB, c *client.Client, name string, args any) (Out, string) {
+	t.Helper()
+	res := Call(t, c, name, args)
+	if res.IsError {
+		t.Fatalf("%s(%v) is a tool error: %s", name, args, Text(res))
+	}
+	var out Out
+	Decode(t, res, &out)
+	return out, Text(res)
+}
+
+// CallErr calls a tool that must answer a tool error, and returns its text.
+func CallErr(t testing.TB, c *client.Client, name string, args any) string {
+	t.Helper()
+	res := Call(t, c, name, args)
+	if !res.IsError {
+		t.Fatalf("%s(%v) succeeded, want a tool error; result: %s", name, args, Text(res))
+	}
+	return Text(res)
+}
+
+// Text is the text of a tool result.
+func Text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// Decode decodes a tool result's structured content into v.
+func Decode(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("structuredContent %s does not decode: %v", b, err)
+	}
+}
+
+// Buffer is a bytes.Buffer that one goroutine (a process's stderr, a
+// logger) may write while another reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
