@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 )
 
 // TestRun drives the real docs-mcp binary, serving this repository, with
@@ -50,12 +52,16 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// build compiles the docs-mcp server.
+// build compiles the docs-mcp server of this repository.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "docs-mcp")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/docs-mcp/docs-mcp/mcp-server").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := mcptest.BuildDocsMCP(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

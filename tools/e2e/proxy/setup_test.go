@@ -23,11 +23,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -208,7 +208,7 @@ func htpasswd(t *testing.T, openssl, path, user, password string) {
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
-	stderr syncBuffer
+	stderr mcptest.Buffer
 	exited chan struct{}
 	err    error // of Wait, once exited is closed
 }
@@ -258,11 +258,9 @@ func start(t *testing.T, name string, args []string, lines func(string)) *proc {
 // readers do.
 func buildDocsMCP(t *testing.T, root, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "docs-mcp")
-	cmd := exec.Command("go", "build", "-o", bin, "./mcp-server")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./mcp-server: %v\n%s", err, out)
+	bin, err := mcptest.BuildDocsMCP(root, dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -371,21 +369,4 @@ func (h *header) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set(h.key, h.value)
 	}
 	return h.next.RoundTrip(r)
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,10 +1,17 @@
-// Package mcptest holds what the tools module's end-to-end tests do with a
-// real MCP client once a session is open: call a tool, decode its result.
+// Package mcptest holds what the tools module's tests share: building the
+// docs-mcp server to run it as a process, a buffer that process may write
+// while the test reads it, and what a test does with a real MCP client
+// once a session is open: call a tool, decode its result.
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -38,4 +45,36 @@ func Decode(t testing.TB, res *mcp.CallToolResult, v any) {
 	if err != nil {
 		t.Fatalf("structured content: %v", err)
 	}
+}
+
+// BuildDocsMCP builds the docs-mcp server of the repository at root into
+// dir, as the docs tell readers to, and returns the binary's path.
+func BuildDocsMCP(root, dir string) (string, error) {
+	bin := filepath.Join(dir, "docs-mcp")
+	cmd := exec.Command("go", "build", "-o", bin, "./mcp-server")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./mcp-server: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// Buffer is a bytes.Buffer that one goroutine (a process's stderr, a
+// progress log) may write while another reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

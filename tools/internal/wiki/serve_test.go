@@ -8,28 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 )
-
-// syncBuffer collects the server's progress lines from its goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestServe(t *testing.T) {
 	root := fixture(t)
@@ -38,7 +21,7 @@ func TestServe(t *testing.T) {
 	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
 	writeFile(t, vscode, readFile(t, vscode)+"\nSee [the old page](old.md).\n")
 	opt := options(t, root)
-	var log syncBuffer
+	var log mcptest.Buffer
 	opt.Progress = &log
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -30,13 +30,7 @@ var (
 		if err != nil {
 			return "", err
 		}
-		exe := filepath.Join(binDir, "docs-mcp")
-		cmd := exec.Command("go", "build", "-o", exe, "./mcp-server")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build ./mcp-server: %w\n%s", err, out)
-		}
-		return exe, nil
+		return mcptest.BuildDocsMCP(root, binDir)
 	})
 )
 
