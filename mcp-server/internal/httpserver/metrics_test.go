@@ -124,13 +124,11 @@ func TestMetrics(t *testing.T) {
 	}
 
 	// The first snapshot's search index is built in the background.
-	fams := f.scrape(t)
-	for end := time.Now().Add(30 * time.Second); value(fams, "docs_mcp_index_build_duration_seconds", "") < 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("no index build measured")
-		}
+	var fams map[string]*dto.MetricFamily
+	mcptest.Eventually(t, "an index build measured", func() bool {
 		fams = f.scrape(t)
-	}
+		return value(fams, "docs_mcp_index_build_duration_seconds", "") >= 1
+	})
 	served := f.srv.opts.Status()
 	got := map[string]float64{}
 	want := map[string]float64{
