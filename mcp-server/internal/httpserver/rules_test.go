@@ -461,7 +461,9 @@ func TestDeleteEndsStream(t *testing.T) {
 // that mcp-go's own sweeper, on the real clock, never runs meanwhile.
 func TestIdleExpiry(t *testing.T) {
 	const idle = time.Hour
-	f := newFixture(t, func(o *Options) { o.SessionIdleTimeout = idle })
+	// Unused sessions get the same timeout here, so that the test is about
+	// idle expiry alone (TestSessionsMakeRoom checks the shorter one for sessions never used).
+	f := newFixture(t, func(o *Options) { o.SessionIdleTimeout, o.SessionInitTimeout = idle, idle })
 	var elapsed atomic.Int64 // the test clock's advance, in nanoseconds
 	start := time.Now()
 	f.srv.sessions.now = func() time.Time { return start.Add(time.Duration(elapsed.Load())) }
