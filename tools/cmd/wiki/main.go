@@ -1,12 +1,13 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
 // tools/hugo, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR]
-//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn]
+//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn]
 //
 // Run it from anywhere in the repository. The first run compiles Hugo, which
 // takes minutes; later runs reuse the Go build cache. A broken link in a doc
-// fails the build with its file and line.
+// fails the build with its file and line; with -broken-links=warn the site is
+// built all the same and every broken reference is listed.
 package main
 
 import (
@@ -25,8 +26,8 @@ import (
 )
 
 const usage = `usage:
-  wiki build [-o DIR] [-base-url URL] [-root DIR]   write the site (default build/wiki/)
-  wiki serve [-addr HOST:PORT] [-base-url URL] [-root DIR]   live preview
+  wiki build [-o DIR] [-base-url URL] [-root DIR] [-broken-links error|warn]   write the site (default build/wiki/)
+  wiki serve [-addr HOST:PORT] [-base-url URL] [-root DIR] [-broken-links error|warn]   live preview
 
 Run "wiki build -h" or "wiki serve -h" for the flags.
 `
@@ -63,6 +64,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.BaseURL, "base-url", "", "the URL the site is served under (canonical links, llms.txt); build: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL)
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
+	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; serve's default)")
 
 	switch args[0] {
 	case "build":

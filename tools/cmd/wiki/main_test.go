@@ -76,6 +76,28 @@ func TestBuildCommand(t *testing.T) {
 		t.Errorf("the failed build removed the previous site: %v", err)
 	}
 
+	// With -broken-links=warn the same tree is built, and the broken link
+	// is listed with its file and line.
+	stderr.Reset()
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-broken-links", "warn"}, &stderr); err != nil {
+		t.Fatalf("build -broken-links=warn: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{
+		`docs/clients/broken.md:3: broken link "../gone.md": docs/gone.md does not exist`,
+		"wiki: 1 broken reference(s) listed above; the site is built anyway",
+		"wiki: built 16 pages",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("build -broken-links=warn printed no %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "clients", "broken", "index.html")); err != nil {
+		t.Errorf("build -broken-links=warn did not build the page with the broken link: %v", err)
+	}
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-broken-links", "ignore"}, &stderr); err == nil || !strings.Contains(err.Error(), `"ignore" is neither`) {
+		t.Errorf("build -broken-links=ignore = %v, want a refusal", err)
+	}
+
 	// -o never replaces a folder that is not a wiki build.
 	other := t.TempDir()
 	writeFile(t, filepath.Join(other, "keep.txt"), "mine")

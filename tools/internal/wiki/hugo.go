@@ -71,9 +71,16 @@ func (h *Hugo) Version(ctx context.Context) (string, error) {
 	return v, nil
 }
 
+// Usage is what a finished Hugo run used, counting the go command that
+// started it.
+type Usage struct {
+	CPU     time.Duration // user and system time
+	PeakRSS int64         // the largest resident set in bytes; 0 where the OS does not say
+}
+
 // Run runs Hugo with args, passing each line it prints to line (stdout and
 // stderr both; Hugo logs to either). The error says how Hugo ended.
-func (h *Hugo) Run(ctx context.Context, line func(string), args ...string) error {
+func (h *Hugo) Run(ctx context.Context, line func(string), args ...string) (Usage, error) {
 	cmd := h.command(ctx, args...)
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
@@ -94,12 +101,16 @@ func (h *Hugo) Run(ctx context.Context, line func(string), args ...string) error
 	}
 	pw.Close()
 	<-scanDone
+	var use Usage
+	if ps := cmd.ProcessState; ps != nil {
+		use = Usage{CPU: ps.UserTime() + ps.SystemTime(), PeakRSS: peakRSS(ps)}
+	}
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && ctx.Err() == nil {
-			return fmt.Errorf("hugo %s: exit status %d", args[0], exit.ExitCode())
+			return use, fmt.Errorf("hugo %s: exit status %d", args[0], exit.ExitCode())
 		}
-		return fmt.Errorf("hugo %s: %w", args[0], err)
+		return use, fmt.Errorf("hugo %s: %w", args[0], err)
 	}
-	return nil
+	return use, nil
 }

@@ -208,8 +208,9 @@ func (t *Tree) data() siteData {
 
 // writeGenerated writes the generated part of the site into dir: the folder
 // pages, data/wiki.json and the config holding the mounts. It returns the
-// config file's path. A preview leaves out the raw twins (see config).
-func (t *Tree) writeGenerated(dir, siteDir string, preview bool) (string, error) {
+// config file's path. A preview leaves out the raw twins (see config);
+// brokenLinks is BrokenLinksError or BrokenLinksWarn.
+func (t *Tree) writeGenerated(dir, siteDir string, preview bool, brokenLinks string) (string, error) {
 	for _, s := range t.generatedSections() {
 		front := "---\nwikiGenerated: true\n---\n"
 		if s == "" {
@@ -237,7 +238,7 @@ func (t *Tree) writeGenerated(dir, siteDir string, preview bool) (string, error)
 		return "", fmt.Errorf("generate data: %w", err)
 	}
 	cfg := filepath.Join(dir, "mounts.json")
-	b, err = json.MarshalIndent(t.config(dir, siteDir, preview), "", "  ")
+	b, err = json.MarshalIndent(t.config(dir, siteDir, preview, brokenLinks), "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("generate config: %w", err)
 	}
@@ -246,6 +247,13 @@ func (t *Tree) writeGenerated(dir, siteDir string, preview bool) (string, error)
 	}
 	return cfg, nil
 }
+
+// navFullPages is the most pages (docs and folders) a site may have for its
+// sidebar to show every folder on every page; a larger site's sidebar shows
+// the folders on the way to the page (layouts/_partials/sidebar.html). Past
+// a few hundred entries a full tree is more to scroll than to read, and it
+// is copied into every page: at 10,000 docs it would make the site gigabytes.
+const navFullPages = 500
 
 type mount struct {
 	Source string   `json:"source"`
@@ -265,20 +273,22 @@ type hugoConfig struct {
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
 // defaults, so the site's own folders are mounted too.
 //
-// A preview (hugo server) reports broken links without stopping, and does
-// not publish the raw .md twins: Hugo's watcher
+// A broken link fails the render (errorf) unless brokenLinks is
+// BrokenLinksWarn, when it is only reported (warnf): the wiki command lists
+// either kind as file:line.
+//
+// A preview (hugo server) does not publish the raw .md twins: Hugo's watcher
 // treats a changed file under a folder mounted as static as a static file
 // only (a "! **.md" filter on the mount does not change that), and would
 // stop re-rendering the page. So a preview mounts the other files one by one.
-func (t *Tree) config(genDir, siteDir string, preview bool) hugoConfig {
+func (t *Tree) config(genDir, siteDir string, preview bool, brokenLinks string) hugoConfig {
 	docs := filepath.Join(t.Root, "docs")
 	var c hugoConfig
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
-	if preview {
-		// A broken link is a warning in the preview, which keeps serving
-		// (layouts/_partials/broken.html); it fails a build.
-		c.Params = map[string]any{"wikiPreview": true}
+	c.Params = map[string]any{
+		"wikiBrokenLinks": brokenLinks,                                            // layouts/_partials/broken.html
+		"wikiNavFull":     len(t.Docs)+len(t.generatedSections()) <= navFullPages, // layouts/_partials/sidebar.html
 	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},

@@ -25,12 +25,21 @@ import (
 // DefaultBaseURL is where the wiki lives: the server mounts it at /wiki/.
 const DefaultBaseURL = "/wiki/"
 
+// What a build or preview does about a broken link or image in the docs.
+const (
+	BrokenLinksError = "error" // fail the build, listing them (Build's default)
+	BrokenLinksWarn  = "warn"  // list them and build the site anyway (Serve's default)
+)
+
 // Options says what to build.
 type Options struct {
 	Repo     string    // the docs-mcp checkout: holds tools/internal/wiki/site and tools/hugo
 	Root     string    // the tree to build (docs/, ...); empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
+	// BrokenLinks is BrokenLinksError or BrokenLinksWarn; empty means
+	// BrokenLinksError for Build and BrokenLinksWarn for Serve.
+	BrokenLinks string
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
@@ -44,6 +53,17 @@ func (o Options) progress() io.Writer {
 		return io.Discard
 	}
 	return o.Progress
+}
+
+// brokenLinks is o.BrokenLinks checked, def when empty.
+func (o Options) brokenLinks(def string) (string, error) {
+	switch o.BrokenLinks {
+	case "":
+		return def, nil
+	case BrokenLinksError, BrokenLinksWarn:
+		return o.BrokenLinks, nil
+	}
+	return "", fmt.Errorf("broken links: %q is neither %q nor %q", o.BrokenLinks, BrokenLinksError, BrokenLinksWarn)
 }
 
 func (o Options) root() string {
@@ -68,8 +88,11 @@ type Result struct {
 	Out      string        // the site folder
 	Pages    int           // HTML pages written
 	Files    int           // all files written
+	Bytes    int64         // the size of all files written
 	Hugo     string        // Hugo's version line
 	Duration time.Duration // Hugo's run, not counting its compile
+	Usage    Usage         // what Hugo's run used: CPU time and peak memory
+	Broken   []Problem     // the broken references a BrokenLinksWarn build listed
 }
 
 // BuildError is a build that failed on broken references in the docs.
@@ -87,9 +110,13 @@ func (e *BuildError) Error() string {
 }
 
 // Build writes the site for opt into out, replacing an earlier build there.
-func Build(ctx context.Context, opt Options, out string) (*Result, error) {
+func Build(ctx context.Context, opt Options, out string) (res *Result, err error) {
 	progress := opt.progress()
-	out, err := filepath.Abs(out)
+	broken, err := opt.brokenLinks(BrokenLinksError)
+	if err != nil {
+		return nil, fmt.Errorf("build wiki: %w", err)
+	}
+	out, err = filepath.Abs(out)
 	if err != nil {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
@@ -116,7 +143,7 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), false)
+	cfg, err := tree.writeGenerated(gen, opt.siteDir(), false, broken)
 	if err != nil {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
@@ -133,7 +160,7 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 	start := time.Now()
 	var reports []report
 	var logged []string
-	runErr := hugo.Run(ctx, func(line string) {
+	use, runErr := hugo.Run(ctx, func(line string) {
 		if r, ok := parseReport(line); ok {
 			reports = append(reports, r)
 			return
@@ -155,7 +182,8 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 		return nil, fmt.Errorf("build wiki: %w", err)
 	}
 	defer root.Close()
-	if probs := problems(root, reports); len(probs) > 0 {
+	probs := problems(root, reports)
+	if len(probs) > 0 && broken == BrokenLinksError {
 		return nil, fmt.Errorf("build wiki: %w", &BuildError{Problems: probs})
 	}
 	if runErr != nil {
@@ -170,13 +198,23 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 		}
 	}
 
-	res := &Result{Out: out, Hugo: version, Duration: took}
+	for _, p := range probs {
+		fmt.Fprintln(progress, "wiki: "+p.String())
+	}
+	if len(probs) > 0 {
+		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway (-broken-links=warn)\n", len(probs))
+	}
+
+	res = &Result{Out: out, Hugo: version, Duration: took, Usage: use, Broken: probs}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
 			return os.Chmod(p, 0o755)
+		}
+		if fi, err := d.Info(); err == nil {
+			res.Bytes += fi.Size()
 		}
 		res.Files++
 		if strings.HasSuffix(p, ".html") {
@@ -221,6 +259,10 @@ func checkReplaceable(out string) error {
 // Broken references are reported as file:line while it runs.
 func Serve(ctx context.Context, opt Options, addr string) error {
 	progress := opt.progress()
+	broken, err := opt.brokenLinks(BrokenLinksWarn)
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("serve wiki: address %q: %w", addr, err)
@@ -239,7 +281,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), true)
+	cfg, err := tree.writeGenerated(gen, opt.siteDir(), true, broken)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
@@ -254,7 +296,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		base = "http://" + net.JoinHostPort(host, port) + DefaultBaseURL
 	}
 	fmt.Fprintf(progress, "wiki: live preview with %s at %s (edits show live; restart after adding, moving or removing a doc; raw .md twins are only in builds; Ctrl-C stops)\n", version, base)
-	err = hugo.Run(ctx, func(line string) {
+	_, err = hugo.Run(ctx, func(line string) {
 		if r, ok := parseReport(line); ok {
 			for _, p := range problems(root, []report{r}) {
 				fmt.Fprintln(progress, "wiki: "+p.String())

@@ -186,6 +186,8 @@
         return r.json();
       })
       .then(function (data) {
+        // The index lists pages as the build met them: results go in path order.
+        data.pages.sort(function (a, b) { return a.path < b.path ? -1 : a.path > b.path ? 1 : 0; });
         index = data;
         render(input.value);
         input.addEventListener("input", function () {
