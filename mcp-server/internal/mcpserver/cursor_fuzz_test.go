@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // FuzzCursor feeds any string to decodeCursor as a client's cursor. It must
@@ -36,8 +36,6 @@ func FuzzCursor(f *testing.F) {
 	f.Add(`{"k":"search","q":1,"p":"","l":-1}`, "search", uint64(1), "", -1)
 
 	c, snap := fuzzClient(f)
-	ctx := context.Background()
-
 	f.Fuzz(func(t *testing.T, s, kind string, query uint64, path string, line int) {
 		got, err := decodeCursor(s, kind, query)
 		if err != nil {
@@ -64,17 +62,21 @@ func FuzzCursor(f *testing.F) {
 				cursor{Kind: "list", Query: fingerprint(""), Path: path}.encode())
 		}
 		for _, cur := range forged {
-			res := callTool(ctx, t, c, "mod_search_docs", map[string]any{"query": "hook", "cursor": cur})
+			res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook", "cursor": cur})
 			if !res.IsError && cur != s {
-				for _, m := range structured[SearchDocsOutput](t, res).Matches {
+				var out SearchDocsOutput
+				mcptest.Decode(t, res, &out)
+				for _, m := range out.Matches {
 					if m.Path < path || m.Path == path && m.Line <= line {
 						t.Fatalf("search after %s:%d returned %s:%d", path, line, m.Path, m.Line)
 					}
 				}
 			}
-			res = callTool(ctx, t, c, "mod_list_doc_paths", map[string]any{"cursor": cur})
+			res = mcptest.Call(t, c, "mod_list_doc_paths", map[string]any{"cursor": cur})
 			if !res.IsError && cur != s {
-				for _, e := range structured[ListDocPathsOutput](t, res).Paths {
+				var out ListDocPathsOutput
+				mcptest.Decode(t, res, &out)
+				for _, e := range out.Paths {
 					if e.Path <= path {
 						t.Fatalf("list after %q returned %q", path, e.Path)
 					}
@@ -121,29 +123,4 @@ func fuzzClient(f *testing.F) (*client.Client, *docs.Snapshot) {
 		f.Fatal(err)
 	}
 	return c, snap
-}
-
-func callTool(ctx context.Context, t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s(%v): protocol error: %v", name, args, err)
-	}
-	return res
-}
-
-func structured[Out any](t *testing.T, res *mcp.CallToolResult) Out {
-	t.Helper()
-	var out Out
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("structuredContent %s does not decode: %v", b, err)
-	}
-	return out
 }
