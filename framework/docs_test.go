@@ -101,6 +101,10 @@ func readDocs(t *testing.T) map[string]markdown {
 // marked as a fragment (```go fragment), each as a package of its own in a
 // module that uses this framework through a workspace. A snippet that
 // stops compiling is a snippet that misleads its readers.
+//
+// A block that quotes a file of an example module (```go file=examples/...)
+// is not built alone: it is one file of a package, TestDocsQuoteExamples
+// keeps it identical to that file, and CI builds and tests the example.
 func TestGoSnippetsCompile(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -119,6 +123,9 @@ func TestGoSnippetsCompile(t *testing.T) {
 		for _, b := range md.blocks {
 			fields := strings.Fields(b.info)
 			if len(fields) == 0 || fields[0] != "go" || (len(fields) > 1 && fields[1] == "fragment") {
+				continue
+			}
+			if _, quotes := b.quotedFile(); quotes {
 				continue
 			}
 			if !strings.HasPrefix(strings.TrimSpace(b.code), "package ") {
@@ -142,6 +149,69 @@ func TestGoSnippetsCompile(t *testing.T) {
 		}
 	}
 	t.Logf("compiled %d Go snippets", len(compiled))
+}
+
+// quotedFile returns the repository path a block quotes, named in its info
+// string as file=PATH (```go file=examples/welcome/greet.go), if any.
+func (b block) quotedFile() (path string, ok bool) {
+	for _, f := range strings.Fields(b.info) {
+		if p, ok := strings.CutPrefix(f, "file="); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// TestDocsQuoteExamples keeps the code that tutorials quote from the example
+// modules identical to it: a block fenced with file=PATH must be the whole
+// file at PATH, a file under examples/. The tutorial then shows exactly the
+// code that CI builds and tests.
+func TestDocsQuoteExamples(t *testing.T) {
+	quoted := 0
+	for _, md := range readDocs(t) {
+		for _, b := range md.blocks {
+			path, ok := b.quotedFile()
+			if !ok {
+				continue
+			}
+			quoted++
+			if !strings.HasPrefix(path, "examples/") || !filepath.IsLocal(path) {
+				t.Errorf("%s:%d: file=%s: a quoted file must be under examples/", b.file, b.line, path)
+				continue
+			}
+			want, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(path)))
+			if err != nil {
+				t.Errorf("%s:%d: the block quotes %s: %v", b.file, b.line, path, err)
+				continue
+			}
+			if b.code != string(want) {
+				t.Errorf("%s:%d: the block differs from %s; copy the file into the block again:\n%s",
+					b.file, b.line, path, lineDiff(string(want), b.code))
+			}
+		}
+	}
+	if quoted == 0 {
+		t.Fatal("no block quotes an example file: the test checks nothing")
+	}
+	t.Logf("%d quoted example files checked", quoted)
+}
+
+// lineDiff describes the first line where got differs from want.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl || i >= len(w) || i >= len(g) {
+			return fmt.Sprintf("line %d of the file: %q\nline %d of the block: %q", i+1, wl, i+1, gl)
+		}
+	}
+	return "(no difference)"
 }
 
 // hookSpan finds inline code that names a hook: `category.snake_case`.

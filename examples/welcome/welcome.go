@@ -1,7 +1,7 @@
 // Package welcome is an example mod for the modkit framework. It greets
 // players when they join and keeps chat polite: one event handler
 // (player.joined, in greet.go) and one filter (chat.message_sending, in
-// chat.go). A game loads it with New and Register.
+// chatfilter.go). A game loads it with New and Register.
 package welcome
 
 import (
