@@ -2,6 +2,7 @@ package tutorial
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -101,6 +102,11 @@ func readTutorial(t *testing.T, root string) []step {
 		pages = append(pages, page{name, w, string(data)})
 	}
 	slices.SortFunc(pages, func(a, b page) int { return a.weight - b.weight })
+	for i := 1; i < len(pages); i++ {
+		if pages[i].weight == pages[i-1].weight {
+			t.Fatalf("%s and %s both have weight %d: the reading order is ambiguous", pages[i-1].name, pages[i].name, pages[i].weight)
+		}
+	}
 
 	var steps []step
 	for _, p := range pages {
@@ -134,18 +140,18 @@ func readTutorial(t *testing.T, root string) []step {
 func weight(text string) (int, error) {
 	front, ok := strings.CutPrefix(text, "---\n")
 	if !ok {
-		return 0, fmt.Errorf("no front matter")
+		return 0, errors.New("no front matter")
 	}
 	front, _, ok = strings.Cut(front, "\n---\n")
 	if !ok {
-		return 0, fmt.Errorf("the front matter is not closed")
+		return 0, errors.New("the front matter is not closed")
 	}
 	for line := range strings.Lines(front) {
 		if v, ok := strings.CutPrefix(line, "weight:"); ok {
 			return strconv.Atoi(strings.TrimSpace(v))
 		}
 	}
-	return 0, fmt.Errorf("no weight in the front matter")
+	return 0, errors.New("no weight in the front matter")
 }
 
 type block struct {
