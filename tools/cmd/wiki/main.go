@@ -1,13 +1,16 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
-// tools/hugo, or serves a live preview of it.
+// tools/hugo, rebuilds it on every change, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn]
-//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-hugo FILE]
+//	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-hugo FILE]
+//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-hugo FILE]
 //
 // Run it from anywhere in the repository. The first run compiles Hugo, which
 // takes minutes; later runs reuse the Go build cache. A broken link in a doc
 // fails the build with its file and line; with -broken-links=warn the site is
-// built all the same and every broken reference is listed.
+// built all the same and every broken reference is listed (watch's default).
+// Watch swaps each build in whole, so docs-mcp serving -o follows the docs
+// without ever serving a half-written site (the compose service wiki-live).
 package main
 
 import (
@@ -26,10 +29,11 @@ import (
 )
 
 const usage = `usage:
-  wiki build [-o DIR] [-base-url URL] [-root DIR] [-broken-links error|warn]   write the site (default build/wiki/)
-  wiki serve [-addr HOST:PORT] [-base-url URL] [-root DIR] [-broken-links error|warn]   live preview
+  wiki build [-o DIR] [flags]            write the site (default build/wiki/)
+  wiki watch [-o DIR] [-poll D] [flags]  write it, then rewrite it on every change of the docs
+  wiki serve [-addr HOST:PORT] [flags]   live preview with Hugo's server
 
-Run "wiki build -h" or "wiki serve -h" for the flags.
+Run "wiki build -h", "wiki watch -h" or "wiki serve -h" for the flags.
 `
 
 func main() {
@@ -64,11 +68,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.BaseURL, "base-url", "", "the URL the site is served under (canonical links, llms.txt); build: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL)
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
-	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; serve's default)")
+	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; the default of watch and serve)")
+	fs.StringVar(&opt.Hugo, "hugo", "", "a Hugo `executable` built from tools/hugo/go.mod, to run instead of compiling and running it with go tool")
+	outFlag := func() *string {
+		return fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced whole on each build; must be empty or an earlier wiki build)")
+	}
 
 	switch args[0] {
 	case "build":
-		out := fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced; must be empty or an earlier wiki build)")
+		out := outFlag()
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -78,6 +86,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "wiki: built %d pages (%d files) in %s with Hugo → %s\n", res.Pages, res.Files, res.Duration.Round(1e6), res.Out)
 		return nil
+	case "watch":
+		out := outFlag()
+		poll := fs.Duration("poll", wiki.DefaultPoll, "how often to look for changes in the tree")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return wiki.Watch(ctx, opt, *out, *poll)
 	case "serve":
 		addr := fs.String("addr", "127.0.0.1:1313", "listen `address`")
 		if err := fs.Parse(args[1:]); err != nil {

@@ -40,6 +40,7 @@ func TestUsage(t *testing.T) {
 		{nil, "flag: help requested", "usage:"},
 		{[]string{"publish"}, `unknown command "publish"`, "usage:"},
 		{[]string{"build", "-x"}, "flag provided but not defined: -x", "-base-url"},
+		{[]string{"watch", "-poll", "often"}, `invalid value "often" for flag -poll`, "-hugo"},
 	} {
 		var stderr bytes.Buffer
 		err := run(context.Background(), c.args, &stderr)

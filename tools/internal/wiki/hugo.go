@@ -16,9 +16,12 @@ import (
 
 // Hugo runs the Hugo pinned in tools/hugo/go.mod as a Go tool:
 // GOWORK=off go -C tools/hugo tool hugo ... (the Go build cache keeps the
-// compiled binary, so only the first run compiles it).
+// compiled binary, so only the first run compiles it), or a Hugo binary
+// built from it beforehand, where there is no Go toolchain (the live wiki's
+// container image).
 type Hugo struct {
 	ModDir   string    // tools/hugo, the module with the tool directive
+	Binary   string    // a Hugo executable to run instead of the Go tool; empty means the Go tool
 	Progress io.Writer // where the user reads what is happening
 	// SlowAfter is how long Version may take before the user is told Hugo is
 	// probably being compiled; zero means 10 seconds (a cached Hugo answers
@@ -27,8 +30,13 @@ type Hugo struct {
 }
 
 func (h *Hugo) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"-C", h.ModDir, "tool", "hugo"}, args...)...)
-	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	var cmd *exec.Cmd
+	if h.Binary != "" {
+		cmd = exec.CommandContext(ctx, h.Binary, args...)
+	} else {
+		cmd = exec.CommandContext(ctx, "go", append([]string{"-C", h.ModDir, "tool", "hugo"}, args...)...)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	}
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd
@@ -61,6 +69,9 @@ func (h *Hugo) Version(ctx context.Context) (string, error) {
 	err := cmd.Run()
 	close(done)
 	wg.Wait()
+	if err != nil && h.Binary != "" {
+		return "", fmt.Errorf("run Hugo (%s version): %w\n%s", h.Binary, err, strings.TrimSpace(out.String()))
+	}
 	if err != nil {
 		return "", fmt.Errorf("compile Hugo (GOWORK=off go -C %s tool hugo version): %w\n%s", h.ModDir, err, strings.TrimSpace(out.String()))
 	}

@@ -6,7 +6,8 @@
 // without an index.md, and data/wiki.json mapping repository paths to pages)
 // into a temporary folder, runs Hugo, and turns the broken references the
 // layouts report into file:line problems. The site is written next to the
-// output folder and swapped in only when the build succeeded.
+// output folder and swapped in only when the build succeeded, in one step
+// on Linux. Watch rebuilds the site on every change of the tree.
 package wiki
 
 import (
@@ -34,6 +35,7 @@ const (
 // Options says what to build.
 type Options struct {
 	Repo     string    // the docs-mcp checkout: holds tools/internal/wiki/site and tools/hugo
+	Hugo     string    // a Hugo executable built from tools/hugo; empty means running it with go tool
 	Root     string    // the tree to build (docs/, ...); empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
@@ -45,7 +47,7 @@ type Options struct {
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
 
 func (o Options) hugo() *Hugo {
-	return &Hugo{ModDir: filepath.Join(o.Repo, "tools", "hugo"), Progress: o.progress()}
+	return &Hugo{ModDir: filepath.Join(o.Repo, "tools", "hugo"), Binary: o.Hugo, Progress: o.progress()}
 }
 
 func (o Options) progress() io.Writer {
@@ -110,67 +112,109 @@ func (e *BuildError) Error() string {
 }
 
 // Build writes the site for opt into out, replacing an earlier build there.
-func Build(ctx context.Context, opt Options, out string) (res *Result, err error) {
-	progress := opt.progress()
-	broken, err := opt.brokenLinks(BrokenLinksError)
+func Build(ctx context.Context, opt Options, out string) (*Result, error) {
+	b, err := newBuilder(opt, out, BrokenLinksError)
 	if err != nil {
 		return nil, fmt.Errorf("build wiki: %w", err)
+	}
+	res, err := b.build(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("build wiki: %w", err)
+	}
+	return res, nil
+}
+
+// A builder builds one tree into one folder, as often as asked: once for
+// Build, on every change for Watch. It asks Hugo for its version once.
+type builder struct {
+	opt     Options
+	out     string // absolute
+	broken  string // BrokenLinksError or BrokenLinksWarn
+	hugo    *Hugo
+	version string // Hugo's version line, once known
+}
+
+// newBuilder checks opt and out; broken is the default for opt.BrokenLinks.
+func newBuilder(opt Options, out, broken string) (*builder, error) {
+	broken, err := opt.brokenLinks(broken)
+	if err != nil {
+		return nil, err
 	}
 	out, err = filepath.Abs(out)
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
 	if err := checkReplaceable(out); err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
-	tree, err := ScanTree(opt.root())
+	return &builder{opt: opt, out: out, broken: broken, hugo: opt.hugo()}, nil
+}
+
+// hugoVersion makes sure Hugo runs (compiling it the first time) and
+// returns its version line.
+func (b *builder) hugoVersion(ctx context.Context) (string, error) {
+	if b.version != "" {
+		return b.version, nil
+	}
+	v, err := b.hugo.Version(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return "", err
+	}
+	b.version = v
+	fmt.Fprintf(b.opt.progress(), "wiki: running %s\n", v)
+	return v, nil
+}
+
+// build scans the tree, has Hugo write the site next to the output folder
+// and swaps it in only when the build succeeded.
+func (b *builder) build(ctx context.Context) (*Result, error) {
+	progress := b.opt.progress()
+	tree, err := ScanTree(b.opt.root())
+	if err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(progress, "wiki: %d docs and %d other files under %s\n", len(tree.Docs), len(tree.Files), filepath.Join(tree.Root, "docs"))
 	if !tree.Contributing {
 		fmt.Fprintf(progress, "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
 	}
-
-	hugo := opt.hugo()
-	version, err := hugo.Version(ctx)
+	version, err := b.hugoVersion(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
 
 	gen, err := os.MkdirTemp("", "wiki-gen-*")
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), false, broken)
+	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), false, b.broken)
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+	if err := os.MkdirAll(filepath.Dir(b.out), 0o755); err != nil {
+		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+"-*")
+	tmp, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-*")
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(tmp) // gone after the swap; left over only on failure
+	// After the swap tmp holds the previous site; on failure, the new one.
+	defer os.RemoveAll(tmp)
 
-	fmt.Fprintf(progress, "wiki: running %s\n", version)
 	start := time.Now()
 	var reports []report
 	var logged []string
-	use, runErr := hugo.Run(ctx, func(line string) {
+	use, runErr := b.hugo.Run(ctx, func(line string) {
 		if r, ok := parseReport(line); ok {
 			reports = append(reports, r)
 			return
 		}
 		logged = append(logged, line)
 	}, "build",
-		"--source", opt.siteDir(),
-		"--config", filepath.Join(opt.siteDir(), "hugo.toml")+","+cfg,
+		"--source", b.opt.siteDir(),
+		"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+cfg,
 		"--destination", tmp,
-		"--baseURL", opt.baseURL(),
+		"--baseURL", b.opt.baseURL(),
 		"--logLevel", "warn",
 		"--printPathWarnings",
 		"--noBuildLock",
@@ -179,18 +223,18 @@ func Build(ctx context.Context, opt Options, out string) (res *Result, err error
 
 	root, err := os.OpenRoot(tree.Root)
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
 	defer root.Close()
 	probs := problems(root, reports)
-	if len(probs) > 0 && broken == BrokenLinksError {
-		return nil, fmt.Errorf("build wiki: %w", &BuildError{Problems: probs})
+	if len(probs) > 0 && b.broken == BrokenLinksError {
+		return nil, &BuildError{Problems: probs}
 	}
 	if runErr != nil {
 		for _, l := range logged {
 			fmt.Fprintln(progress, "hugo: "+l)
 		}
-		return nil, fmt.Errorf("build wiki: %w", runErr)
+		return nil, runErr
 	}
 	for _, l := range logged {
 		if strings.HasPrefix(l, "WARN") {
@@ -205,7 +249,7 @@ func Build(ctx context.Context, opt Options, out string) (res *Result, err error
 		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway (-broken-links=warn)\n", len(probs))
 	}
 
-	res = &Result{Out: out, Hugo: version, Duration: took, Usage: use, Broken: probs}
+	res := &Result{Out: b.out, Hugo: version, Duration: took, Usage: use, Broken: probs}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -223,15 +267,41 @@ func Build(ctx context.Context, opt Options, out string) (res *Result, err error
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+		return nil, err
 	}
-	if err := os.RemoveAll(out); err != nil {
-		return nil, fmt.Errorf("build wiki: replace %s: %w", out, err)
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return nil, fmt.Errorf("build wiki: %w", err)
+	if err := replaceDir(tmp, b.out); err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// replaceDir puts the finished site tmp in place of out. On Linux the two
+// folders are exchanged in one step (renameat2 with RENAME_EXCHANGE): a
+// server reading out (docs-mcp opens the folder on every request) finds
+// the old site or the new one, never a missing or half-removed one, and
+// the old site is left at tmp for the caller to remove. Elsewhere, on a
+// file system that cannot exchange, and for the first build, the old site
+// is renamed aside and the new one renamed in: out is missing for the
+// instant between the two renames.
+func replaceDir(tmp, out string) error {
+	err := exchange(tmp, out)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("replace %s: %w", out, err)
+	}
+	old := tmp + "-old"
+	if err := os.Rename(out, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("replace %s: %w", out, err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("replace %s: %w", out, err)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("remove the previous site: %w", err)
+	}
+	return nil
 }
 
 // checkReplaceable refuses to replace a folder that is not an earlier wiki

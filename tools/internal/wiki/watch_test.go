@@ -1,0 +1,247 @@
+package wiki
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+)
+
+func TestWatch(t *testing.T) {
+	root := fixture(t)
+	opt := options(t, root)
+	var log mcptest.Buffer
+	opt.Progress = &log
+	out := filepath.Join(t.TempDir(), "wiki")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, opt, out, 20*time.Millisecond) }()
+	stopReading := readWhole(t, out)
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Watch: %v", err)
+		}
+		stopReading()
+		if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*")); len(left) > 0 {
+			t.Errorf("Watch left %q beside the site", left)
+		}
+	}()
+
+	page := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
+	waitFor(t, &log, "the first build", func() bool { return exists(page("getting-started/index.html")) })
+
+	// An edit shows in the page, its Markdown twin and the search index; a
+	// new doc gets a page, and its broken link is listed, not fatal.
+	gs := filepath.Join(root, "docs", "getting-started.md")
+	writeFile(t, gs, readFile(t, gs)+"\nA line written while the wiki is watched.\n")
+	writeFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
+	waitFor(t, &log, "the edit and the new doc", func() bool {
+		return contains(page("getting-started/index.html"), "A line written while the wiki is watched.") &&
+			contains(page("getting-started.md"), "A line written while the wiki is watched.") &&
+			contains(page("search-index.json"), "A line written while the wiki is watched.") &&
+			contains(page("clients/zed/index.html"), "<title>Zed · modkit wiki</title>") &&
+			contains(page("clients/zed.md"), "# Zed")
+	})
+	if want := `wiki: docs/clients/zed.md:3: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
+		t.Errorf("Watch did not list %q; log:\n%s", want, log.String())
+	}
+
+	// A tree that cannot be built keeps the last site served; fixing it
+	// builds again.
+	taken := filepath.Join(root, "docs", "search.md")
+	writeFile(t, taken, "# Search\n")
+	waitFor(t, &log, "the failed build's report", func() bool {
+		return strings.Contains(log.String(), "(the last site stays served)")
+	})
+	if !exists(page("clients/zed/index.html")) {
+		t.Fatal("a failed build removed the site")
+	}
+	if err := os.Remove(taken); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "docs", "clients", "vscode.md")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, &log, "the removed doc's page to go", func() bool { return !exists(page("clients/vscode/index.html")) })
+	if !exists(page("clients/zed/index.html")) {
+		t.Error("the rebuild after the fix lost the new doc")
+	}
+}
+
+// readWhole checks, until stopped, that the site at out is whole whenever
+// it is there at all, as a server reading it during rebuilds would see it:
+// its home page present and its search index complete JSON. On other
+// systems than Linux the swap leaves out missing for an instant, so only
+// Linux is held to it.
+func readWhole(t *testing.T, out string) (stop func()) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var problem string
+	reads := 0
+	go func() {
+		defer wg.Done()
+		for seen := false; ; {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			index, err := os.ReadFile(filepath.Join(out, "search-index.json"))
+			if err != nil && !seen {
+				time.Sleep(time.Millisecond)
+				continue // not built yet
+			}
+			seen = true
+			reads++
+			if err != nil || !json.Valid(index) {
+				problem = "the search index was missing or cut: " + errString(err)
+				return
+			}
+			if !exists(filepath.Join(out, "index.html")) {
+				problem = "the home page was missing"
+				return
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+		if problem != "" {
+			t.Errorf("during rebuilds, after %d whole reads: %s", reads, problem)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "not valid JSON"
+	}
+	return err.Error()
+}
+
+func waitFor(t *testing.T, log *mcptest.Buffer, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); !ok(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited two minutes for %s; log:\n%s", what, log.String())
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func contains(path, text string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && strings.Contains(string(b), text)
+}
+
+func TestReplaceDir(t *testing.T) {
+	for _, earlier := range []bool{true, false} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "wiki")
+		if earlier {
+			writeFile(t, filepath.Join(out, "old.html"), "old")
+		}
+		tmp := filepath.Join(dir, ".wiki-1")
+		writeFile(t, filepath.Join(tmp, "new.html"), "new")
+
+		if err := replaceDir(tmp, out); err != nil {
+			t.Fatalf("replaceDir (earlier site: %t): %v", earlier, err)
+		}
+		if got := readFile(t, filepath.Join(out, "new.html")); got != "new" {
+			t.Errorf("earlier site %t: out holds %q, want the new site", earlier, got)
+		}
+		if exists(filepath.Join(out, "old.html")) {
+			t.Errorf("earlier site %t: the old site's file is still in out", earlier)
+		}
+		// What replaceDir leaves beside out is at tmp, which the caller removes.
+		if err := os.RemoveAll(tmp); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+			t.Errorf("earlier site %t: left %q", earlier, left)
+		}
+	}
+}
+
+func TestStampsChanges(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, root string)
+		want   []string
+	}{
+		{"nothing", func(*testing.T, string) {}, nil},
+		{"an edited doc", func(t *testing.T, root string) {
+			writeFile(t, filepath.Join(root, "docs", "getting-started.md"), "# Getting started\n\nShorter now.\n")
+		}, []string{"docs/getting-started.md"}},
+		{"a new doc in a new folder, and an image", func(t *testing.T, root string) {
+			writeFile(t, filepath.Join(root, "docs", "new", "a.md"), "# A\n")
+			writeFile(t, filepath.Join(root, "docs", "new", "a.svg"), "<svg/>")
+		}, []string{"docs/new/a.md", "docs/new/a.svg"}},
+		{"a removed folder", func(t *testing.T, root string) {
+			if err := os.RemoveAll(filepath.Join(root, "docs", "framework")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"docs/framework/advanced/priorities.md", "docs/framework/overview.md"}},
+		{"the registry and the guide", func(t *testing.T, root string) {
+			writeFile(t, filepath.Join(root, "framework", "mod_hooks.json"), `{"hooks":[]}`)
+			if err := os.Remove(filepath.Join(root, "CONTRIBUTING.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}},
+		{"an editor's hidden files, and files beside docs/", func(t *testing.T, root string) {
+			writeFile(t, filepath.Join(root, "docs", ".getting-started.md.swp"), "x")
+			writeFile(t, filepath.Join(root, "docs", ".cache", "a.md"), "x")
+			writeFile(t, filepath.Join(root, "README.md"), "x")
+		}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := fixture(t)
+			before, err := stamps(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A time the edits cannot share, on file systems with coarse times.
+			old := time.Now().Add(-time.Hour)
+			for p := range before {
+				if err := os.Chtimes(filepath.Join(root, p), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if before, err = stamps(root); err != nil {
+				t.Fatal(err)
+			}
+			c.change(t, root)
+			after, err := stamps(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, before.changes(after)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	if _, err := stamps(t.TempDir()); err == nil {
+		t.Error("stamps of a tree without docs/ succeeded")
+	}
+}
