@@ -96,6 +96,9 @@ services:
 		t.Fatal(err)
 	}
 	plain, live := testenv.FreePort(t), testenv.FreePort(t)
+	for live == plain {
+		live = testenv.FreePort(t)
+	}
 	s.plain = fmt.Sprintf("http://127.0.0.1:%d", plain)
 	s.live = fmt.Sprintf("http://127.0.0.1:%d", live)
 	for _, kv := range os.Environ() {

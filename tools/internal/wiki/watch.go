@@ -58,7 +58,7 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 		w.failed = err.Error()
 	}
 	w.rebuild(ctx, nil)
-	fmt.Fprintf(progress, "wiki: watching %s for changes (every %s); Ctrl-C stops\n", root, poll)
+	fmt.Fprintf(progress, "wiki: watching %s for changes (every %s)\n", root, poll)
 
 	tick := time.NewTicker(poll)
 	defer tick.Stop()

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
 func TestWatch(t *testing.T) {
@@ -243,5 +244,18 @@ func TestStampsChanges(t *testing.T) {
 
 	if _, err := stamps(t.TempDir()); err == nil {
 		t.Error("stamps of a tree without docs/ succeeded")
+	}
+}
+
+// BenchmarkStamps is one poll of wiki watch over this repository's tree.
+func BenchmarkStamps(b *testing.B) {
+	root, err := repo.Root(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := stamps(root); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
