@@ -162,11 +162,16 @@ func (s *liveStack) compose(ctx context.Context, args ...string) (string, error)
 // use), and notes the images the project's services now use.
 func (s *liveStack) up(ctx context.Context, service string) {
 	s.t.Helper()
+	defer s.noteImages() // failed or not: remove takes away what was built
 	start := time.Now()
 	if out, err := s.compose(ctx, "up", "-d", service); err != nil {
 		s.t.Fatalf("docker compose up -d %s: %v\n%s", service, err, out)
 	}
 	s.t.Logf("docker compose up -d %s: %s", service, time.Since(start).Round(100*time.Millisecond))
+}
+
+// noteImages adds the IDs of the project's images to s.images.
+func (s *liveStack) noteImages() {
 	for _, ref := range []string{"docs-mcp:" + s.tag, "docs-mcp-live:" + s.tag} {
 		out, err := exec.Command("docker", "image", "inspect", "--format", "{{.Id}}", ref).Output()
 		if id := strings.TrimSpace(string(out)); err == nil && !slices.Contains(s.images, id) {
