@@ -101,7 +101,9 @@ func (w *watcher) poll(ctx context.Context) {
 	}
 	changed := w.seen.changes(now)
 	w.seen, w.pending = now, nil
-	w.rebuild(ctx, changed)
+	if len(changed) > 0 { // not a change undone before it settled
+		w.rebuild(ctx, changed)
+	}
 }
 
 // rebuild builds the site and says what it did; changed are the paths that
