@@ -139,25 +139,32 @@ func readDockerfile(t *testing.T, path string) dockerfile {
 	return d
 }
 
-// composeImage is the image compose.yaml builds from Dockerfile.docs-mcp.
+// composeImage is the image compose.yaml's docs-mcp service builds from
+// Dockerfile.docs-mcp (its final stage: no target).
 func composeImage(t *testing.T, root string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "compose.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	type service struct {
+		Image string `json:"image"`
+		Build struct {
+			Dockerfile string `json:"dockerfile"`
+			Target     string `json:"target"`
+		} `json:"build"`
+	}
 	var c struct {
-		Anchor map[string]any `json:"x-docs-mcp"`
+		Services map[string]service `json:"services"`
 	}
 	if err := yaml.Unmarshal(data, &c); err != nil {
 		t.Fatal(err)
 	}
-	build, _ := c.Anchor["build"].(map[string]any)
-	image, _ := c.Anchor["image"].(string)
-	if build["dockerfile"] != "Dockerfile.docs-mcp" || image == "" {
-		t.Fatalf("compose.yaml: x-docs-mcp does not build Dockerfile.docs-mcp into a named image: %v", c.Anchor)
+	s, ok := c.Services["docs-mcp"]
+	if !ok || s.Build.Dockerfile != "Dockerfile.docs-mcp" || s.Build.Target != "" || s.Image == "" {
+		t.Fatalf("compose.yaml: service docs-mcp does not build Dockerfile.docs-mcp's final stage into a named image: %+v", s)
 	}
-	return image
+	return s.Image
 }
 
 // TestManifests checks deploy/kubernetes without a cluster: every object
