@@ -8,7 +8,10 @@
 // its replica died, or was replaced behind a load balancer) is started
 // again, as the specification tells clients to, and the call retried once
 // on the new session; the report counts these re-initialisations apart
-// from errors. Workers stop after -duration, or, with -total,
+// from errors. A call whose answer is cut off mid-way (its replica was
+// killed while writing it: no proxy can send that one elsewhere) is made
+// once more, which is safe since every docs-mcp tool is read-only; the
+// report counts these as interrupted. Workers stop after -duration, or, with -total,
 // once that many sessions have been run in all. The report gives requests/s
 // and p50/p95/p99 for every operation, the number of errors, and, with
 // -pid, the server's resident memory (VmRSS) before and after the run and
@@ -35,6 +38,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -96,6 +100,7 @@ type stats struct {
 	errors    map[string]int
 	firstErr  error
 	reinits   int         // sessions started again after a 404
+	cutOffs   int         // calls made again after their answer was cut off
 	statuses  map[int]int // HTTP responses by status
 }
 
@@ -109,6 +114,12 @@ func (s *stats) reinit() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reinits++
+}
+
+func (s *stats) cutOff() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cutOffs++
 }
 
 func (s *stats) fail(op string, err error) {
@@ -185,21 +196,25 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 
 	defer func() { c.Close() }() // DELETE, measured by the recorder
 
-	// do makes a call, and if the server no longer knows the session,
-	// starts a new one and makes it again there.
+	// do makes a call; one whose answer was cut off is made again, and
+	// if the server no longer knows the session, a new one is started and
+	// the call made there.
 	do := func(op, tool string, args map[string]any) (string, error) {
 		path, err := call(callCtx, c, st, op, tool, args)
-		if !errors.Is(err, transport.ErrSessionTerminated) {
-			return path, err
+		if cutOff(err) {
+			st.cutOff()
+			path, err = call(callCtx, c, st, op, tool, args)
 		}
-		c.Close() // no DELETE: the session is gone
-		st.reinit()
-		if c, err = startSession(callCtx, cfg, opts, st, name); err != nil {
-			return "", err
-		}
-		path, err = call(callCtx, c, st, op, tool, args)
 		if errors.Is(err, transport.ErrSessionTerminated) {
-			st.fail(op, err) // the new session is unknown too
+			c.Close() // no DELETE: the session is gone
+			st.reinit()
+			if c, err = startSession(callCtx, cfg, opts, st, name); err != nil {
+				return "", err // recorded by startSession
+			}
+			path, err = call(callCtx, c, st, op, tool, args)
+		}
+		if err != nil {
+			st.fail(op, err)
 		}
 		return path, err
 	}
@@ -264,9 +279,14 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return res, err
 }
 
+// cutOff tells whether a call failed because the connection closed while
+// its answer was on the way (the answer's replica died mid-way).
+func cutOff(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+}
+
 // call calls a tool; for a search it returns the path of the first hit.
-// It records the outcome, except when the session has ended
-// (transport.ErrSessionTerminated), which the caller handles.
+// It records a success; the caller decides what a failure is.
 func call(ctx context.Context, c *client.Client, st *stats, op, tool string, args map[string]any) (string, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
@@ -279,11 +299,7 @@ func call(ctx context.Context, c *client.Client, st *stats, op, tool string, arg
 	case res.IsError:
 		err = fmt.Errorf("tool error: %v", res.Content)
 	}
-	if errors.Is(err, transport.ErrSessionTerminated) {
-		return "", err // the caller starts a new session and calls again
-	}
 	if err != nil {
-		st.fail(op, err)
 		return "", err
 	}
 	st.ok(op, d)
@@ -360,6 +376,7 @@ type summary struct {
 	Sessions    int            `json:"sessions"` // concurrent
 	SessionsRun int            `json:"sessions_run"`
 	Reinits     int            `json:"reinitialized"` // sessions started again after a 404
+	Interrupted int            `json:"interrupted"`   // calls made again after their answer was cut off
 	Protocol    string         `json:"protocol"`
 	Requests    int            `json:"requests"` // answered: initialize, tool calls and DELETE
 	Errors      int            `json:"errors"`
@@ -380,7 +397,7 @@ func summarize(cfg config, st *stats, elapsed time.Duration) summary {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s := summary{
-		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits,
+		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits, Interrupted: st.cutOffs,
 		ElapsedSec: elapsed.Seconds(), Ops: map[string]op{}, Statuses: map[string]int{},
 		SessionsRun: len(st.latencies[opInitialize]) - st.reinits,
 	}
@@ -426,6 +443,9 @@ func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before,
 	}
 	if sum.Reinits > 0 {
 		fmt.Fprintf(out, "sessions re-initialised after a 404: %d (each also counted under initialize)\n", sum.Reinits)
+	}
+	if sum.Interrupted > 0 {
+		fmt.Fprintf(out, "calls made again after their answer was cut off: %d\n", sum.Interrupted)
 	}
 	codes := slices.Sorted(maps.Keys(sum.Statuses))
 	var parts []string

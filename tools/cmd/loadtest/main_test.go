@@ -200,3 +200,75 @@ func requestsServed(t *testing.T, mcpURL string) int {
 	}
 	return n
 }
+
+// TestCutOff puts a proxy in front of the server that cuts off the answer
+// to every tenth tool call halfway through its body, as a replica killed
+// while writing would: each such call is made once more, nothing fails,
+// and the report counts them.
+func TestCutOff(t *testing.T) {
+	bin := build(t)
+	_, target := start(t, bin)
+	u, _ := url.Parse(target)
+	var calls, cut atomic.Int64
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Errorf("proxy: read request: %v", err)
+			return
+		}
+		out := r.Clone(r.Context())
+		out.URL, out.Host, out.RequestURI = u, "", ""
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		res, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			t.Errorf("proxy: %v", err)
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		answer, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Errorf("proxy: read %s response: %v", r.Method, err)
+			return
+		}
+		maps.Copy(w.Header(), res.Header)
+		if bytes.Contains(body, []byte(`"tools/call"`)) && calls.Add(1)%10 == 0 {
+			// Half the answer, then the connection goes: the length
+			// promised is never reached.
+			cut.Add(1)
+			w.Header().Set("Content-Length", fmt.Sprint(len(answer)))
+			w.WriteHeader(res.StatusCode)
+			w.Write(answer[:len(answer)/2])
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Errorf("proxy: hijack: %v", err)
+				return
+			}
+			conn.Close()
+			return
+		}
+		w.WriteHeader(res.StatusCode)
+		w.Write(answer)
+	}))
+	t.Cleanup(proxy.Close)
+
+	var out bytes.Buffer
+	cfg := config{url: proxy.URL + "/mcp", sessions: 2, total: 4, calls: 10, query: "hook", protocol: "2025-06-18", json: true}
+	if err := run(context.Background(), cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	var sum summary
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+		t.Fatalf("report: %v\n%s", err, out.String())
+	}
+	t.Logf("%+v; the proxy cut %d answers", sum, cut.Load())
+	if sum.Errors != 0 || sum.FirstError != "" {
+		t.Errorf("errors=%d (%s), want none", sum.Errors, sum.FirstError)
+	}
+	if cut.Load() == 0 || int64(sum.Interrupted) != cut.Load() {
+		t.Errorf("interrupted=%d, want one per answer cut off (%d)", sum.Interrupted, cut.Load())
+	}
+	if n := sum.Ops["search"].N + sum.Ops["read"].N; n != cfg.total*cfg.calls*2 {
+		t.Errorf("%d calls answered, want every one of %d", n, cfg.total*cfg.calls*2)
+	}
+}
