@@ -72,10 +72,9 @@ type Change struct {
 
 // Publish brings the resource list in line with a change and tells clients:
 //
-//   - docs added or removed (a rename is both) are listed or unlisted, and
-//     mcp-go then sends notifications/resources/list_changed to every
-//     session: once for the additions and once for the removals;
-//     a doc whose title changed is listed again the same way;
+//   - when docs were added or removed (a rename is both), or a doc's
+//     title changed, every session gets notifications/resources/list_changed
+//     (resources/list lists the snapshot served: see listDocs);
 //   - every session subscribed to the URI of a doc added, removed or
 //     changed, or of a changed repository file, gets
 //     notifications/resources/updated for it; other sessions get nothing.
@@ -86,27 +85,18 @@ func (s *Server) Publish(c Change) {
 	if c.Diff.Empty() && len(c.Files) == 0 {
 		return // nothing to list or tell: a poll that found no change, or rewrites with the same text
 	}
-	var (
-		list    []server.ServerResource
-		removed []string
-		touched []string // URIs for notifications/resources/updated
-	)
+	listed := len(c.Diff.Added) > 0 || len(c.Diff.Removed) > 0 // the list changed
+	var touched []string                                       // URIs for notifications/resources/updated
 	for _, p := range c.Diff.Added {
-		if d, ok := c.Next.Lookup(p); ok {
-			list = append(list, s.docResource(d))
-		}
 		touched = append(touched, docURI(p))
 	}
 	for _, p := range c.Diff.Changed {
 		old, _ := c.Prev.Lookup(p)
 		d, ok := c.Next.Lookup(p)
-		if ok && (old == nil || old.Title != d.Title) {
-			list = append(list, s.docResource(d))
-		}
+		listed = listed || ok && (old == nil || old.Title != d.Title)
 		touched = append(touched, docURI(p))
 	}
 	for _, p := range c.Diff.Removed {
-		removed = append(removed, docURI(p))
 		touched = append(touched, docURI(p))
 	}
 	for _, f := range c.Files {
@@ -117,11 +107,8 @@ func (s *Server) Publish(c Change) {
 			touched = append(touched, contributingURI)
 		}
 	}
-	if len(list) > 0 {
-		s.mcp.AddResources(list...)
-	}
-	if len(removed) > 0 {
-		s.mcp.DeleteResources(removed...)
+	if listed {
+		s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
 	}
 	subscribers := s.subs.subscribers(touched)
 	s.log.Debug("publish", "touched", len(touched), "sessions", len(subscribers))

@@ -99,6 +99,22 @@ func TestResources(t *testing.T) {
 	if want := 605 + 3; len(uris) != want {
 		t.Errorf("listed %d resources, want %d (605 docs and 3 repo files)", len(uris), want)
 	}
+	// The repository files first, then every doc once, in path order.
+	if len(uris) > 3 && !slices.Equal(uris[:3], []string{contributingURI, registryURI, layoutURI}) {
+		t.Errorf("first resources %v, want the repository files", uris[:3])
+	}
+	if docs := uris[min(3, len(uris)):]; !slices.IsSortedFunc(docs, func(a, b string) int {
+		pa, _ := docPathOf(a)
+		pb, _ := docPathOf(b)
+		return strings.Compare(pa, pb)
+	}) || len(slices.Compact(slices.Clone(docs))) != len(docs) {
+		t.Errorf("docs not listed once each in path order: %v", docs)
+	}
+	bad := mcp.ListResourcesRequest{}
+	bad.Params.Cursor = "not base64!"
+	if res, err := c.ListResourcesByPage(ctx, bad); err == nil {
+		t.Errorf("a cursor that is not base64 listed %d resources, want an error", len(res.Resources))
+	}
 	for _, want := range []string{"docs://guide/intro.md", "docs://odd%20names/100%25%20c++%20%231.md", registryURI, contributingURI, layoutURI} {
 		if !slices.Contains(uris, want) {
 			t.Errorf("resource %s is not listed", want)

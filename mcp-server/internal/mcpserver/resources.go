@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"strings"
@@ -48,18 +49,9 @@ func needsEscape(p string) bool {
 	return false
 }
 
-// docResources lists every doc of snap as a resource.
-func (s *Server) docResources(snap *docs.Snapshot) []server.ServerResource {
-	out := make([]server.ServerResource, 0, len(snap.Docs()))
-	for _, d := range snap.Docs() {
-		out = append(out, s.docResource(d))
-	}
-	return out
-}
-
 // addResources lists the three repository files as resources, with a
-// template so that a client can read any doc by URI. The docs themselves
-// are listed by Open, once they are loaded.
+// template through which a client reads any doc by URI. The docs are
+// listed by listDocs, from the snapshot served.
 func (s *Server) addResources(m *server.MCPServer) {
 	resources := []server.ServerResource{
 		server.ServerResource{
@@ -95,19 +87,44 @@ func (s *Server) addResources(m *server.MCPServer) {
 	)
 }
 
-// docResource is the listing of one doc. It carries the path and title but
-// no size: a size would change with every edit, and re-listing a doc makes
-// mcp-go tell every client that the list changed, which an edit is not.
-// Sizes come with mod_list_doc_paths.
-func (s *Server) docResource(d *docs.Doc) server.ServerResource {
-	uri := docURI(d.Path)
-	return server.ServerResource{
-		Resource: mcp.NewResource(uri, uri,
-			mcp.WithResourceTitle(d.Title),
-			mcp.WithMIMEType("text/markdown"),
-		),
-		Handler: s.readDocResource,
+// listDocs completes a page of resources/list with the docs, in path
+// order, after the repository files that mcp-go lists on the first page.
+//
+// mcp-go is not given the docs as resources: it would keep about 290 bytes
+// for each (11 MB at 40,000 docs, a third of their text) and sort them all
+// for every page it lists. Here a page costs its own size. The cursor is
+// the path of the last doc listed, in base64 as mcp-go's own cursors are:
+// mcp-go decodes it before this hook runs, and refuses one that is not
+// base64 with -32602.
+func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+	snap := s.store.Snapshot()
+	if snap == nil {
+		return // the request was cancelled while the docs loaded
 	}
+	start := 0
+	if c := req.Params.Cursor; c != "" {
+		after, _ := base64.StdEncoding.DecodeString(string(c))
+		start = snap.From(string(after) + "\x00") // the first path after it
+		res.Resources = res.Resources[:0]         // the repository files came on the first page
+	}
+	all := snap.Docs()
+	end := min(len(all), start+max(0, resourcePageSize-len(res.Resources)))
+	for _, d := range all[start:end] {
+		res.Resources = append(res.Resources, docResource(d))
+	}
+	res.NextCursor = ""
+	if end < len(all) {
+		res.NextCursor = mcp.Cursor(base64.StdEncoding.EncodeToString([]byte(all[end-1].Path)))
+	}
+}
+
+// docResource is the listing of one doc. It carries the path and title but
+// no size: a size would change with every edit, and a changed listing
+// tells every client that the list changed, which an edit is not. Sizes
+// come with mod_list_doc_paths.
+func docResource(d *docs.Doc) mcp.Resource {
+	uri := docURI(d.Path)
+	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(d.Title), mcp.WithMIMEType("text/markdown"))
 }
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as

@@ -113,6 +113,7 @@ func New(opts Options) *Server {
 	s.subs.hook(hooks)
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) { s.resolveDocURI(ctx, req) })
 	waits := s.waitForDocs(hooks)
+	hooks.AddAfterListResources(s.listDocs)
 
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),

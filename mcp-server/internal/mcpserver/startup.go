@@ -142,14 +142,15 @@ func settleMemory() {
 // docs/server/architecture.md.
 const steadyGCPercent = 10
 
-// Open makes snap the docs the server serves, once: it lists them as
-// resources, puts snap in the store, starts building its search index, and
-// releases the requests waiting for docs. Run calls it with the first
+// Open makes snap the docs the server serves, once: it puts snap in the
+// store, tells clients that the resource list changed (it now has the
+// docs), starts building its search index, and releases the requests
+// waiting for docs. Run calls it with the first
 // snapshot it loads; later snapshots come through follow (or Publish).
 func (s *Server) Open(snap *docs.Snapshot) {
 	s.openOnce.Do(func() {
-		s.mcp.AddResources(s.docResources(snap)...)
 		s.store.Replace(snap)
+		s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
 		s.indexInBackground(nil, snap)
 		close(s.opened)
 	})
