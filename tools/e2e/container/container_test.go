@@ -24,6 +24,7 @@ import (
 const (
 	project = "docs-mcp-e2e" // a compose project of its own, so a user's stack is left alone
 	base    = "http://127.0.0.1:3040"
+	image   = "docs-mcp:e2e" // an image tag of its own, so a user's docs-mcp:local keeps its tag
 )
 
 // TestCompose brings the stack up from the repository as checked out,
@@ -34,8 +35,14 @@ func TestCompose(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 
+	// compose.yaml as the user has it, with the image tag overridden.
+	override := filepath.Join(t.TempDir(), "compose.e2e.yaml")
+	if err := os.WriteFile(override, []byte("services:\n  docs-mcp: {image: \""+image+"\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"compose", "-p", project, "-f", "compose.yaml", "-f", override}
 	compose := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "docker", append([]string{"compose", "-p", project}, args...)...)
+		cmd := exec.CommandContext(ctx, "docker", append(files, args...)...)
 		cmd.Dir = root
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -43,10 +50,16 @@ func TestCompose(t *testing.T) {
 		return out.String(), err
 	}
 	t.Cleanup(func() {
-		cmd := exec.Command("docker", "compose", "-p", project, "down", "--timeout", "10")
+		cmd := exec.Command("docker", append(files, "down", "--timeout", "10")...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("docker compose down: %v\n%s", err, out)
+		}
+		// Only the test's tag: "down --rmi all" would take the live
+		// service's docs-mcp-live:local too, and an image that another
+		// tag shares.
+		if out, err := exec.Command("docker", "image", "rm", image).CombinedOutput(); err != nil && !strings.Contains(string(out), "No such image") {
+			t.Errorf("docker image rm %s: %v\n%s", image, err, out)
 		}
 	})
 
@@ -67,7 +80,7 @@ func TestCompose(t *testing.T) {
 	waitHealthy(ctx, t, id)
 	t.Logf("build %s; from up: serving /health %s, healthy (first HEALTHCHECK run) %s",
 		built.Sub(start).Round(100*time.Millisecond), serving.Sub(built).Round(10*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
-	t.Logf("image size: %s", inspect(t, "image", "docs-mcp:local", "{{.Size}}"))
+	t.Logf("image size: %s", inspect(t, "image", image, "{{.Size}}"))
 
 	t.Run("health", func(t *testing.T) { checkHealth(t, root) })
 	t.Run("wiki", checkWiki)
