@@ -114,32 +114,10 @@ func TestReinitialize(t *testing.T) {
 	var target atomic.Pointer[url.URL]
 	u, _ := url.Parse(first)
 	target.Store(u)
-	// The request body is read whole before it is sent on: streamed from
-	// the incoming request, Go's transport now and then closed the
-	// connection to the server under the response (a truncated body).
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			t.Errorf("proxy: read request: %v", err)
-			return
-		}
-		out := r.Clone(r.Context())
-		out.URL, out.Host, out.RequestURI = target.Load(), "", ""
-		out.Body = io.NopCloser(bytes.NewReader(body))
-		res, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			t.Errorf("proxy: %v", err)
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		maps.Copy(w.Header(), res.Header)
-		w.WriteHeader(res.StatusCode)
-		if _, err := io.Copy(w, res.Body); err != nil {
-			t.Errorf("proxy: copy %s response: %v", r.Method, err)
-		}
-	}))
-	t.Cleanup(proxy.Close)
+	proxy := newProxy(t, target.Load, func(w http.ResponseWriter, _, answer []byte, status int) {
+		w.WriteHeader(status)
+		w.Write(answer)
+	})
 
 	var out bytes.Buffer
 	cfg := config{url: proxy.URL + "/mcp", sessions: 4, total: 12, calls: 100, query: "hook", protocol: "2025-06-18", json: true}
@@ -210,47 +188,25 @@ func TestCutOff(t *testing.T) {
 	_, target := start(t, bin)
 	u, _ := url.Parse(target)
 	var calls, cut atomic.Int64
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
+	proxy := newProxy(t, func() *url.URL { return u }, func(w http.ResponseWriter, body, answer []byte, status int) {
+		if !bytes.Contains(body, []byte(`"tools/call"`)) || calls.Add(1)%10 != 0 {
+			w.WriteHeader(status)
+			w.Write(answer)
+			return
+		}
+		// Half the answer, then the connection goes: the length promised
+		// is never reached.
+		cut.Add(1)
+		w.Header().Set("Content-Length", fmt.Sprint(len(answer)))
+		w.WriteHeader(status)
+		w.Write(answer[:len(answer)/2])
+		conn, _, err := http.NewResponseController(w).Hijack()
 		if err != nil {
-			t.Errorf("proxy: read request: %v", err)
+			t.Errorf("proxy: hijack: %v", err)
 			return
 		}
-		out := r.Clone(r.Context())
-		out.URL, out.Host, out.RequestURI = u, "", ""
-		out.Body = io.NopCloser(bytes.NewReader(body))
-		res, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			t.Errorf("proxy: %v", err)
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		answer, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Errorf("proxy: read %s response: %v", r.Method, err)
-			return
-		}
-		maps.Copy(w.Header(), res.Header)
-		if bytes.Contains(body, []byte(`"tools/call"`)) && calls.Add(1)%10 == 0 {
-			// Half the answer, then the connection goes: the length
-			// promised is never reached.
-			cut.Add(1)
-			w.Header().Set("Content-Length", fmt.Sprint(len(answer)))
-			w.WriteHeader(res.StatusCode)
-			w.Write(answer[:len(answer)/2])
-			conn, _, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Errorf("proxy: hijack: %v", err)
-				return
-			}
-			conn.Close()
-			return
-		}
-		w.WriteHeader(res.StatusCode)
-		w.Write(answer)
-	}))
-	t.Cleanup(proxy.Close)
+		conn.Close()
+	})
 
 	var out bytes.Buffer
 	cfg := config{url: proxy.URL + "/mcp", sessions: 2, total: 4, calls: 10, query: "hook", protocol: "2025-06-18", json: true}
@@ -271,4 +227,38 @@ func TestCutOff(t *testing.T) {
 	if n := sum.Ops["search"].N + sum.Ops["read"].N; n != cfg.total*cfg.calls*2 {
 		t.Errorf("%d calls answered, want every one of %d", n, cfg.total*cfg.calls*2)
 	}
+}
+
+// newProxy serves a proxy to target's server that hands each answer,
+// whole, to respond, with the request's body; the answer's headers are
+// set on w already. Bodies are read whole before they are sent on:
+// streamed from the incoming request, Go's transport now and then closed
+// the connection to the server under the response (a truncated body).
+func newProxy(t *testing.T, target func() *url.URL, respond func(w http.ResponseWriter, body, answer []byte, status int)) *httptest.Server {
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Errorf("proxy: read request: %v", err)
+			return
+		}
+		out := r.Clone(r.Context())
+		out.URL, out.Host, out.RequestURI = target(), "", ""
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		res, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			t.Errorf("proxy: %v", err)
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		answer, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Errorf("proxy: read %s response: %v", r.Method, err)
+			return
+		}
+		maps.Copy(w.Header(), res.Header)
+		respond(w, body, answer, res.StatusCode)
+	}))
+	t.Cleanup(proxy.Close)
+	return proxy
 }
