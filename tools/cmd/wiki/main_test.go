@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
 // fixture copies the wiki's test tree into a folder the test may change.
@@ -23,12 +24,7 @@ func fixture(t *testing.T) string {
 // needGo skips (or fails in CI) when the go command, which runs Hugo, is missing.
 func needGo(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true and the go command is not on PATH")
-		}
-		t.Skip("skipping: the go command is not on PATH")
-	}
+	testenv.LookPath(t, "go", "it runs Hugo")
 }
 
 func TestUsage(t *testing.T) {

@@ -204,11 +204,7 @@ func joinSwarm(ctx context.Context, t *testing.T) {
 	default:
 		// Joined to a swarm as a worker, or a swarm in trouble: not this
 		// test's to change.
-		msg := fmt.Sprintf("swarm state %q: this test needs no swarm (it makes one) or a manager of one", state)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "swarm state %q: this test needs no swarm (it makes one) or a manager of one", state)
 	}
 	// swarm init makes the bridge docker_gwbridge, which leaving keeps.
 	_, gwErr := exec.CommandContext(ctx, "docker", "network", "inspect", "docker_gwbridge").CombinedOutput()

@@ -15,8 +15,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
 const (
@@ -38,7 +40,7 @@ type step struct {
 
 func TestTutorial(t *testing.T) {
 	root := repoRoot(t)
-	bash := need(t, "bash")
+	bash := testenv.LookPath(t, "bash", "the tutorial's commands run in it")
 	steps := readTutorial(t, root)
 
 	dir := t.TempDir()
@@ -284,21 +286,6 @@ func files(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// need finds a program: a skip when it is missing, a failure in CI.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	msg := fmt.Sprintf("no %s here: the tutorial's commands run in it", name)
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
 }
 
 func repoRoot(t *testing.T) string {

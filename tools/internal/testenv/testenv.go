@@ -1,10 +1,10 @@
 // Package testenv holds what the end-to-end tests ask of the machine they
-// run on: a Docker engine, a free port.
+// run on: a Docker engine, a free port, a program on PATH; and what a test
+// does when the machine lacks it.
 package testenv
 
 import (
 	"bytes"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -20,12 +20,29 @@ func RequireDocker(t testing.TB) {
 		out, err = exec.Command("docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
 	}
 	if err != nil {
-		msg := fmt.Sprintf("no Docker engine with Compose v2 here (%v: %s); ../shared/container/setup.sh installs one", err, bytes.TrimSpace(out))
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		Missing(t, "no Docker engine with Compose v2 here (%v: %s); ../shared/container/setup.sh installs one", err, bytes.TrimSpace(out))
 	}
+}
+
+// Missing skips a test whose prerequisite the machine lacks, except with
+// CI=true, where that is a failure: .ci/run installs every prerequisite.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true and a prerequisite is missing: "+format, args...)
+	}
+	t.Skipf("skipping: "+format+" (with CI=true this fails)", args...)
+}
+
+// LookPath finds a program on PATH, or ends the test through Missing,
+// saying why the test needs it.
+func LookPath(t testing.TB, name, why string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, "no %s on PATH: %s", name, why)
+	}
+	return path
 }
 
 // FreePort returns a loopback TCP port that was free a moment ago.
