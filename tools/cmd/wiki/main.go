@@ -1,9 +1,9 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
 // tools/hugo, rebuilds it on every change, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-hugo FILE]
-//	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-hugo FILE]
-//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-hugo FILE]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
+//	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
+//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
 //
 // Run it from anywhere in the repository. The first run compiles Hugo, which
 // takes minutes; later runs reuse the Go build cache. A broken link in a doc
@@ -35,6 +35,11 @@ const usage = `usage:
 
 Run "wiki build -h", "wiki watch -h" or "wiki serve -h" for the flags.
 `
+
+// version is stamped the way docs-mcp's is, where there is no checkout to
+// read it from (the live image): -ldflags "-X main.version=v1.2.3". It is
+// the default of -version; empty means wiki.DefaultVersion.
+var version string
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -69,6 +74,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.StringVar(&opt.BaseURL, "base-url", "", "the URL the site is served under (canonical links, llms.txt); build: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL)
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
 	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; the default of watch and serve)")
+	if version == "" {
+		version = wiki.DefaultVersion()
+	}
+	fs.StringVar(&opt.Version, "version", version, "the docs-mcp `version` the footer shows, by default what docs-mcp reports when built like this command")
+	fs.StringVar(&opt.EditURL, "edit-url", os.Getenv("WIKI_EDIT_URL"), "with it, each page links \"Edit this page\" to this `URL` followed by the file's repository path, e.g. https://github.com/ORG/REPO/edit/main/ (default $WIKI_EDIT_URL; none when empty)")
 	fs.StringVar(&opt.Hugo, "hugo", "", "a Hugo `executable` built from tools/hugo/go.mod, to run instead of compiling and running it with go tool")
 	outFlag := func() *string {
 		return fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced whole on each build; must be empty or an earlier wiki build)")

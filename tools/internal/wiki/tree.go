@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,9 @@ type Tree struct {
 	Files        []string // other files under docs/ (images, attachments), relative to docs/
 	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
 	Contributing bool     // CONTRIBUTING.md exists at the root
+	// Updated is the day each doc and CONTRIBUTING.md last changed, by
+	// repository path ("docs/x.md"), once readDates has run.
+	Updated map[string]string
 }
 
 // Paths a doc may not use because the site's own pages live there.
@@ -180,6 +184,8 @@ func (t *Tree) generatedSections() []string {
 type source struct {
 	Repo string `json:"repo"` // repository path of the Markdown, e.g. docs/server/index.md
 	Raw  string `json:"raw"`  // site path of its raw twin, e.g. server/index.md
+	// Updated is the day the file last changed (2006-01-02), see lastUpdated.
+	Updated string `json:"updated,omitempty"`
 }
 
 // siteData is data/wiki.json: how repository paths map to pages and files.
@@ -193,24 +199,48 @@ func (t *Tree) data() siteData {
 	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}}
 	for _, doc := range t.Docs {
 		cp := contentPath(doc)
-		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc}
+		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc, Updated: t.Updated["docs/"+doc]}
 		d.Pages["docs/"+doc] = pagePath(cp)
 	}
 	for _, f := range t.Files {
 		d.Files["docs/"+f] = f
 	}
 	if t.Contributing {
-		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md"}
+		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md", Updated: t.Updated["CONTRIBUTING.md"]}
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
 	}
 	return d
 }
 
+// readDates fills t.Updated (see lastUpdated).
+func (t *Tree) readDates(ctx context.Context) error {
+	paths := make([]string, 0, len(t.Docs)+1)
+	for _, doc := range t.Docs {
+		paths = append(paths, "docs/"+doc)
+	}
+	if t.Contributing {
+		paths = append(paths, "CONTRIBUTING.md")
+	}
+	updated, err := lastUpdated(ctx, t.Root, paths)
+	if err != nil {
+		return err
+	}
+	t.Updated = updated
+	return nil
+}
+
+// siteParams is what a build tells the layouts beyond the tree.
+type siteParams struct {
+	Preview     bool   // hugo server: no raw twins (see config)
+	BrokenLinks string // BrokenLinksError or BrokenLinksWarn
+	Version     string // the docs-mcp version shown in the footer
+	EditURL     string // prefix of a repository path for "Edit this page"; empty: no link
+}
+
 // writeGenerated writes the generated part of the site into dir: the folder
 // pages, data/wiki.json and the config holding the mounts. It returns the
-// config file's path. A preview leaves out the raw twins (see config);
-// brokenLinks is BrokenLinksError or BrokenLinksWarn.
-func (t *Tree) writeGenerated(dir, siteDir string, preview bool, brokenLinks string) (string, error) {
+// config file's path.
+func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error) {
 	for _, s := range t.generatedSections() {
 		front := "---\nwikiGenerated: true\n---\n"
 		if s == "" {
@@ -238,7 +268,7 @@ func (t *Tree) writeGenerated(dir, siteDir string, preview bool, brokenLinks str
 		return "", fmt.Errorf("generate data: %w", err)
 	}
 	cfg := filepath.Join(dir, "mounts.json")
-	b, err = json.MarshalIndent(t.config(dir, siteDir, preview, brokenLinks), "", "  ")
+	b, err = json.MarshalIndent(t.config(dir, siteDir, p), "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("generate config: %w", err)
 	}
@@ -273,7 +303,7 @@ type hugoConfig struct {
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
 // defaults, so the site's own folders are mounted too.
 //
-// A broken link fails the render (errorf) unless brokenLinks is
+// A broken link fails the render (errorf) unless p.BrokenLinks is
 // BrokenLinksWarn, when it is only reported (warnf): the wiki command lists
 // either kind as file:line.
 //
@@ -281,14 +311,17 @@ type hugoConfig struct {
 // treats a changed file under a folder mounted as static as a static file
 // only (a "! **.md" filter on the mount does not change that), and would
 // stop re-rendering the page. So a preview mounts the other files one by one.
-func (t *Tree) config(genDir, siteDir string, preview bool, brokenLinks string) hugoConfig {
+func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
+	preview := p.Preview
 	docs := filepath.Join(t.Root, "docs")
 	var c hugoConfig
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
 	c.Params = map[string]any{
-		"wikiBrokenLinks": brokenLinks,                                            // layouts/_partials/broken.html
+		"wikiBrokenLinks": p.BrokenLinks,                                          // layouts/_partials/broken.html
 		"wikiNavFull":     len(t.Docs)+len(t.generatedSections()) <= navFullPages, // layouts/_partials/sidebar.html
+		"wikiVersion":     p.Version,                                              // layouts/baseof.html
+		"wikiEditURL":     p.EditURL,                                              // layouts/_partials/doc-footer.html
 	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},

@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,12 @@ type Options struct {
 	// BrokenLinks is BrokenLinksError or BrokenLinksWarn; empty means
 	// BrokenLinksError for Build and BrokenLinksWarn for Serve.
 	BrokenLinks string
+	// Version is the docs-mcp version the footer shows; empty means DefaultVersion.
+	Version string
+	// EditURL, when set, gives every page from a file an "Edit this page"
+	// link: EditURL followed by the file's repository path, e.g.
+	// https://github.com/ORG/REPO/edit/main/ + docs/server/tools.md.
+	EditURL string
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
@@ -66,6 +73,25 @@ func (o Options) brokenLinks(def string) (string, error) {
 		return o.BrokenLinks, nil
 	}
 	return "", fmt.Errorf("broken links: %q is neither %q nor %q", o.BrokenLinks, BrokenLinksError, BrokenLinksWarn)
+}
+
+// params is what the layouts are told for a build (preview false) or a
+// preview; broken is the checked BrokenLinks.
+func (o Options) params(preview bool, broken string) (siteParams, error) {
+	p := siteParams{Preview: preview, BrokenLinks: broken, Version: o.Version, EditURL: o.EditURL}
+	if p.Version == "" {
+		p.Version = DefaultVersion()
+	}
+	if p.EditURL != "" {
+		u, err := url.Parse(p.EditURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return siteParams{}, fmt.Errorf("edit URL %q: want an http(s) URL such as https://github.com/ORG/REPO/edit/main/", o.EditURL)
+		}
+		if !strings.HasSuffix(p.EditURL, "/") {
+			p.EditURL += "/"
+		}
+	}
+	return p, nil
 }
 
 func (o Options) root() string {
@@ -128,8 +154,9 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 // Build, on every change for Watch. It asks Hugo for its version once.
 type builder struct {
 	opt     Options
-	out     string // absolute
-	broken  string // BrokenLinksError or BrokenLinksWarn
+	out     string     // absolute
+	broken  string     // BrokenLinksError or BrokenLinksWarn
+	params  siteParams // for the layouts
 	hugo    *Hugo
 	version string // Hugo's version line, once known
 }
@@ -147,7 +174,11 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	if err := checkReplaceable(out); err != nil {
 		return nil, err
 	}
-	return &builder{opt: opt, out: out, broken: broken, hugo: opt.hugo()}, nil
+	params, err := opt.params(false, broken)
+	if err != nil {
+		return nil, err
+	}
+	return &builder{opt: opt, out: out, broken: broken, params: params, hugo: opt.hugo()}, nil
 }
 
 // hugoVersion makes sure Hugo runs (compiling it the first time) and
@@ -177,6 +208,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if !tree.Contributing {
 		fmt.Fprintf(progress, "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
 	}
+	if err := tree.readDates(ctx); err != nil {
+		return nil, err
+	}
 	version, err := b.hugoVersion(ctx)
 	if err != nil {
 		return nil, err
@@ -187,7 +221,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), false, b.broken)
+	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), b.params)
 	if err != nil {
 		return nil, err
 	}
@@ -337,8 +371,15 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	if err != nil {
 		return fmt.Errorf("serve wiki: address %q: %w", addr, err)
 	}
+	params, err := opt.params(true, broken)
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
 	tree, err := ScanTree(opt.root())
 	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
+	if err := tree.readDates(ctx); err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	hugo := opt.hugo()
@@ -351,7 +392,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), true, broken)
+	cfg, err := tree.writeGenerated(gen, opt.siteDir(), params)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}

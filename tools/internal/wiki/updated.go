@@ -1,0 +1,112 @@
+package wiki
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// dateFormat is how a page's last-updated date is written into the site:
+// a day, in UTC, so two builds of the same tree agree wherever they run.
+const dateFormat = "2006-01-02"
+
+// lastUpdated gives each of paths (slash paths relative to root) the day it
+// last changed: the date of the last commit that touched it when root is in
+// a git checkout and the file has no uncommitted change, else the file's
+// modification time (a tree without .git, as in the container build, a new
+// file, or one being edited). Either way two builds of the same tree agree.
+func lastUpdated(ctx context.Context, root string, paths []string) (map[string]string, error) {
+	commits, err := gitDates(ctx, root)
+	if err != nil {
+		commits = nil // not a checkout, or no git: modification times
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		if d, ok := commits[p]; ok {
+			out[p] = d
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, fmt.Errorf("last updated: %w", err)
+		}
+		out[p] = fi.ModTime().UTC().Format(dateFormat)
+	}
+	return out, nil
+}
+
+// gitDates maps each file under docs/ and CONTRIBUTING.md that git tracks
+// under root, and that has no uncommitted change, to the day of the last
+// commit that touched it. One git log over the history, newest first.
+func gitDates(ctx context.Context, root string) (map[string]string, error) {
+	git := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root, "-c", "core.quotePath=false"}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		}
+		return out, nil
+	}
+	// %x1e marks a commit's date; -z ends every name with NUL.
+	log, err := git("log", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md")
+	if err != nil {
+		return nil, err
+	}
+	changed, err := git("diff", "-z", "--name-only", "--relative", "HEAD", "--", "docs", "CONTRIBUTING.md")
+	if err != nil {
+		return nil, err
+	}
+	dirty := map[string]bool{}
+	for _, name := range strings.Split(string(changed), "\x00") {
+		dirty[name] = true
+	}
+	dates := map[string]string{}
+	day := ""
+	for _, tok := range strings.Split(string(log), "\x00") {
+		tok = strings.TrimPrefix(tok, "\n")
+		if date, ok := strings.CutPrefix(tok, "\x1e"); ok {
+			t, err := time.Parse(time.RFC3339, strings.TrimSpace(date))
+			if err != nil {
+				return nil, fmt.Errorf("git log: commit date %q: %w", date, err)
+			}
+			day = t.UTC().Format(dateFormat)
+			continue
+		}
+		if tok == "" || dirty[tok] {
+			continue
+		}
+		if _, ok := dates[tok]; !ok {
+			dates[tok] = day
+		}
+	}
+	return dates, nil
+}
+
+// DefaultVersion is the version a build shows when not told one: what the
+// docs-mcp binary reports when built the same way as this program. Both
+// read it from their build information: the module version of an installed
+// binary, else the commit of a checkout built with go build ("dev-" and 12
+// hex digits), else "dev" (go run, or a build without version control).
+func DefaultVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev-" + s.Value[:12]
+		}
+	}
+	return "dev"
+}

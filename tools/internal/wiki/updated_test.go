@@ -1,0 +1,68 @@
+package wiki
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLastUpdated(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		missing(t, "no git on PATH")
+	}
+	root := t.TempDir()
+	for _, f := range []string{"docs/a.md", "docs/sub/b.md", "docs/edited.md", "CONTRIBUTING.md"} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(f)), "# "+f+"\n")
+	}
+	mtime := time.Date(2031, 5, 6, 23, 30, 0, 0, time.UTC)
+	touch := func(f string) {
+		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(f)), mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := []string{"docs/a.md", "docs/sub/b.md", "docs/edited.md", "docs/new.md", "CONTRIBUTING.md"}
+
+	// Not a checkout: every file's modification time.
+	writeFile(t, filepath.Join(root, "docs", "new.md"), "# new\n")
+	for _, f := range paths {
+		touch(f)
+	}
+	got, err := lastUpdated(context.Background(), root, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"docs/a.md": "2031-05-06", "docs/sub/b.md": "2031-05-06", "docs/edited.md": "2031-05-06", "docs/new.md": "2031-05-06", "CONTRIBUTING.md": "2031-05-06"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("without git (-want +got):\n%s", diff)
+	}
+
+	// A checkout: the day of each file's last commit (in UTC), unless it
+	// changed since or was never committed.
+	git := func(date string, args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.org"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+date, "GIT_AUTHOR_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("", "init", "-q")
+	git("2030-01-02T10:00:00+00:00", "add", "docs/a.md", "docs/sub/b.md", "docs/edited.md", "CONTRIBUTING.md")
+	git("2030-01-02T10:00:00+00:00", "commit", "-q", "-m", "first")
+	writeFile(t, filepath.Join(root, "docs", "sub", "b.md"), "# b, again\n")
+	git("2030-03-04T23:30:00-05:00", "commit", "-q", "-am", "second") // 5 March in UTC
+	writeFile(t, filepath.Join(root, "docs", "edited.md"), "# edited, not committed\n")
+	touch("docs/edited.md")
+	got, err = lastUpdated(context.Background(), root, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]string{"docs/a.md": "2030-01-02", "docs/sub/b.md": "2030-03-05", "docs/edited.md": "2031-05-06", "docs/new.md": "2031-05-06", "CONTRIBUTING.md": "2030-01-02"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("in a checkout (-want +got):\n%s", diff)
+	}
+}
