@@ -30,6 +30,7 @@ func chromium() string {
 type browser struct {
 	t   *testing.T
 	ctx context.Context
+	out string // the built site
 }
 
 func (b browser) do(step string, actions ...chromedp.Action[chromedp.Void]) {
@@ -87,10 +88,12 @@ func colorScheme(value string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// TestBrowser drives the built wiki in headless Chromium the way a reader
-// would: home, the sidebar, search, dark mode, a phone. Screenshots go to
-// artifacts/wiki/ at the repository root.
-func TestBrowser(t *testing.T) {
+// startBrowser builds opt's tree, serves it with the docs-mcp server as
+// readers get the wiki, and starts headless Chromium on it. It returns the
+// browser, the server's URL and the folder for screenshots
+// (artifacts/wiki/ at the repository root).
+func startBrowser(t *testing.T, opt Options) (browser, string, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
 	}
@@ -98,21 +101,13 @@ func TestBrowser(t *testing.T) {
 	if exe == "" {
 		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
 	}
-	opt := repoOptions(t)
-	// The repository's docs when it has them (the screenshots show the real
-	// wiki), else the fixture.
-	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "index.md")); err != nil {
-		opt.Root = fixture(t)
-	}
 	out, _ := build(t, opt)
-	server := serveSite(t, out, opt.Root) // the docs-mcp server, as readers get the wiki
+	server := serveSite(t, out, opt.Root)
 
 	artifacts := filepath.Join(opt.Repo, "artifacts", "wiki")
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shot := func(name string) chromedp.Action[chromedp.Void] { return screenshot(t, artifacts, name) }
-
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -125,12 +120,27 @@ func TestBrowser(t *testing.T) {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1280, 860),
 	)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTimeout()
-	b := browser{t: t, ctx: ctx}
+	t.Cleanup(cancelTimeout)
+	return browser{t: t, ctx: ctx, out: out}, server, artifacts
+}
+
+// TestBrowser drives the built wiki in headless Chromium the way a reader
+// would: home, the sidebar, search, dark mode, a phone. Screenshots go to
+// artifacts/wiki/ at the repository root.
+func TestBrowser(t *testing.T) {
+	opt := repoOptions(t)
+	// The repository's docs when it has them (the screenshots show the real
+	// wiki), else the fixture.
+	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "index.md")); err != nil {
+		opt.Root = fixture(t)
+	}
+	b, server, artifacts := startBrowser(t, opt)
+	out := b.out
+	shot := func(name string) chromedp.Action[chromedp.Void] { return screenshot(t, artifacts, name) }
 
 	// Home: / leads to /wiki/.
 	b.do("load home",
@@ -190,17 +200,17 @@ func TestBrowser(t *testing.T) {
 	query := strings.ToUpper(reg.Hooks[0].Name)
 	b.do("search",
 		chromedp.SendKeys(chromedp.CSS(`.search-form input`), query+kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results li a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
 		shot("3-search.png"),
 	)
 	status := get(b, "read the search status", chromedp.Text(chromedp.CSS(`#search-status`)))
-	hits := get(b, "count results", chromedp.Evaluate[int](`document.querySelectorAll("#search-results > li").length`))
-	if hits == 0 || !strings.Contains(status, "matching line") {
+	hits := get(b, "count results", chromedp.Evaluate[int](`document.querySelectorAll("#search-results a.search-hit").length`))
+	if hits == 0 || !strings.Contains(status, " result") {
 		t.Errorf("search %q: %d results, status %q", query, hits, status)
 	}
-	hitHref := attrOf(b, chromedp.CSS(`#search-results li a`), "href")
+	hitHref := attrOf(b, chromedp.CSS(`#search-results a.search-hit`), "href")
 	b.do("open a search result",
-		chromedp.Click(chromedp.CSS(`#search-results li a`), chromedp.NodeVisible),
+		chromedp.Click(chromedp.CSS(`#search-results a.search-hit`), chromedp.NodeVisible),
 		chromedp.WaitNotPresent(chromedp.CSS(`#search-results`)),
 	)
 	if loc := get(b, "location", chromedp.Location()); !strings.HasSuffix(loc, hitHref) {
@@ -279,7 +289,7 @@ func TestBrowser(t *testing.T) {
 	}
 	b.do("search on a phone",
 		chromedp.SendKeys(chromedp.CSS(`.search-form input`), "mod_search_docs"+kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results li a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
 		shot("8-phone-search.png"),
 	)
 	if get(b, "measure", sideways) {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/docs-mcp/docs-mcp/framework/registry"
 )
 
 // Tree is what one build mounts from a repository: the docs, the contribution
@@ -21,10 +23,13 @@ type Tree struct {
 	Files        []string // other files under docs/ (images, attachments), relative to docs/
 	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
 	Contributing bool     // CONTRIBUTING.md exists at the root
-	// Updated is the day each doc and CONTRIBUTING.md last changed, by
-	// repository path ("docs/x.md"), once readDates has run.
+	// Updated is the day each doc, CONTRIBUTING.md and the hook registry
+	// last changed, by repository path ("docs/x.md"), once readDates has run.
 	Updated map[string]string
 }
+
+// registryPath is the hook registry, relative to the tree's root.
+const registryPath = "framework/mod_hooks.json"
 
 // Paths a doc may not use because the site's own pages live there.
 var reserved = map[string]string{
@@ -193,10 +198,33 @@ type siteData struct {
 	Sources map[string]source `json:"sources"` // by Hugo content path
 	Pages   map[string]string `json:"pages"`   // repository path -> GetPage path
 	Files   map[string]string `json:"files"`   // repository path -> site path
+	// Constants are the Go names of the hooks in package modkit, by hook
+	// name ("player.joined" -> PlayerJoined): the hook reference shows them
+	// and the search finds a hook by either name.
+	Constants map[string]string `json:"constants"`
 }
 
-func (t *Tree) data() siteData {
-	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}}
+func (t *Tree) data() (siteData, error) {
+	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}, Constants: map[string]string{}}
+	b, err := os.ReadFile(filepath.Join(t.Root, filepath.FromSlash(registryPath)))
+	if err != nil {
+		return d, fmt.Errorf("read the hook registry: %w", err)
+	}
+	// Only the names: the registry's own checks are the framework's
+	// business, and the wiki shows a registry that fails them all the same.
+	var reg struct {
+		Hooks []struct {
+			Name string `json:"name"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &reg); err != nil {
+		return d, fmt.Errorf("read the hook registry %s: %w", registryPath, err)
+	}
+	for _, h := range reg.Hooks {
+		if h.Name != "" {
+			d.Constants[h.Name] = (&registry.Hook{Name: h.Name}).GoName()
+		}
+	}
 	for _, doc := range t.Docs {
 		cp := contentPath(doc)
 		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc, Updated: t.Updated["docs/"+doc]}
@@ -205,16 +233,19 @@ func (t *Tree) data() siteData {
 	for _, f := range t.Files {
 		d.Files["docs/"+f] = f
 	}
+	// The hook reference (the site's content/hook-reference.md) is made from the registry.
+	d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
 	if t.Contributing {
 		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md", Updated: t.Updated["CONTRIBUTING.md"]}
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
 	}
-	return d
+	return d, nil
 }
 
 // readDates fills t.Updated (see lastUpdated).
 func (t *Tree) readDates(ctx context.Context) error {
-	paths := make([]string, 0, len(t.Docs)+1)
+	paths := make([]string, 0, len(t.Docs)+2)
+	paths = append(paths, registryPath)
 	for _, doc := range t.Docs {
 		paths = append(paths, "docs/"+doc)
 	}
@@ -260,7 +291,11 @@ func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error)
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return "", fmt.Errorf("generate data: %w", err)
 	}
-	b, err := json.MarshalIndent(t.data(), "", "  ")
+	data, err := t.data()
+	if err != nil {
+		return "", fmt.Errorf("generate data: %w", err)
+	}
+	b, err := json.MarshalIndent(data, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("generate data: %w", err)
 	}

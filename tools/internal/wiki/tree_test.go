@@ -37,7 +37,10 @@ func TestScanTreeFixture(t *testing.T) {
 		t.Errorf("ScanTree (-want +got):\n%s", diff)
 	}
 
-	d := tree.data()
+	d, err := tree.data()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for repo, page := range map[string]string{
 		"docs/index.md":                         "/",
 		"docs/server/index.md":                  "/server",
@@ -51,6 +54,9 @@ func TestScanTreeFixture(t *testing.T) {
 	}
 	if got, want := d.Sources["server/_index.md"], (source{Repo: "docs/server/index.md", Raw: "server/index.md"}); got != want {
 		t.Errorf("source of server/_index.md = %+v, want %+v", got, want)
+	}
+	if got := d.Constants["player.joined"]; got != "PlayerJoined" {
+		t.Errorf("the Go name of player.joined = %q, want PlayerJoined", got)
 	}
 }
 

@@ -41,7 +41,8 @@ func lastUpdated(ctx context.Context, root string, paths []string) (map[string]s
 	return out, nil
 }
 
-// gitDates maps each file under docs/ and CONTRIBUTING.md that git tracks
+// gitDates maps each file under docs/, CONTRIBUTING.md and the hook
+// registry that git tracks
 // under root, and that has no uncommitted change, to the day of the last
 // commit that touched it. One git log over the history, newest first.
 func gitDates(ctx context.Context, root string) (map[string]string, error) {
@@ -56,11 +57,11 @@ func gitDates(ctx context.Context, root string) (map[string]string, error) {
 		return out, nil
 	}
 	// %x1e marks a commit's date; -z ends every name with NUL.
-	log, err := git("log", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md")
+	log, err := git("log", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md", registryPath)
 	if err != nil {
 		return nil, err
 	}
-	changed, err := git("diff", "-z", "--name-only", "--relative", "HEAD", "--", "docs", "CONTRIBUTING.md")
+	changed, err := git("diff", "-z", "--name-only", "--relative", "HEAD", "--", "docs", "CONTRIBUTING.md", registryPath)
 	if err != nil {
 		return nil, err
 	}

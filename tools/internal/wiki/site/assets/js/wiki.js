@@ -1,6 +1,8 @@
-// The modkit wiki's only script: theme toggle, phone menu, and offline search.
-// Search has the semantics of the mod_search_docs tool: a case-insensitive
-// substring match on each line of each page, in path order then line order.
+// The modkit wiki's only script: theme toggle, phone menu, copy buttons, and
+// offline search. Search matches like the mod_search_docs tool: a
+// case-insensitive substring of a line; it also matches page titles, headings
+// and the hooks of the registry, and ranks a hook's own entry first, then page
+// titles, then headings, then lines (pages in path order, lines in line order).
 (function () {
   "use strict";
 
@@ -47,24 +49,75 @@
     }
   }
 
-  var MAX_RESULTS = 200;
+  // A copy button on every code block. It writes the code to the clipboard
+  // and says "Copied" (data-copied on the button) once it is there.
+  function setupCopy() {
+    document.querySelectorAll(".doc pre").forEach(function (pre) {
+      var box = pre.parentElement;
+      if (!box.classList.contains("highlight")) {
+        box = el("div");
+        pre.parentNode.insertBefore(box, pre);
+        box.appendChild(pre);
+      }
+      box.classList.add("code-block");
+      var button = el("button", "copy", "Copy");
+      button.type = "button";
+      button.setAttribute("aria-label", "Copy the code");
+      button.addEventListener("click", function () {
+        var text = pre.textContent.replace(/\n$/, "");
+        copyText(text).then(function () {
+          button.textContent = "Copied";
+          button.dataset.copied = "true";
+        }, function () {
+          button.textContent = "Copy failed";
+        }).then(function () {
+          setTimeout(function () { button.textContent = "Copy"; delete button.dataset.copied; }, 2000);
+        });
+      });
+      box.appendChild(button);
+    });
+  }
+
+  // The clipboard API needs a secure context (https, localhost); elsewhere
+  // the older copy command on a selected, hidden text area.
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    return new Promise(function (resolve, reject) {
+      var area = el("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.className = "visually-hidden";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { /* not allowed */ }
+      area.remove();
+      if (ok) resolve(); else reject(new Error("copy refused"));
+    });
+  }
+
   var SNIPPET = 160;
+  var RANK = { hook: 0, title: 1, heading: 2, line: 3 };
 
   // ATX headings outside code fences, as the Markdown renderer sees them.
   var headingRe = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
   var fenceRe = /^ {0,3}(`{3,}|~{3,})/;
   var explicitIdRe = /\s*\{#([^}\s]+)\}\s*$/;
 
-  // Annotates every line of a page with the trail of headings above it and the
-  // anchor of the nearest one. Heading ids come from the site (in document order).
+  // Annotates every line of a page, once: the trail of headings above it
+  // (with the anchor of each, from the site's ids in document order), whether
+  // it is a heading, and whether it is inside a code fence.
   function annotate(page) {
+    if (page.annotated) return page.annotated;
     var lines = page.lines || [];
     var ids = page.headings || [];
     // First pass: which lines are headings (code fences hide their contents).
     var found = [];
+    var code = [];
     var fence = null;
     lines.forEach(function (line, i) {
       var f = fenceRe.exec(line);
+      code[i] = fence !== null || !!f;
       if (f) {
         if (!fence) fence = f[1].charAt(0);
         else if (f[1].charAt(0) === fence) fence = null;
@@ -76,7 +129,8 @@
     // The site's ids line up with ours only when both saw the same headings.
     var useIds = found.length === ids.length;
     var trail = [];
-    var out = [];
+    var trails = [];
+    var heading = [];
     var next = 0;
     for (var i = 0; i < lines.length; i++) {
       if (next < found.length && found[next].at === i) {
@@ -86,34 +140,89 @@
         var explicit = explicitIdRe.exec(text);
         if (explicit) { id = explicit[1]; text = text.replace(explicitIdRe, ""); }
         if (useIds) id = id || ids[next].id;
-        text = useIds && ids[next].title ? ids[next].title : text.replace(/[`*]/g, "");
+        text = useIds && ids[next].title ? ids[next].title : plain(text);
         while (trail.length && trail[trail.length - 1].level >= h.level) trail.pop();
         trail.push({ level: h.level, text: text, id: id });
+        heading[i] = true;
         next++;
       }
-      out.push(trail.slice());
+      trails.push(trail.slice());
     }
-    return out;
+    page.annotated = { trails: trails, heading: heading, code: code };
+    return page.annotated;
   }
 
+  // A Markdown line as a reader sees it: no list or quote markers, no
+  // backticks or emphasis, links as their text, table cells joined.
+  function plain(line) {
+    var s = line.trim();
+    if (/^\|?[\s:|-]*-[\s:|-]*$/.test(s) && s.indexOf("|") >= 0) return ""; // a table's rule
+    if (s.charAt(0) === "|") {
+      s = s.replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).map(function (c) { return c.trim(); })
+        .filter(Boolean).join(" · ").replace(/\\\|/g, "|");
+    }
+    s = s.replace(/^#{1,6}\s+/, "").replace(explicitIdRe, "")
+      .replace(/^(?:>\s?)+/, "")
+      .replace(/^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, "")
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+      .replace(/<\/?[a-zA-Z][^>]*>/g, "")
+      .replace(/`+/g, "")
+      .replace(/\*\*|~~/g, "")
+      .replace(/(^|[\s(])\*(?=\S)/g, "$1")
+      .replace(/(\S)\*(?=$|[\s).,;:!?])/g, "$1");
+    return s;
+  }
+
+  // Every match of query in index, grouped by page. A page's items are in
+  // rank order (a hook's own entry, the title, headings, lines; the same
+  // rank in document order); pages are in the order of their best item,
+  // then path order. Items: { rank, label, code (the label is code), text,
+  // codeLine (the text is a line of code, shown as is), href }.
   function search(index, query) {
     var q = query.toLowerCase();
-    var hits = [];
+    var has = function (s) { return (s || "").toLowerCase().indexOf(q) >= 0; };
+    var groups = [];
     var total = 0;
     index.pages.forEach(function (page) {
-      var trails = null;
-      (page.lines || []).forEach(function (raw, i) {
-        var line = raw.replace(/\r$/, "");
-        var lower = line.toLowerCase();
-        var at = lower.indexOf(q);
-        if (at < 0) return;
-        total++;
-        if (hits.length >= MAX_RESULTS) return;
-        trails = trails || annotate(page);
-        hits.push({ page: page, line: line, lower: lower, at: at, trail: trails[i] });
+      var items = [];
+      var add = function (rank, order, item) { item.rank = rank; item.order = order; items.push(item); };
+      if (has(page.title)) add(RANK.title, 0, { label: page.title, text: page.summary, href: page.url });
+      (page.hooks || []).forEach(function (h, i) {
+        var href = page.url + "#" + h.name;
+        if (has(h.name) || has(h.const)) { add(RANK.hook, i, { label: h.name, code: true, text: plain(h.summary), href: href }); return; }
+        var fields = [h.summary, h.description].concat((h.params || []).map(function (p) {
+          return p.name + " (" + p.type + "): " + p.description;
+        }));
+        for (var f = 0; f < fields.length; f++) {
+          if (has(fields[f])) { add(RANK.line, i, { label: h.name, code: true, text: plain(fields[f]), href: href }); return; }
+        }
       });
+      (page.headings || []).forEach(function (h, i) {
+        if (h.level === 1 && h.title === page.title) return; // the title, again
+        if (has(h.title)) add(RANK.heading, i, { label: h.title, text: "", href: page.url + "#" + h.id });
+      });
+      (page.lines || []).forEach(function (raw, i) {
+        if (!has(raw)) return;
+        var a = annotate(page);
+        if (a.heading[i]) return; // matched above, as a heading
+        var trail = a.trails[i];
+        var last = trail.length ? trail[trail.length - 1] : null;
+        var where = trail.filter(function (t) { return !(t.level === 1 && t.text === page.title); });
+        add(RANK.line, i, {
+          label: where.length ? where.map(function (t) { return t.text; }).join(" › ") : page.title,
+          text: a.code[i] ? raw.trim() : plain(raw),
+          codeLine: a.code[i],
+          href: page.url + (last && last.id ? "#" + last.id : "")
+        });
+      });
+      if (!items.length) return;
+      items.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+      groups.push({ page: page, items: items });
+      total += items.length;
     });
-    return { hits: hits, total: total };
+    groups.sort(function (a, b) { return a.items[0].rank - b.items[0].rank; }); // stable: path order kept
+    return { groups: groups, total: total };
   }
 
   function el(tag, cls, text) {
@@ -123,88 +232,250 @@
     return e;
   }
 
-  // A window of the line around the match, with the match marked when the
-  // lower-cased line still lines up with the original (it does not always).
-  function snippet(hit, qlen) {
-    var line = hit.line;
-    var span = el("span", "hit-line");
-    var aligned = hit.lower.length === line.length;
-    var start = Math.max(0, hit.at - Math.floor((SNIPPET - qlen) / 2));
-    var end = Math.min(line.length, start + SNIPPET);
-    start = Math.max(0, Math.min(start, end - SNIPPET));
-    // Indentation (code, nested lists) would show as an empty first row.
-    while (start < hit.at && /\s/.test(line.charAt(start))) start++;
-    var pre = (line.slice(0, start).trim() !== "" ? "…" : "");
-    var post = (end < line.length ? "…" : "");
-    if (!aligned) {
-      span.textContent = pre + line.slice(start, end).trim() + post;
+  // text with the first match of q (unless empty) marked, cut to a window around it when
+  // long. The match is marked only when the lower-cased text still lines up
+  // with the original (it does not always).
+  function marked(cls, text, q) {
+    var span = el("span", cls);
+    var lower = text.toLowerCase();
+    var at = q ? lower.indexOf(q) : -1;
+    var start = 0;
+    var end = text.length;
+    if (text.length > SNIPPET) {
+      start = Math.max(0, (at < 0 ? 0 : at) - Math.floor((SNIPPET - q.length) / 2));
+      end = Math.min(text.length, start + SNIPPET);
+      start = Math.max(0, Math.min(start, end - SNIPPET));
+      while (start > 0 && start < at && !/\s/.test(text.charAt(start - 1))) start++; // from a word
+    }
+    var pre = start > 0 ? "…" : "";
+    var post = end < text.length ? "…" : "";
+    if (at < 0 || lower.length !== text.length || at + q.length > end) {
+      span.textContent = pre + text.slice(start, end) + post;
       return span;
     }
-    span.appendChild(document.createTextNode(pre + line.slice(start, hit.at)));
-    span.appendChild(el("mark", null, line.slice(hit.at, hit.at + qlen)));
-    span.appendChild(document.createTextNode(line.slice(hit.at + qlen, end) + post));
+    span.appendChild(document.createTextNode(pre + text.slice(start, at)));
+    span.appendChild(el("mark", null, text.slice(at, at + q.length)));
+    span.appendChild(document.createTextNode(text.slice(at + q.length, end) + post));
     return span;
   }
 
-  function setupSearch() {
-    var list = document.getElementById("search-results");
-    if (!list) return;
-    var input = document.getElementById("search-input");
-    var status = document.getElementById("search-status");
-    var header = document.querySelector(".search-form input");
-    var index = null;
+  // One result: its label (a hook's name, a title, a heading, or the
+  // heading trail of a line) and a plain-text snippet.
+  function hitLink(item, q) {
+    var a = el("a", "search-hit");
+    a.href = item.href;
+    a.dataset.rank = Object.keys(RANK)[item.rank];
+    var line = item.rank === RANK.line;
+    var label = marked("hit-label", item.label, line ? "" : q);
+    if (item.code) label.classList.add("hit-code");
+    a.appendChild(label);
+    if (item.text) a.appendChild(marked(item.codeLine ? "hit-line hit-code" : "hit-line", item.text, line ? q : ""));
+    return a;
+  }
 
-    function render(query) {
-      list.textContent = "";
-      if (!query.trim()) { status.textContent = "Type to search every line of every page."; return; }
-      var r = search(index, query);
-      status.textContent = r.total === 0 ? "No matches for “" + query + "”." :
-        r.total + (r.total === 1 ? " matching line" : " matching lines") +
-        (r.total > r.hits.length ? " (showing the first " + r.hits.length + ")" : "") + ".";
-      r.hits.forEach(function (hit) {
-        var li = el("li");
-        var last = hit.trail.length ? hit.trail[hit.trail.length - 1] : null;
-        var a = el("a", "hit-title", hit.page.title);
-        a.href = hit.page.url + (last && last.id ? "#" + last.id : "");
-        li.appendChild(a);
-        var where = hit.trail.map(function (t) { return t.text; }).join(" › ");
-        li.appendChild(el("div", "hit-path", hit.page.path + (where ? " · " + where : "")));
-        li.appendChild(snippet(hit, query.length));
-        list.appendChild(li);
+  // Renders results into box: each page a group headed by its title and
+  // path, at most maxItems of its items. Returns the links in order.
+  function renderGroups(box, groups, q, maxItems, option) {
+    var links = [];
+    groups.forEach(function (g, gi) {
+      var group = el("div", "search-group");
+      var head = el("div", "search-group-head");
+      head.id = box.id + "-group-" + gi;
+      head.appendChild(el("span", "search-group-title", g.page.title));
+      head.appendChild(el("span", "hit-path", g.page.path));
+      group.appendChild(head);
+      if (option) {
+        group.setAttribute("role", "group");
+        group.setAttribute("aria-labelledby", head.id);
+        head.setAttribute("role", "presentation");
+      }
+      g.items.slice(0, maxItems).forEach(function (item) {
+        var a = hitLink(item, q);
+        if (option) {
+          a.id = box.id + "-option-" + links.length;
+          a.setAttribute("role", "option");
+          a.setAttribute("aria-selected", "false");
+          a.tabIndex = -1;
+        }
+        links.push(a);
+        group.appendChild(a);
+      });
+      if (g.items.length > maxItems) {
+        group.appendChild(el("div", "search-more", (g.items.length - maxItems) + " more on this page"));
+      }
+      box.appendChild(group);
+    });
+    return links;
+  }
+
+  function summary(r, q) {
+    var pages = r.groups.length;
+    return r.total === 0 ? "No matches for “" + q + "”." :
+      r.total + (r.total === 1 ? " result" : " results") + " in " + pages + (pages === 1 ? " page" : " pages") + ".";
+  }
+
+  // The index, fetched once, when first needed; its pages in path order.
+  function indexLoader(url) {
+    var loading = null;
+    return function () {
+      loading = loading || fetch(url, { credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.json();
+        })
+        .then(function (data) {
+          data.pages.sort(function (a, b) { return a.path < b.path ? -1 : a.path > b.path ? 1 : 0; });
+          return data;
+        });
+      loading.catch(function () { loading = null; }); // a later try may work
+      return loading;
+    };
+  }
+
+  var MAX_GROUPS = 8;
+  var MAX_GROUP_ITEMS = 3;
+
+  // The search box in the top bar: a combobox whose listbox shows the best
+  // results as you type. "/" or Ctrl-K (Cmd-K) focuses it, the arrow keys
+  // choose a result, Enter opens it (or, with none chosen, the search page),
+  // Escape closes the list.
+  function setupCombobox() {
+    var form = document.querySelector(".search-form");
+    if (!form) return;
+    var input = form.querySelector("input");
+    var list = document.getElementById("search-listbox");
+    var status = form.querySelector("[data-search-status]");
+    var load = indexLoader(form.dataset.index);
+    var options = [];
+    var active = -1;
+    var asked = 0;
+
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    }
+
+    function choose(i) {
+      if (active >= 0) options[active].setAttribute("aria-selected", "false");
+      active = i;
+      if (i < 0) { input.removeAttribute("aria-activedescendant"); return; }
+      options[i].setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", options[i].id);
+      options[i].scrollIntoView({ block: "nearest" });
+    }
+
+    function update() {
+      var query = input.value;
+      var ask = ++asked;
+      if (!query.trim()) { close(); status.textContent = ""; return; }
+      load().then(function (index) {
+        if (ask !== asked) return; // a later keystroke won
+        var q = query.toLowerCase();
+        var r = search(index, query);
+        list.textContent = "";
+        options = renderGroups(list, r.groups.slice(0, MAX_GROUPS), q, MAX_GROUP_ITEMS, true);
+        var all = el("a", "search-all", r.total ? "All " + r.total + " results on the search page" : "No matches for “" + query + "”");
+        all.href = form.action + "?q=" + encodeURIComponent(query);
+        all.id = list.id + "-option-all";
+        all.setAttribute("role", "option");
+        all.setAttribute("aria-selected", "false");
+        all.tabIndex = -1;
+        list.appendChild(all);
+        options.push(all);
+        active = -1;
+        input.removeAttribute("aria-activedescendant");
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        status.textContent = summary(r, query);
+      }, function (err) {
+        status.textContent = "The search index could not be loaded (" + err.message + ").";
       });
     }
 
-    var params = new URLSearchParams(window.location.search);
-    var initial = params.get("q") || "";
+    input.addEventListener("input", update);
+    input.addEventListener("focus", function () {
+      load().catch(function () { /* said when searching */ });
+      if (input.value.trim() && list.hidden) update();
+    });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        if (list.hidden) { update(); return; }
+        e.preventDefault();
+        var n = options.length;
+        if (!n) return;
+        choose(e.key === "ArrowDown" ? (active + 1) % n : (active <= 0 ? n - 1 : active - 1));
+      } else if (e.key === "Enter" && active >= 0 && !list.hidden) {
+        e.preventDefault();
+        var href = options[active].href;
+        close();
+        window.location.href = href;
+      } else if (e.key === "Escape" && !list.hidden) {
+        e.preventDefault();
+        close();
+      }
+    });
+    list.addEventListener("mousemove", function (e) {
+      var i = options.indexOf(e.target.closest("[role=option]"));
+      if (i >= 0 && i !== active) choose(i);
+    });
+    document.addEventListener("click", function (e) {
+      if (!form.contains(e.target)) close();
+    });
+    document.addEventListener("keydown", function (e) {
+      var t = e.target;
+      var typing = t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName);
+      if ((e.key === "k" || e.key === "K") && (e.ctrlKey || e.metaKey) && !e.altKey) {
+        e.preventDefault();
+        input.focus();
+        input.select();
+      } else if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        input.focus();
+      }
+    });
+  }
+
+  // The search page: every result, grouped by page, in the same order.
+  function setupSearchPage() {
+    var box = document.getElementById("search-results");
+    if (!box) return;
+    var input = document.getElementById("search-input");
+    var status = document.getElementById("search-status");
+    var header = document.querySelector(".search-form input");
+    var load = indexLoader(box.dataset.index);
+
+    function render(index, query) {
+      box.textContent = "";
+      if (!query.trim()) { status.textContent = "Type to search every line of every page."; return; }
+      var r = search(index, query);
+      status.textContent = summary(r, query);
+      renderGroups(box, r.groups, query.toLowerCase(), Infinity, false);
+    }
+
+    var initial = new URLSearchParams(window.location.search).get("q") || "";
     input.value = initial;
     if (header) header.value = initial;
     status.textContent = "Loading the search index…";
-
-    fetch(list.dataset.index, { credentials: "same-origin" })
-      .then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      })
-      .then(function (data) {
-        // The index lists pages as the build met them: results go in path order.
-        data.pages.sort(function (a, b) { return a.path < b.path ? -1 : a.path > b.path ? 1 : 0; });
-        index = data;
-        render(input.value);
-        input.addEventListener("input", function () {
-          var url = new URL(window.location.href);
-          if (input.value) url.searchParams.set("q", input.value); else url.searchParams.delete("q");
-          history.replaceState(null, "", url);
-          render(input.value);
-        });
-        input.focus();
-      })
-      .catch(function (err) {
-        status.textContent = "The search index could not be loaded (" + err.message + ").";
+    load().then(function (index) {
+      render(index, input.value);
+      input.addEventListener("input", function () {
+        var url = new URL(window.location.href);
+        if (input.value) url.searchParams.set("q", input.value); else url.searchParams.delete("q");
+        history.replaceState(null, "", url);
+        render(index, input.value);
       });
+      input.focus();
+    }, function (err) {
+      status.textContent = "The search index could not be loaded (" + err.message + ").";
+    });
   }
 
   setupTheme();
   setupMenu();
   setupToc();
-  setupSearch();
+  setupCopy();
+  setupCombobox();
+  setupSearchPage();
 })();
