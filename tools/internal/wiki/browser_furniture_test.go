@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -190,4 +192,119 @@ func checkRanked(t *testing.T, q string, opts []option) {
 			t.Errorf("%s: option %d is not plain text: %q / %q", q, i, o.Label, o.Text)
 		}
 	}
+}
+
+// TestBrowserFurniture checks what sits around a page's text: copy buttons
+// on code, heading permalinks, previous / next, the footer (last updated,
+// edit link, version) and tables on a phone.
+func TestBrowserFurniture(t *testing.T) {
+	opt := repoOptions(t)
+	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "getting-started.md")); err != nil {
+		opt.Root = fixture(t)
+	}
+	opt.Version = "v9.8.7-test"
+	opt.EditURL = "https://git.example.org/modkit/edit/main"
+	b, server, artifacts := startBrowser(t, opt)
+
+	// Copy: the button hands the block's code, as shown, to the clipboard.
+	b.do("a page with code",
+		chromedp.Navigate(server+"/wiki/getting-started/"),
+		chromedp.WaitVisible(chromedp.CSS(`.code-block .copy`)),
+		chromedp.Evaluate[chromedp.Void](`navigator.clipboard.writeText = text => { window.copied = text; return Promise.resolve(); }`),
+		chromedp.Click(chromedp.CSS(`.code-block .copy`)),
+		chromedp.WaitVisible(chromedp.CSS(`.code-block .copy[data-copied]`)),
+	)
+	copied := get(b, "read the copy", chromedp.Evaluate[string](`window.copied`))
+	src := readFile(t, filepath.Join(opt.Root, "docs", "getting-started.md"))
+	if !strings.Contains(copied, "\n") || !strings.Contains(src, "\n"+copied+"\n```") {
+		t.Errorf("copy button: copied %q, not the first code block of docs/getting-started.md", copied)
+	}
+	if label := attrOf(b, chromedp.CSS(`.code-block .copy`), "aria-label"); label == "" {
+		t.Error("the copy button has no label")
+	}
+
+	// Permalinks: h2 to h4 link to themselves, shown on hover and focus.
+	anchor := `article.doc h2 .anchor`
+	id := attrOf(b, chromedp.CSS(`article.doc h2`), "id")
+	if href := attrOf(b, chromedp.CSS(anchor), "href"); id == "" || href != "#"+id {
+		t.Errorf("the first h2 (id %q) has a permalink to %q", id, href)
+	}
+	opacity := chromedp.Evaluate[string](`getComputedStyle(document.querySelector("article.doc h2 .anchor")).opacity`)
+	if o := get(b, "read the permalink's opacity", opacity); o == "1" {
+		t.Error("the permalink shows before hover or focus")
+	}
+	b.do("focus the permalink", chromedp.Focus(chromedp.CSS(anchor)), chromedp.Sleep(300*time.Millisecond))
+	if o := get(b, "read the permalink's opacity", opacity); o != "1" {
+		t.Errorf("a focused permalink has opacity %s, want 1", o)
+	}
+
+	// The footer: last updated, edit link, version.
+	if href := attrOf(b, chromedp.CSS(`.doc-footer a.edit`), "href"); href != "https://git.example.org/modkit/edit/main/docs/getting-started.md" {
+		t.Errorf("edit link %q", href)
+	}
+	if d := attrOf(b, chromedp.CSS(`.doc-footer time`), "datetime"); !regexp.MustCompile(`^\d{4}-\d\d-\d\d$`).MatchString(d) {
+		t.Errorf("last updated: datetime %q", d)
+	}
+	if v := get(b, "read the version", chromedp.Text(chromedp.CSS(`.site-footer .version`))); v != "v9.8.7-test" {
+		t.Errorf("footer version %q, want v9.8.7-test", v)
+	}
+
+	// Previous / next follow the sidebar: Next leads to the page after
+	// this one in the sidebar, and that page's Previous leads back.
+	sidebar := get(b, "read the sidebar", chromedp.Evaluate[[]string](`[...document.querySelectorAll("nav#sidebar a")].map(a => a.getAttribute("href"))`))
+	here := get(b, "location", chromedp.Location())
+	i := slices.IndexFunc(sidebar, func(h string) bool { return strings.HasSuffix(here, h) })
+	if i < 0 || i+1 >= len(sidebar) {
+		t.Fatalf("%s is not in the sidebar, or last: %q", here, sidebar)
+	}
+	b.do("scroll to the foot", chromedp.ScrollIntoView(chromedp.CSS(`.pager`)), screenshot(t, artifacts, "10-page-furniture.png"))
+	b.do("Next", chromedp.Click(chromedp.CSS(`.pager a[rel=next]`)), chromedp.WaitVisible(chromedp.CSS(`.pager a[rel=prev]`)))
+	if loc := get(b, "location", chromedp.Location()); !strings.HasSuffix(loc, sidebar[i+1]) {
+		t.Errorf("Next from %s led to %s, want %s", here, loc, sidebar[i+1])
+	}
+	if prev := attrOf(b, chromedp.CSS(`.pager a[rel=prev]`), "href"); prev != sidebar[i] {
+		t.Errorf("Previous on %s is %s, want %s", sidebar[i+1], prev, sidebar[i])
+	}
+	b.do("hover a heading", chromedp.Navigate(server+"/wiki/getting-started/"), chromedp.WaitVisible(chromedp.CSS(`.code-block`)),
+		chromedp.ScrollIntoView(chromedp.CSS(`.code-block`)), hover(`.code-block`), screenshot(t, artifacts, "11-code-copy.png"))
+
+	// A phone: every table fits; no column is cut off or scrolled away.
+	b.do("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	for _, p := range []string{"/wiki/hook-reference/", "/wiki/getting-started/", "/wiki/clients/", "/wiki/server/tools/"} {
+		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(strings.TrimPrefix(p, "/wiki/")), "index.html")); err != nil {
+			continue
+		}
+		b.do("phone "+p, chromedp.Navigate(server+p), chromedp.WaitVisible(chromedp.CSS(`article`)))
+		cut := get(b, "measure the tables", chromedp.Evaluate[[]string](`[...document.querySelectorAll("article table")].flatMap((table, i) =>
+			[...table.querySelectorAll("td, th")].filter(c => c.getClientRects().length).filter(c => {
+				const r = c.getBoundingClientRect();
+				return r.right > window.innerWidth + 0.5 || r.left < -0.5 || c.scrollWidth > c.clientWidth + 1;
+			}).map(c => "table " + i + ": " + c.textContent.slice(0, 40)))`))
+		for _, c := range cut {
+			t.Errorf("phone %s: cut off: %s", p, c)
+		}
+	}
+	b.do("phone hook table",
+		chromedp.Navigate(server+"/wiki/hook-reference/"),
+		chromedp.WaitVisible(chromedp.CSS(`article table`)),
+		chromedp.ScrollIntoView(chromedp.CSS(`article table`)),
+		screenshot(t, artifacts, "12-phone-table.png"),
+	)
+	label := get(b, "read a cell's label", chromedp.Evaluate[string](`getComputedStyle(document.querySelector("article table td[data-label]"), "::before").content`))
+	if label != `"Hook"` {
+		t.Errorf("phone: a hook table cell is labelled %s, want \"Hook\"", label)
+	}
+}
+
+// hover moves the mouse over the middle of the first element sel matches.
+func hover(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		box, err := chromedp.Dimensions(chromedp.CSS(sel))(ctx, tg)
+		if err != nil {
+			return err
+		}
+		c := box.Content
+		_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (c[0]+c[2])/2, (c[1]+c[5])/2)(ctx, tg)
+		return err
+	})
 }

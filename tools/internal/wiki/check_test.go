@@ -110,6 +110,33 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 		t.Errorf("hook reference: no %q in its introduction", want)
 	}
 
+	// Previous / next follow the sidebar, from the first page to the last.
+	home := served(t, res, "/wiki/")
+	nav := home[bytes.Index(home, []byte(`<nav id="sidebar"`)):]
+	nav = nav[:bytes.Index(nav, []byte("</nav>"))]
+	var order []string
+	for _, m := range hrefRe.FindAllSubmatch(nav, -1) {
+		order = append(order, string(m[1]))
+	}
+	for i, url := range order {
+		want := [2]string{}
+		if i > 0 {
+			want[0] = order[i-1]
+		}
+		if i+1 < len(order) {
+			want[1] = order[i+1]
+		}
+		var got [2]string
+		for j, rel := range []string{"prev", "next"} {
+			if m := regexp.MustCompile(`rel="` + rel + `" href="([^"]+)"`).FindSubmatch(served(t, res, url)); m != nil {
+				got[j] = string(m[1])
+			}
+		}
+		if got != want {
+			t.Errorf("%s: previous and next %q, want %q (the sidebar's order)", url, got, want)
+		}
+	}
+
 	// Nothing a page loads comes from elsewhere: no CDN, remote font or script.
 	for url, p := range res.Pages {
 		for _, ref := range remoteLoads(p) {
@@ -118,6 +145,8 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 	}
 	return res
 }
+
+var hrefRe = regexp.MustCompile(`href="([^"]+)"`)
 
 var remoteCSS = regexp.MustCompile(`(?:url\(\s*['"]?|@import\s+['"])((?:https?:)?//[^'")\s]+)`)
 
