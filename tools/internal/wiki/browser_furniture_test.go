@@ -36,21 +36,29 @@ const readOptions = `[...document.querySelectorAll("#search-listbox a.search-hit
 	text: (a.querySelector(".hit-line") || {textContent: ""}).textContent,
 	code: !!a.querySelector(".hit-line.hit-code")}))`
 
-// pressSlash presses "/" as a keyboard does: one keyDown carrying the text,
-// which the page may cancel (chromedp.KeyEvent sends the text in a separate
-// char event, typed whatever the page's keydown handler did).
-var pressSlash = chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-	for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
-		e := input.DispatchKeyEventParams{Type: typ, Key: "/", Code: "Slash", WindowsVirtualKeyCode: 191}
-		if typ == input.DispatchKeyEventTypeKeyDown {
-			e.Text, e.UnmodifiedText = "/", "/"
+// press presses a key as a keyboard does: one keyDown carrying its text,
+// which the page may cancel, then keyUp. (chromedp.KeyEvent sends the text
+// in a separate char event, which types "/" or submits a form on Enter
+// whatever the page's keydown handler did.)
+func press(key, code string, vk int64, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			e := input.DispatchKeyEventParams{Type: typ, Key: key, Code: code, WindowsVirtualKeyCode: vk}
+			if typ == input.DispatchKeyEventTypeKeyDown {
+				e.Text, e.UnmodifiedText = text, text
+			}
+			if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, e); err != nil {
+				return err
+			}
 		}
-		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, e); err != nil {
-			return err
-		}
-	}
-	return nil
-})
+		return nil
+	})
+}
+
+var (
+	pressSlash = press("/", "Slash", 191, "/")
+	pressEnter = press("Enter", "Enter", 13, "\r")
+)
 
 // playerJoined is the hook reference's entry for the hook player.joined.
 const playerJoined = "/wiki/hook-reference/#player.joined"
@@ -67,7 +75,6 @@ func TestBrowserSearch(t *testing.T) {
 	b, server, artifacts := startBrowser(t, opt)
 
 	const box = `.search-form input`
-	const open = `#search-listbox:not([hidden]) a.search-hit`
 	b.do("load a page and press /",
 		chromedp.Navigate(server+"/wiki/getting-started/"),
 		chromedp.WaitVisible(chromedp.CSS(`article.doc`)),
@@ -79,7 +86,8 @@ func TestBrowserSearch(t *testing.T) {
 	if v := get(b, "read the box", chromedp.Value(chromedp.CSS(box))); v != "" {
 		t.Fatalf(`"/" typed %q into the search box`, v)
 	}
-	b.do("type a hook's name", chromedp.KeyEvent("player.joined"), chromedp.WaitVisible(chromedp.CSS(open)))
+	b.do("type a hook's name", chromedp.KeyEvent("player.joined"))
+	waitResults(b, "player.joined")
 	b.do("screenshot", screenshot(t, artifacts, "9-search-dropdown.png"))
 	opts := get(b, "read the options", chromedp.Evaluate[[]option](readOptions))
 	logTop(t, "player.joined", opts)
@@ -104,10 +112,11 @@ func TestBrowserSearch(t *testing.T) {
 	if n := get(b, "count chosen", chromedp.Evaluate[int](`document.querySelectorAll("#search-listbox [aria-selected=true]").length`)); n != 1 {
 		t.Errorf("%d options are aria-selected, want 1", n)
 	}
-	b.do("Enter", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS(`.hook-reference`)))
-	if loc := get(b, "location", chromedp.Location()); loc != server+playerJoined {
-		t.Errorf("Enter on the first option landed on %s", loc)
+	b.do("Enter", pressEnter)
+	if loc := waitLocation(b, server+playerJoined); loc != server+playerJoined {
+		t.Fatalf("Enter on the first option landed on %s", loc)
 	}
+	b.do("the hook reference", chromedp.WaitVisible(chromedp.CSS(`.hook-reference`)))
 
 	// Ctrl-K focuses the box from anywhere; Escape closes the list.
 	b.do("Ctrl-K", chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
@@ -119,9 +128,7 @@ func TestBrowserSearch(t *testing.T) {
 			chromedp.Evaluate[chromedp.Void](`document.querySelector(".search-form input").select()`),
 			chromedp.KeyEvent(q),
 		)
-		get(b, "wait for the results of "+q, chromedp.Poll[bool](fmt.Sprintf(
-			`document.querySelectorAll("#search-listbox a.search-hit").length > 0 && document.querySelector("#search-listbox .search-all").href.endsWith(%q)`,
-			"?q="+strings.ReplaceAll(q, " ", "%20"))))
+		waitResults(b, q)
 		opts := get(b, "read the options", chromedp.Evaluate[[]option](readOptions))
 		logTop(t, q, opts)
 		checkRanked(t, q, opts)
@@ -294,6 +301,30 @@ func TestBrowserFurniture(t *testing.T) {
 	if label != `"Hook"` {
 		t.Errorf("phone: a hook table cell is labelled %s, want \"Hook\"", label)
 	}
+}
+
+// waitLocation waits up to 20 seconds for the page at want to have loaded,
+// asking afresh each time (a query started on the page being left may never
+// see the next one), and returns where the browser is.
+func waitLocation(b browser, want string) string {
+	b.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		loc, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.href : ""`))
+		if (err == nil && loc == want) || time.Now().After(deadline) {
+			return loc
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitResults waits for the dropdown to show results for q: each keystroke
+// renders the list anew, and only the last one's is the answer to q.
+func waitResults(b browser, q string) {
+	b.t.Helper()
+	get(b, "wait for the results of "+q, chromedp.Poll[bool](fmt.Sprintf(
+		`!document.getElementById("search-listbox").hidden && document.querySelectorAll("#search-listbox a.search-hit").length > 0 && document.querySelector("#search-listbox .search-all").href.endsWith(%q)`,
+		"?q="+strings.ReplaceAll(q, " ", "%20"))))
 }
 
 // hover moves the mouse over the middle of the first element sel matches.
