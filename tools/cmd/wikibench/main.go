@@ -12,8 +12,11 @@
 //	go run ./tools/cmd/wikibench -docs 500,1000,2000,10000,40000
 //
 // Add -corpus DIR to keep the generated trees in DIR and reuse them on later
-// runs. Broken links do not stop a build here (-broken-links=warn); the
-// generated docs have none.
+// runs, and -shape small (about 350 folders however many docs, like a real
+// reference tree) or large (fewer, longer docs) for the other shapes of the
+// generator; the default, pages, nests folders deeply, about five for every
+// four docs, each of which is a page of the wiki too. Broken links do not
+// stop a build here (-broken-links=warn); the generated docs have none.
 package main
 
 import (
@@ -40,6 +43,7 @@ func main() {
 	var cfg config
 	flag.StringVar(&cfg.Sizes, "docs", "500,1000,2000,10000,40000", "comma-separated sizes of the generated trees, in docs")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the corpus generator")
+	flag.StringVar(&cfg.Shape, "shape", "pages", "shape of the generated trees: pages, small or large (see gencorpus -h)")
 	flag.StringVar(&cfg.Corpus, "corpus", "", "folder for the generated trees: made on the first run, reused on later ones (default: a temporary folder)")
 	flag.BoolVar(&cfg.Repo, "repo", true, "also build this repository's own docs, first")
 	flag.Parse()
@@ -54,6 +58,7 @@ func main() {
 type config struct {
 	Sizes  string
 	Seed   uint64
+	Shape  string
 	Corpus string
 	Repo   bool
 }
@@ -94,11 +99,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		trees = append(trees, tree{"this repository", root})
 	}
 	for _, n := range sizes {
-		dir, err := generate(ctx, root, corpus, n, cfg.Seed)
+		dir, err := generate(ctx, root, corpus, n, cfg.Seed, cfg.Shape)
 		if err != nil {
 			return err
 		}
-		trees = append(trees, tree{fmt.Sprintf("generated, seed %d", cfg.Seed), dir})
+		trees = append(trees, tree{fmt.Sprintf("generated, %s, seed %d", cfg.Shape, cfg.Seed), dir})
 	}
 
 	fmt.Fprintln(stdout, "| tree | docs | HTML pages | output | wall | Hugo CPU | Hugo peak RSS | load before → after |")
@@ -126,10 +131,15 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// generate makes (or finds) a tree of n generated docs under corpus: docs/
-// from gencorpus and this repository's hook registry, which the wiki needs.
-func generate(ctx context.Context, root, corpus string, n int, seed uint64) (string, error) {
-	dir := filepath.Join(corpus, fmt.Sprintf("seed%d-%d", seed, n))
+// generate makes (or finds) a tree of n generated docs of a shape under
+// corpus: docs/ from gencorpus and this repository's hook registry, which
+// the wiki needs. The pages shape keeps the folder name it always had.
+func generate(ctx context.Context, root, corpus string, n int, seed uint64, shape string) (string, error) {
+	name := fmt.Sprintf("seed%d-%d", seed, n)
+	if shape != "pages" {
+		name = shape + "-" + name
+	}
+	dir := filepath.Join(corpus, name)
 	if _, err := os.Stat(filepath.Join(dir, "framework", "mod_hooks.json")); err == nil {
 		return dir, nil
 	}
@@ -137,7 +147,7 @@ func generate(ctx context.Context, root, corpus string, n int, seed uint64) (str
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, "go", "run", "./mcp-server/cmd/gencorpus",
-		"-files", strconv.Itoa(n), "-seed", strconv.FormatUint(seed, 10), "-out", filepath.Join(dir, "docs"))
+		"-files", strconv.Itoa(n), "-seed", strconv.FormatUint(seed, 10), "-shape", shape, "-out", filepath.Join(dir, "docs"))
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil { // its stdout (a JSON summary) is not needed
