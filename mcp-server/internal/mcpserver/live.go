@@ -70,7 +70,7 @@ type Change struct {
 	Files      []string // RegistryPath or ContributingPath, as configured
 }
 
-// Publish brings the resource list in line with a change and tells clients:
+// Publish tells clients what a change means for them:
 //
 //   - when docs were added or removed (a rename is both), or a doc's
 //     title changed, every session gets notifications/resources/list_changed
@@ -85,8 +85,9 @@ func (s *Server) Publish(c Change) {
 	if c.Diff.Empty() && len(c.Files) == 0 {
 		return // nothing to list or tell: a poll that found no change, or rewrites with the same text
 	}
-	listed := len(c.Diff.Added) > 0 || len(c.Diff.Removed) > 0 // the list changed
-	var touched []string                                       // URIs for notifications/resources/updated
+	// The list changed when docs came or went, or a doc's title changed.
+	listed := len(c.Diff.Added) > 0 || len(c.Diff.Removed) > 0
+	var touched []string // URIs for notifications/resources/updated
 	for _, p := range c.Diff.Added {
 		touched = append(touched, docURI(p))
 	}
