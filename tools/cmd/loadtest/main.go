@@ -280,9 +280,13 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // cutOff tells whether a call failed because the connection closed while
-// its answer was on the way (the answer's replica died mid-way).
+// its answer was on the way (the answer's replica died mid-way): a JSON
+// answer cut short, a reset, or an event stream that ended before the
+// answer, which mcp-go v1.2.1 reports only by this text (a server answers a
+// call with an event stream when it sends notifications meanwhile).
 func cutOff(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		err != nil && strings.Contains(err.Error(), "unexpected nil response")
 }
 
 // call calls a tool; for a search it returns the path of the first hit.
