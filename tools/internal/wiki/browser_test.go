@@ -275,6 +275,16 @@ func TestBrowser(t *testing.T) {
 	if get(b, "measure", sideways) {
 		t.Errorf("phone: %s scrolls sideways", pageHref)
 	}
+	// Without hover the copy buttons always show: none may cover code.
+	covered := chromedp.Evaluate[int](`[...document.querySelectorAll(".code-block")].filter(function (block) {
+		var pre = block.querySelector("pre"), button = block.querySelector(".copy");
+		return button && button.getBoundingClientRect().bottom > pre.getBoundingClientRect().top + parseFloat(getComputedStyle(pre).paddingTop);
+	}).length`)
+	if blocks := get(b, "count code blocks", chromedp.Evaluate[int](`document.querySelectorAll(".code-block .copy").length`)); blocks == 0 {
+		t.Errorf("phone: %s has no code block with a copy button to check", pageHref)
+	} else if n := get(b, "measure copy buttons", covered); n > 0 {
+		t.Errorf("phone: %d of %d copy buttons cover the first line of their code", n, blocks)
+	}
 	b.do("open the phone menu",
 		chromedp.Click(chromedp.CSS(`.menu-toggle`)),
 		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
