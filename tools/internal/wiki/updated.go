@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -89,25 +88,4 @@ func gitDates(ctx context.Context, root string) (map[string]string, error) {
 		}
 	}
 	return dates, nil
-}
-
-// DefaultVersion is the version a build shows when not told one: what the
-// docs-mcp binary reports when built the same way as this program. Both
-// read it from their build information: the module version of an installed
-// binary, else the commit of a checkout built with go build ("dev-" and 12
-// hex digits), else "dev" (go run, or a build without version control).
-func DefaultVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "dev-" + s.Value[:12]
-		}
-	}
-	return "dev"
 }

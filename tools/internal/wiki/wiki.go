@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -155,8 +156,7 @@ func Build(ctx context.Context, opt Options, out string) (*Result, error) {
 type builder struct {
 	opt     Options
 	out     string     // absolute
-	broken  string     // BrokenLinksError or BrokenLinksWarn
-	params  siteParams // for the layouts
+	params  siteParams // for the layouts, BrokenLinks checked
 	hugo    *Hugo
 	version string // Hugo's version line, once known
 }
@@ -178,7 +178,7 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &builder{opt: opt, out: out, broken: broken, params: params, hugo: opt.hugo()}, nil
+	return &builder{opt: opt, out: out, params: params, hugo: opt.hugo()}, nil
 }
 
 // hugoVersion makes sure Hugo runs (compiling it the first time) and
@@ -261,7 +261,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	}
 	defer root.Close()
 	probs := problems(root, reports)
-	if len(probs) > 0 && b.broken == BrokenLinksError {
+	if len(probs) > 0 && b.params.BrokenLinks == BrokenLinksError {
 		return nil, &BuildError{Problems: probs}
 	}
 	if runErr != nil {
@@ -434,4 +434,28 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	return nil
+}
+
+// DefaultVersion is the version a build shows when not told one: what the
+// docs-mcp binary reports when built the same way as this program. Both
+// read it from their build information: the module version of an installed
+// binary, else the commit of a checkout built with go build ("dev-" and 12
+// hex digits), else "dev" (go run, or a build without version control).
+// It is the rule of docs-mcp's cli.buildVersion, written again on purpose:
+// that one is internal to another module, and a shared package for eleven
+// lines would tie the wiki to the server's module.
+func DefaultVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev-" + s.Value[:12]
+		}
+	}
+	return "dev"
 }
