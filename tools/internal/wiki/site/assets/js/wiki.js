@@ -202,8 +202,10 @@
         if (h.level === 1 && h.title === page.title) return; // the title, again
         if (has(h.title)) add(RANK.heading, i, { label: h.title, text: "", href: page.url + "#" + h.id });
       });
+      // Lines are most of the index: lower-cased once per page, not per keystroke.
+      var lower = page.lower || (page.lower = (page.lines || []).map(function (l) { return l.toLowerCase(); }));
       (page.lines || []).forEach(function (raw, i) {
-        if (!has(raw)) return;
+        if (lower[i].indexOf(q) < 0) return;
         var a = annotate(page);
         if (a.heading[i]) return; // matched above, as a heading
         var trail = a.trails[i];
