@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,16 @@ func TestCompose(t *testing.T) {
 	waitHealthy(ctx, t, id)
 	t.Logf("build %s; from up: serving /health %s, healthy (first HEALTHCHECK run) %s",
 		built.Sub(start).Round(100*time.Millisecond), serving.Sub(built).Round(10*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
-	t.Logf("image size: %s", inspect(t, "image", image, "{{.Size}}"))
+	// The image carries a static binary and the built site, nothing else.
+	const maxImageBytes = 30 << 20
+	size, err := strconv.ParseInt(inspect(t, "image", image, "{{.Size}}"), 10, 64)
+	if err != nil {
+		t.Fatalf("image size: %v", err)
+	}
+	t.Logf("image size: %d bytes", size)
+	if size > maxImageBytes {
+		t.Errorf("image is %d bytes, more than %d: something besides the binary and the site went in", size, maxImageBytes)
+	}
 
 	t.Run("health", func(t *testing.T) { checkHealth(t, root) })
 	t.Run("wiki", checkWiki)
