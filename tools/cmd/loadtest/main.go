@@ -110,16 +110,11 @@ func (s *stats) ok(op string, d time.Duration) {
 	s.latencies[op] = append(s.latencies[op], d)
 }
 
-func (s *stats) reinit() {
+// count adds one to a counter of s: &s.reinits or &s.cutOffs.
+func (s *stats) count(n *int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reinits++
-}
-
-func (s *stats) cutOff() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cutOffs++
+	*n++
 }
 
 func (s *stats) fail(op string, err error) {
@@ -202,12 +197,12 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 	do := func(op, tool string, args map[string]any) (string, error) {
 		path, err := call(callCtx, c, st, op, tool, args)
 		if cutOff(err) {
-			st.cutOff()
+			st.count(&st.cutOffs)
 			path, err = call(callCtx, c, st, op, tool, args)
 		}
 		if errors.Is(err, transport.ErrSessionTerminated) {
 			c.Close() // no DELETE: the session is gone
-			st.reinit()
+			st.count(&st.reinits)
 			if c, err = startSession(callCtx, cfg, opts, st, name); err != nil {
 				return "", err // recorded by startSession
 			}
@@ -236,7 +231,7 @@ func startSession(ctx context.Context, cfg config, opts []transport.StreamableHT
 	c, err := connect(ctx, cfg, opts, name)
 	if errors.Is(err, transport.ErrSessionTerminated) {
 		st.ok(opInitialize, time.Since(t))
-		st.reinit()
+		st.count(&st.reinits)
 		t = time.Now()
 		c, err = connect(ctx, cfg, opts, name)
 	}
