@@ -16,22 +16,25 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // Doc is one Markdown file.
 //
-// A doc holds its text once, as read (without a leading BOM, line endings
-// as on disk), and nothing derived from it but its title and line count:
-// lines, headings and heading trails are found in the text when asked for.
-// Everything else a doc needs costs about 80 bytes, so the docs of a
-// corpus take little more memory than its bytes on disk (see
-// docs/server/architecture.md, Memory).
+// A doc holds its text once, compressed (see Text), and nothing derived
+// from it but its line count: its title, lines, headings and heading
+// trails are found in the text when asked for. Everything else a doc needs costs
+// about 100 bytes, so the docs of a corpus take less memory than its bytes
+// on disk (see docs/server/architecture.md, Memory).
 type Doc struct {
-	Path  string // slash-separated, relative to the docs root
-	Title string // front matter title, else the first level-1 heading, else the file name
-	Size  int64  // bytes on disk
-	Text  string // the text without a leading BOM; lines end in "\n" or "\r\n"
+	Path string // slash-separated, relative to the docs root
+	Size int64  // bytes on disk
 
+	// body is the text without a leading BOM, lines ending in "\n" or
+	// "\r\n": compressed against dict, or as it is when dict is nil.
+	body  string
+	dict  *s2.Dict
 	lines int   // number of lines
 	stamp stamp // the file's size and time when read, to notice changes
 }
@@ -47,7 +50,7 @@ func (d *Doc) LineCount() int { return d.lines }
 // terminators, as SplitLines splits them.
 func (d *Doc) Lines() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		rest := d.Text
+		rest := d.Text()
 		for n := 1; rest != ""; n++ {
 			var line string
 			line, rest = CutLine(rest)
@@ -59,9 +62,12 @@ func (d *Doc) Lines() iter.Seq2[int, string] {
 }
 
 // Headings returns the doc's headings in line order, found in its text.
-func (d *Doc) Headings() []Heading {
+func (d *Doc) Headings() []Heading { return Headings(d.Text()) }
+
+// Headings returns the headings of a doc's text in line order.
+func Headings(text string) []Heading {
 	var out []Heading
-	for h := range headingsOf(d.Text) {
+	for h := range headingsOf(text) {
 		out = append(out, h)
 	}
 	return out
@@ -72,7 +78,7 @@ func (d *Doc) Headings() []Heading {
 // of one doc, call Headings once and Trail for each line.
 func (d *Doc) HeadingTrail(line int) []string {
 	var above []Heading
-	for h := range headingsOf(d.Text) {
+	for h := range headingsOf(d.Text()) {
 		if h.Line > line {
 			break
 		}
@@ -123,14 +129,15 @@ type Snapshot struct {
 	generation uint64
 	docs       []*Doc // sorted by Path: found by binary search, no map
 	skipped    []Skipped
+	codec      *codec // compresses the docs an update reads; nil: they stay plain
 
 	attachMu sync.Mutex
 	attached map[any]any // see Attach
 }
 
-func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
+func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped, c *codec) *Snapshot {
 	slices.SortFunc(docs, func(a, b *Doc) int { return strings.Compare(a.Path, b.Path) })
-	return &Snapshot{generation: generation, docs: docs, skipped: skipped}
+	return &Snapshot{generation: generation, docs: docs, skipped: skipped, codec: c}
 }
 
 // Generation numbers snapshots: a newer snapshot has a larger one.

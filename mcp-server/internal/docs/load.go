@@ -69,7 +69,9 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	for _, s := range skipped {
 		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
 	}
-	return newSnapshot(opts.Generation, kept, skipped), nil
+	c := newCodec(kept)
+	c.pack(kept)
+	return newSnapshot(opts.Generation, kept, skipped, c), nil
 }
 
 // loadWorkers is how many folders and files Load reads at once: more than

@@ -89,7 +89,7 @@ func TestLoad(t *testing.T) {
 	if snap.Generation() != 7 {
 		t.Errorf("generation = %d, want 7", snap.Generation())
 	}
-	if d, err := snap.Doc("alias.md"); err != nil || d.Title != "Intro" {
+	if d, err := snap.Doc("alias.md"); err != nil || d.Title() != "Intro" {
 		t.Errorf(`Doc("alias.md") = %v, %v; want the linked intro page`, d, err)
 	}
 }
@@ -161,7 +161,7 @@ func TestLoadAgreesWithAPlainWalk(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, d := range snap.Docs() {
-		got[d.Path] = d.Text
+		got[d.Path] = d.Text()
 	}
 	if len(want) < 600+3*filesPerJob {
 		t.Fatalf("the plain walk found %d docs; the tree is not what the test means", len(want))

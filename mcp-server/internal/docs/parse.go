@@ -13,22 +13,27 @@ type Heading struct {
 	Text  string
 }
 
-// parse builds a Doc from a file's text. The text must be valid UTF-8.
+// parse builds a Doc from a file's text, held plain (see codec.pack). The
+// text must be valid UTF-8.
 func parse(docPath string, size int64, text string) *Doc {
 	text = strings.TrimPrefix(text, "\ufeff")
-	title := frontMatterTitle(text)
-	if title == "" {
-		for h := range headingsOf(text) {
-			if h.Level == 1 {
-				title = h.Text
-				break
-			}
+	return &Doc{Path: docPath, Size: size, body: text, lines: CountLines(text)}
+}
+
+// Title returns the doc's title: its front matter title, else its first
+// level-1 heading, else its file name without the extension. It is found
+// in the text when asked for, as headings are.
+func (d *Doc) Title() string {
+	text := d.Text()
+	if title := frontMatterTitle(text); title != "" {
+		return title
+	}
+	for h := range headingsOf(text) {
+		if h.Level == 1 {
+			return h.Text
 		}
 	}
-	if title == "" {
-		title = strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
-	}
-	return &Doc{Path: docPath, Title: title, Size: size, Text: text, lines: CountLines(text)}
+	return strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
 }
 
 // CutLine cuts the first line off text: the line without its terminator

@@ -25,7 +25,7 @@ func TestParseTitle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := parse(tt.path, int64(len(tt.text)), tt.text).Title; got != tt.want {
+			if got := parse(tt.path, int64(len(tt.text)), tt.text).Title(); got != tt.want {
 				t.Errorf("title = %q, want %q", got, tt.want)
 			}
 		})
@@ -97,7 +97,7 @@ func TestSplitLines(t *testing.T) {
 		if n := CountLines(tt.text); n != len(tt.want) {
 			t.Errorf("CountLines(%q) = %d, want %d", tt.text, n, len(tt.want))
 		}
-		d := &Doc{Text: tt.text}
+		d := &Doc{body: tt.text}
 		var lines []string
 		for _, l := range d.Lines() {
 			lines = append(lines, l)

@@ -51,7 +51,7 @@ func FuzzCleanPath(f *testing.F) {
 		f.Fatal(err)
 	}
 	for _, d := range snap.Docs() {
-		if strings.Contains(d.Text, "SECRET") {
+		if strings.Contains(d.Text(), "SECRET") {
 			f.Fatalf("the loader read %s, which leads outside docs/", d.Path)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -181,6 +182,8 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 			skipped = append(skipped, r.skip)
 		}
 	}
+	prev.codec.pack(slices.Collect(maps.Values(replaced)))
+
 	// A doc in scope stays when it was read again, or found with the stamp
 	// it had; otherwise (gone, or now unreadable) it is removed.
 	for _, d := range u.inScopeDocs() {
@@ -259,7 +262,7 @@ func (u *updater) inScopeDocs() []*Doc {
 
 // sameDoc reports whether two reads of a file gave the same text.
 func sameDoc(a, b *Doc) bool {
-	return a.Size == b.Size && a.Text == b.Text
+	return a.Size == b.Size && a.Text() == b.Text()
 }
 
 // next builds the snapshot that follows s: docs in replaced are added or
@@ -295,5 +298,5 @@ func (s *Snapshot) next(generation uint64, replaced map[string]*Doc, removed []s
 
 // with returns a snapshot made of the given parts.
 func (s *Snapshot) with(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
-	return &Snapshot{generation: generation, docs: docs, skipped: skipped}
+	return &Snapshot{generation: generation, docs: docs, skipped: skipped, codec: s.codec}
 }

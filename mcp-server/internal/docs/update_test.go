@@ -189,7 +189,7 @@ func TestUpdate(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(d.Text, got.Text); diff != "" {
+				if diff := cmp.Diff(d.Text(), got.Text()); diff != "" {
 					t.Errorf("%s: text differs from a full load (-load +update):\n%s", d.Path, diff)
 				}
 			}
@@ -219,11 +219,11 @@ func TestUpdateSharesUnchangedDocs(t *testing.T) {
 				t.Errorf("%+v: %s was read again though it did not change", ch, p)
 			}
 		}
-		if d, _ := next.Doc("b.md"); d.Title != "B, edited" {
-			t.Errorf("%+v: b.md title = %q, want the edited one", ch, d.Title)
+		if d, _ := next.Doc("b.md"); d.Title() != "B, edited" {
+			t.Errorf("%+v: b.md title = %q, want the edited one", ch, d.Title())
 		}
-		if old, _ := prev.Doc("b.md"); old.Title != "B" {
-			t.Errorf("the old snapshot changed under its readers: b.md title = %q", old.Title)
+		if old, _ := prev.Doc("b.md"); old.Title() != "B" {
+			t.Errorf("the old snapshot changed under its readers: b.md title = %q", old.Title())
 		}
 	}
 }

@@ -74,12 +74,16 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 		if !strings.HasPrefix(d.Path, prefix) {
 			break
 		}
-		budget -= len(d.Path) + len(d.Title) + 48
-		if len(out.Paths) == limit || budget < 0 && len(out.Paths) > 0 {
+		if len(out.Paths) == limit {
 			more = true
 			break
 		}
-		out.Paths = append(out.Paths, DocEntry{Path: d.Path, Title: d.Title, Bytes: d.Size, Lines: d.LineCount()})
+		title := d.Title()
+		if budget -= len(d.Path) + len(title) + 48; budget < 0 && len(out.Paths) > 0 {
+			more = true
+			break
+		}
+		out.Paths = append(out.Paths, DocEntry{Path: d.Path, Title: title, Bytes: d.Size, Lines: d.LineCount()})
 	}
 	if more {
 		out.NextCursor = cursor{Kind: "list", Query: fp, Path: out.Paths[len(out.Paths)-1].Path}.encode()

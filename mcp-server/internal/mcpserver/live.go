@@ -94,7 +94,7 @@ func (s *Server) Publish(c Change) {
 	for _, p := range c.Diff.Changed {
 		old, _ := c.Prev.Lookup(p)
 		d, ok := c.Next.Lookup(p)
-		listed = listed || ok && (old == nil || old.Title != d.Title)
+		listed = listed || ok && (old == nil || old.Title() != d.Title())
 		touched = append(touched, docURI(p))
 	}
 	for _, p := range c.Diff.Removed {

@@ -87,7 +87,7 @@ func docList(snap *docs.Snapshot) string {
 	var b strings.Builder
 	all := snap.Docs()
 	for i, d := range all {
-		line := fmt.Sprintf("- %s: %s\n", d.Path, d.Title)
+		line := fmt.Sprintf("- %s: %s\n", d.Path, d.Title())
 		if b.Len()+len(line) > maxDocListBytes {
 			fmt.Fprintf(&b, "- … and %d more: list them with mod_list_doc_paths\n", len(all)-i)
 			break

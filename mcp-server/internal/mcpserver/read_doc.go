@@ -36,10 +36,10 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
-	r, err := window(d.Text, in.StartLine, in.EndLine, s.textBudget())
+	r, err := window(d.Text(), in.StartLine, in.EndLine, s.textBudget())
 	if err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	out := ReadDocOutput{Path: d.Path, Title: d.Title, URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
+	out := ReadDocOutput{Path: d.Path, Title: d.Title(), URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
 	return out, r.text(d.Path), nil
 }

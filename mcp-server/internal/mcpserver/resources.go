@@ -124,7 +124,7 @@ func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesReques
 // come with mod_list_doc_paths.
 func docResource(d *docs.Doc) mcp.Resource {
 	uri := docURI(d.Path)
-	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(d.Title), mcp.WithMIMEType("text/markdown"))
+	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(d.Title()), mcp.WithMIMEType("text/markdown"))
 }
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as
@@ -155,18 +155,21 @@ func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFun
 // docText is a doc's text with normalised line endings: each line ends in
 // "\n".
 func docText(d *docs.Doc) string {
+	text := d.Text()
 	switch {
-	case d.Text == "":
+	case text == "":
 		return ""
-	case !strings.Contains(d.Text, "\r"):
-		if strings.HasSuffix(d.Text, "\n") {
-			return d.Text // as held: no copy
+	case !strings.Contains(text, "\r"):
+		if strings.HasSuffix(text, "\n") {
+			return text // as decoded: no copy
 		}
-		return d.Text + "\n"
+		return text + "\n"
 	}
 	var b strings.Builder
-	b.Grow(len(d.Text) + 1)
-	for _, line := range d.Lines() {
+	b.Grow(len(text) + 1)
+	for rest := text; rest != ""; {
+		var line string
+		line, rest = docs.CutLine(rest)
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}

@@ -112,7 +112,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		if m.Doc != headingsOf {
 			// Headings are found in the text when asked for: once per doc
 			// of the page, however many of its lines match.
-			headingsOf, headings = m.Doc, m.Doc.Headings()
+			headingsOf, headings = m.Doc, docs.Headings(m.Source)
 		}
 		sm := SearchMatch{
 			Path:    m.Doc.Path,

@@ -316,6 +316,7 @@ type builder struct {
 	ends  []uint32 // ends[i]: the end in grams of unit i
 	st    []state
 	set   gramSet
+	text  []byte // the text of the doc being read, decoded
 }
 
 // state is, for one bucket: its encoded size, then its write cursor; and
@@ -501,7 +502,8 @@ func (b *builder) collect(sg *segment, shift uint) {
 		grams := b.grams
 		for _, d := range run[from:to] {
 			var p1, p2 rune = -1, -1 // the classes of the two previous runes in the line
-			text := d.Text
+			b.text = d.AppendText(b.text[:0])
+			text := b.text
 			for i := 0; i < len(text); {
 				c, size := rune(text[i]), 1
 				if c < utf8.RuneSelf {
@@ -517,7 +519,7 @@ func (b *builder) collect(sg *segment, shift uint) {
 						c -= 'a' - 'A'
 					}
 				} else {
-					c, size = utf8.DecodeRuneInString(text[i:])
+					c, size = utf8.DecodeRune(text[i:])
 					c = foldClass(c)
 				}
 				i += size
@@ -582,6 +584,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 		hi := lo + sort.Search(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i].Path, q.PathPrefix) })
 		first := sort.Search(len(ix.segs), func(i int) bool { return ix.offs[i]+ix.lens[i] > lo })
 		cs := make([]postings, 0, len(hashes))
+		var buf []byte // scratch for scanDoc
 		for si := first; si < len(ix.segs) && ix.offs[si] < hi; si++ {
 			sg, off := ix.segs[si].Load(), ix.offs[si]
 			if sg == nil {
@@ -591,7 +594,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 					if doc.Path == after.Path {
 						from = after.Line
 					}
-					if !scanDoc(doc, from, m, yield) {
+					if !scanDoc(doc, from, m, &buf, yield) {
 						return
 					}
 				}
@@ -616,7 +619,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 					if doc.Path == after.Path {
 						line = after.Line
 					}
-					if !scanDoc(doc, line, m, yield) {
+					if !scanDoc(doc, line, m, &buf, yield) {
 						return
 					}
 				}

@@ -3,9 +3,11 @@ package search
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -110,7 +112,7 @@ func queriesFrom(rng *rand.Rand, snap *docs.Snapshot, n int) []string {
 	var out []string
 	for len(out) < n {
 		d := all[rng.IntN(len(all))]
-		lines := docs.SplitLines(d.Text)
+		lines := docs.SplitLines(d.Text())
 		if len(lines) == 0 || rng.IntN(4) == 0 {
 			out = append(out, randText(rng, 1+rng.IntN(6)))
 			continue
@@ -396,5 +398,41 @@ func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
 	}
 	if len(want) == 0 {
 		t.Fatal("the query matched nothing; the test checks nothing")
+	}
+}
+
+// TestMatchesKeepTheirText checks that a match's line and source stay as
+// the doc reads after the search has decoded other docs into its scratch
+// (see scanDoc): every match of a common word is kept, then checked.
+func TestMatchesKeepTheirText(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 4, Files: 300}); err != nil {
+		t.Fatal(err)
+	}
+	snap := load(t, dir)
+	ix, err := NewIndex(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, seq := range map[string]iter.Seq[Match]{
+		"index": ix.Matches(Query{Text: "the"}, Position{}),
+		"scan":  Matches(snap, Query{Text: "the"}, Position{}),
+		"fold":  ix.Matches(Query{Text: "Schlüssel"}, Position{}), // line by line (not wholeText)
+	} {
+		kept := slices.Collect(seq)
+		docs := map[*docs.Doc]bool{}
+		for _, m := range kept {
+			docs[m.Doc] = true
+			text := m.Doc.Text()
+			if m.Source != text {
+				t.Fatalf("%s: %s:%d: the match's source is no longer the doc's text", name, m.Doc.Path, m.Line)
+			}
+			if lines := strings.Split(text, "\n"); strings.TrimSuffix(lines[m.Line-1], "\r") != m.Text {
+				t.Fatalf("%s: %s:%d: the match's line reads %q, the doc's %q", name, m.Doc.Path, m.Line, m.Text, lines[m.Line-1])
+			}
+		}
+		if len(docs) < 20 {
+			t.Fatalf("%s: %d matches in %d docs: too few to tell", name, len(kept), len(docs))
+		}
 	}
 }

@@ -115,6 +115,7 @@ type Match struct {
 	Doc    *docs.Doc
 	Line   int    // 1-based
 	Text   string // the line, without its terminator
+	Source string // the doc's text, as this search decoded it: Text is a line of it
 	Offset int    // byte offset of the match in the line
 	Length int    // byte length of the matched text in the line
 }
@@ -127,6 +128,7 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 	return func(yield func(Match) bool) {
 		all := snap.Docs()
 		start := snap.From(max(after.Path, q.PathPrefix))
+		var buf []byte // scratch for scanDoc
 		for _, d := range all[start:] {
 			if !strings.HasPrefix(d.Path, q.PathPrefix) {
 				return // sorted: no later path has the prefix either
@@ -135,7 +137,7 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 			if d.Path == after.Path {
 				first = after.Line // lines are 1-based: index after.Line is the next line
 			}
-			if !scanDoc(d, first, m, yield) {
+			if !scanDoc(d, first, m, &buf, yield) {
 				return
 			}
 		}
@@ -143,16 +145,26 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 }
 
 // scanDoc yields the matches in d's lines from index first on. It reports
-// whether to go on.
-func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
-	rest, n := d.Text, 0
+// whether to go on. buf is scratch to decode the doc into (see
+// docs.Doc.TextIn): a doc with no match costs no allocation, and the text
+// of one with a match is copied once, for the matches to keep.
+func scanDoc(d *docs.Doc, first int, m *Matcher, buf *[]byte, yield func(Match) bool) bool {
+	text, owned := d.TextIn(buf), false
+	emit := func(start, end, n, off, length int) bool {
+		if !owned {
+			text, owned = strings.Clone(text), true
+		}
+		return yield(Match{Doc: d, Line: n, Text: text[start:end], Source: text, Offset: off, Length: length})
+	}
+	rest, n := text, 0
 	for ; n < first && rest != ""; n++ {
 		_, rest = docs.CutLine(rest)
 	}
 	if m.wholeText() {
-		return scanText(d, rest, n, m, yield)
+		return scanText(text, rest, n, m, emit)
 	}
 	for rest != "" {
+		start := len(text) - len(rest)
 		var line string
 		line, rest = docs.CutLine(rest)
 		n++
@@ -160,7 +172,7 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
 		if off < 0 {
 			continue
 		}
-		if !yield(Match{Doc: d, Line: n, Text: line, Offset: off, Length: length}) {
+		if !emit(start, start+len(line), n, off, length) {
 			return false
 		}
 	}
@@ -170,8 +182,9 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, yield func(Match) bool) bool {
 // scanText is scanDoc for a matcher that can search the text as a whole
 // (see Matcher.wholeText): it looks for the next match in the rest of the
 // text at once rather than line by line, and numbers the line it falls in.
-// rest follows line n (0 for the first line).
-func scanText(d *docs.Doc, rest string, n int, m *Matcher, yield func(Match) bool) bool {
+// rest is the end of text that follows line n (0 for the first line);
+// emit is given the line's bounds in text.
+func scanText(text, rest string, n int, m *Matcher, emit func(start, end, n, off, length int) bool) bool {
 	for rest != "" {
 		i := m.indexText(rest)
 		if i < 0 {
@@ -179,9 +192,10 @@ func scanText(d *docs.Doc, rest string, n int, m *Matcher, yield func(Match) boo
 		}
 		from := strings.LastIndexByte(rest[:i], '\n') + 1
 		n += strings.Count(rest[:from], "\n") + 1
+		start := len(text) - len(rest) + from
 		var line string
 		line, rest = docs.CutLine(rest[from:])
-		if !yield(Match{Doc: d, Line: n, Text: line, Offset: i - from, Length: len(m.query)}) {
+		if !emit(start, start+len(line), n, i-from, len(m.query)) {
 			return false
 		}
 	}

@@ -156,7 +156,7 @@ func FuzzMatches(f *testing.F) {
 			if !strings.HasPrefix(d.Path, prefix) || d.Path < afterPath {
 				continue
 			}
-			for i, line := range docs.SplitLines(d.Text) {
+			for i, line := range docs.SplitLines(d.Text()) {
 				if d.Path == afterPath && i+1 <= afterLine {
 					continue
 				}

@@ -1,0 +1,155 @@
+package docs
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// A doc's text is held compressed: the docs of a large tree are most of
+// the server's memory, and their text is most of the docs.
+//
+// Each doc is compressed on its own (s2's block format), so that reading
+// or searching one doc decodes that doc only, about 1.5 µs for 1 KB and
+// 7 µs for 4.5 KB. A doc of a few KB alone gives a compressor little to
+// go on (1.3× at 1 KB), so every doc of a snapshot is compressed against
+// one dictionary: 64 KB of the corpus's own text, docs taken at even
+// intervals through the tree. That makes 2.3× at 1 KB and 2.4× at 4.5 KB
+// (the generated trees of docs/server/architecture.md, Memory). The
+// dictionary costs nothing to build (it is the text as it stands, see
+// s2.MakeDict); a trained one compresses about 20% better but takes tens
+// of seconds, as does s2's "better" encoder (12 times the CPU of the
+// default one, 1.8 s on 40,000 docs).
+//
+// A dictionary is made by Load, from the docs it read, and kept by every
+// later snapshot of that tree: the docs an update reads again are
+// compressed against it too.
+
+// dictBytes is how much text a dictionary holds: s2's largest.
+const dictBytes = s2.MaxDictSize
+
+// codec compresses doc texts against one dictionary. It is safe for
+// concurrent use.
+type codec struct {
+	dict *s2.Dict
+}
+
+// newCodec returns a codec whose dictionary is up to dictBytes of docs
+// taken at even intervals through docs, or nil when docs hold too little
+// text for a dictionary.
+func newCodec(docs []*Doc) *codec {
+	var total int
+	for _, d := range docs {
+		total += len(d.body)
+	}
+	if total < 2*dictBytes {
+		// A small tree: a dictionary as large as the tree would cost more
+		// memory than compressing saves.
+		return nil
+	}
+	// Docs at even intervals through the tree, about dictBytes in all:
+	// after a doc is taken, the text of total/dictBytes such docs is
+	// passed over.
+	sample := make([]byte, 0, 2*dictBytes)
+	var skip int
+	for _, d := range docs {
+		if skip > 0 {
+			skip -= len(d.body)
+			continue
+		}
+		sample = append(sample, d.body...)
+		skip = len(d.body) * (total/dictBytes - 1)
+	}
+	// MakeDict keeps the last dictBytes of the sample.
+	dict := s2.MakeDict(sample, nil)
+	if dict == nil {
+		return nil
+	}
+	return &codec{dict: dict}
+}
+
+// pack compresses the text of each doc of docs, which must be plain (as
+// parse returns them), on every core. A doc whose text does not shrink
+// stays plain. A nil codec leaves every doc plain.
+func (c *codec) pack(docs []*Doc) {
+	if c == nil || len(docs) == 0 {
+		return
+	}
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(docs))
+	for w := range workers {
+		wg.Go(func() {
+			var buf []byte
+			for i := w; i < len(docs); i += workers {
+				buf = c.packDoc(docs[i], buf)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// packDoc compresses d's text, using buf as scratch, and returns buf.
+func (c *codec) packDoc(d *Doc, buf []byte) []byte {
+	text := d.body
+	if n := s2.MaxEncodedLen(len(text)); cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	enc := c.dict.Encode(buf[:cap(buf)], bytesOf(text))
+	if len(enc) < len(text) {
+		d.body, d.dict = string(enc), c.dict // one allocation of the exact size
+	}
+	return buf
+}
+
+// Text returns the doc's text. A compressed doc is decoded for the call:
+// a caller that needs the text more than once keeps the result.
+func (d *Doc) Text() string {
+	if d.dict == nil {
+		return d.body
+	}
+	b := d.AppendText(nil)
+	// b is this call's own and never written again: it can be the
+	// string's bytes without a copy.
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// TextIn returns the doc's text like Text, but decodes a compressed doc
+// into *buf (grown as needed) rather than memory of its own: the string
+// then shares *buf's memory and is valid only until *buf is next written.
+// It spares the allocation when most texts read are soon dropped, as when
+// a search reads the docs that may hold a match.
+func (d *Doc) TextIn(buf *[]byte) string {
+	if d.dict == nil {
+		return d.body
+	}
+	*buf = d.AppendText((*buf)[:0])
+	return unsafe.String(unsafe.SliceData(*buf), len(*buf))
+}
+
+// AppendText appends the doc's text to buf and returns the extended
+// buffer: a caller that reads many docs once each can decode them all
+// into one buffer.
+func (d *Doc) AppendText(buf []byte) []byte {
+	if d.dict == nil {
+		return append(buf, d.body...)
+	}
+	src := bytesOf(d.body)
+	n, err := s2.DecodedLen(src)
+	if err != nil {
+		panic("docs: corrupt compressed text of " + d.Path + ": " + err.Error())
+	}
+	buf = slices.Grow(buf, n)
+	out, err := d.dict.Decode(buf[len(buf):len(buf)+n], src)
+	if err != nil || len(out) != n {
+		panic("docs: corrupt compressed text of " + d.Path)
+	}
+	return buf[:len(buf)+n]
+}
+
+// bytesOf returns s's bytes without a copy, for reading only.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}

@@ -1,0 +1,116 @@
+package docs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+)
+
+// heldBytes is the text memory of a snapshot's docs: compressed or plain.
+func heldBytes(s *Snapshot) (held, text int) {
+	for _, d := range s.Docs() {
+		held += len(d.body)
+		text += len(d.Text())
+	}
+	return held, text
+}
+
+func TestPackedDocs(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 5, Files: 1000, Shape: corpusgen.Small}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.codec == nil {
+		t.Fatal("no dictionary for a tree of 1,000 docs")
+	}
+	held, text := heldBytes(snap)
+	t.Logf("%d docs: %d bytes of text held in %d (%.2f×)", len(snap.Docs()), text, held, float64(text)/float64(held))
+	if held*2 > text {
+		t.Errorf("the docs hold %d bytes for %d of text: compressed less than 2×", held, text)
+	}
+	// Every doc reads back as on disk (TestLoadManyFolders checks the
+	// same on another tree), through both ways of reading it.
+	var buf []byte
+	for _, d := range snap.Docs() {
+		raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(d.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimPrefix(string(raw), "\ufeff")
+		buf = d.AppendText(buf[:0])
+		if got := d.Text(); got != want || string(buf) != want {
+			t.Fatalf("%s: read back differs from the file", d.Path)
+		}
+	}
+
+	// An edited doc is compressed against the same dictionary.
+	edited := snap.Docs()[17]
+	newText := edited.Text() + "\nA line added by the test.\n"
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(edited.Path)), []byte(newText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next, diff, err := Update(context.Background(), snap, dir, Changes{Paths: []string{edited.Path}}, LoadOptions{Generation: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diff.Changed) != 1 {
+		t.Fatalf("diff %+v, want the one edit", diff)
+	}
+	d, _ := next.Lookup(edited.Path)
+	if d.dict != snap.codec.dict || len(d.body) >= len(newText) {
+		t.Errorf("the edited doc is held in %d bytes for %d of text, dictionary shared: %v", len(d.body), len(newText), d.dict == snap.codec.dict)
+	}
+	if d.Text() != newText {
+		t.Errorf("the edited doc reads back as %q", d.Text())
+	}
+}
+
+func TestSmallTreeStaysPlain(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": "# A\n" + strings.Repeat("some text\n", 100), "b/c.md": "# C\n"})
+	snap, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range snap.Docs() {
+		if d.dict != nil {
+			t.Errorf("%s is compressed in a tree too small for a dictionary", d.Path)
+		}
+	}
+	if held, text := heldBytes(snap); held != text {
+		t.Errorf("held %d bytes for %d of text", held, text)
+	}
+}
+
+func BenchmarkDocText(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 1, Files: 2000, Shape: corpusgen.Small}); err != nil {
+		b.Fatal(err)
+	}
+	snap, err := Load(context.Background(), dir, LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	all := snap.Docs()
+	held, text := heldBytes(snap)
+	b.ReportMetric(float64(text)/float64(held), "ratio")
+	b.Run("Text", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			_ = all[i%len(all)].Text()
+		}
+	})
+	b.Run("AppendText", func(b *testing.B) {
+		var buf []byte
+		for i := 0; b.Loop(); i++ {
+			buf = all[i%len(all)].AppendText(buf[:0])
+		}
+	})
+}
