@@ -74,34 +74,67 @@ func newCodec(docs []*Doc) *codec {
 // pack compresses the text of each doc of docs, which must be plain (as
 // parse returns them), on every core. A doc whose text does not shrink
 // stays plain. A nil codec leaves every doc plain.
+//
+// The compressed texts are laid end to end in blocks of up to blockBytes
+// rather than allocated one by one: no size-class rounding, and the plain
+// texts they replace leave whole spans free behind them, not holes
+// between live texts. A block lives as long as one text in it does, so
+// the old texts of edited docs stay until their block's other docs are
+// edited too: at most the compressed size of the load, which an update
+// (a few docs, packed into blocks of their own size) does not add to.
 func (c *codec) pack(docs []*Doc) {
 	if c == nil || len(docs) == 0 {
 		return
 	}
-	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), len(docs))
+	var plain int
+	for _, d := range docs {
+		plain += len(d.body)
+	}
+	// About a quarter of each worker's share (texts shrink 2 to 3
+	// times), so that a few edited docs do not hold a large block.
+	block := min(blockBytes, plain/workers/4+1)
+	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			var buf []byte
+			p := packer{codec: c, blockBytes: block}
 			for i := w; i < len(docs); i += workers {
-				buf = c.packDoc(docs[i], buf)
+				p.pack(docs[i])
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// packDoc compresses d's text, using buf as scratch, and returns buf.
-func (c *codec) packDoc(d *Doc, buf []byte) []byte {
+// blockBytes is the most compressed text one block holds (see pack).
+const blockBytes = 256 << 10
+
+// packer compresses docs for one worker of pack.
+type packer struct {
+	codec      *codec
+	blockBytes int
+	scratch    []byte // the encoder's output
+	block      []byte // filled up to its length, never grown in place
+}
+
+// pack compresses d's text into the packer's block.
+func (p *packer) pack(d *Doc) {
 	text := d.body
-	if n := s2.MaxEncodedLen(len(text)); cap(buf) < n {
-		buf = make([]byte, n)
+	if n := s2.MaxEncodedLen(len(text)); cap(p.scratch) < n {
+		p.scratch = make([]byte, n)
 	}
-	enc := c.dict.Encode(buf[:cap(buf)], bytesOf(text))
-	if len(enc) < len(text) {
-		d.body, d.dict = string(enc), c.dict // one allocation of the exact size
+	enc := p.codec.dict.Encode(p.scratch[:cap(p.scratch)], bytesOf(text))
+	if len(enc) >= len(text) {
+		return
 	}
-	return buf
+	if cap(p.block)-len(p.block) < len(enc) {
+		p.block = make([]byte, 0, max(p.blockBytes, len(enc)))
+	}
+	start := len(p.block)
+	p.block = append(p.block, enc...) // within capacity: earlier texts stay put
+	// The block's bytes up to its length are never written again: the
+	// body can share them without a copy.
+	d.body, d.dict = unsafe.String(&p.block[start], len(enc)), p.codec.dict
 }
 
 // Text returns the doc's text. A compressed doc is decoded for the call:
@@ -147,6 +180,20 @@ func (d *Doc) AppendText(buf []byte) []byte {
 		panic("docs: corrupt compressed text of " + d.Path)
 	}
 	return buf[:len(buf)+n]
+}
+
+// TextBytes returns the length of the docs' texts, and the memory that
+// holds them: compressed, or plain for a doc that does not shrink.
+func (s *Snapshot) TextBytes() (text, held int64) {
+	for _, d := range s.docs {
+		held += int64(len(d.body))
+		if d.dict == nil {
+			text += int64(len(d.body))
+		} else if n, err := s2.DecodedLen(bytesOf(d.body)); err == nil {
+			text += int64(n)
+		}
+	}
+	return text, held
 }
 
 // bytesOf returns s's bytes without a copy, for reading only.

@@ -10,11 +10,14 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 )
 
-// heldBytes is the text memory of a snapshot's docs: compressed or plain.
-func heldBytes(s *Snapshot) (held, text int) {
+// heldBytes is TextBytes, checked against the texts as read.
+func heldBytes(t testing.TB, s *Snapshot) (held, text int) {
 	for _, d := range s.Docs() {
 		held += len(d.body)
 		text += len(d.Text())
+	}
+	if gotText, gotHeld := s.TextBytes(); gotText != int64(text) || gotHeld != int64(held) {
+		t.Errorf("TextBytes = %d, %d; the docs hold %d bytes of text in %d", gotText, gotHeld, text, held)
 	}
 	return held, text
 }
@@ -31,7 +34,7 @@ func TestPackedDocs(t *testing.T) {
 	if snap.codec == nil {
 		t.Fatal("no dictionary for a tree of 1,000 docs")
 	}
-	held, text := heldBytes(snap)
+	held, text := heldBytes(t, snap)
 	t.Logf("%d docs: %d bytes of text held in %d (%.2f×)", len(snap.Docs()), text, held, float64(text)/float64(held))
 	if held*2 > text {
 		t.Errorf("the docs hold %d bytes for %d of text: compressed less than 2×", held, text)
@@ -85,7 +88,7 @@ func TestSmallTreeStaysPlain(t *testing.T) {
 			t.Errorf("%s is compressed in a tree too small for a dictionary", d.Path)
 		}
 	}
-	if held, text := heldBytes(snap); held != text {
+	if held, text := heldBytes(t, snap); held != text {
 		t.Errorf("held %d bytes for %d of text", held, text)
 	}
 }
@@ -100,7 +103,7 @@ func BenchmarkDocText(b *testing.B) {
 		b.Fatal(err)
 	}
 	all := snap.Docs()
-	held, text := heldBytes(snap)
+	held, text := heldBytes(b, snap)
 	b.ReportMetric(float64(text)/float64(held), "ratio")
 	b.Run("Text", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {

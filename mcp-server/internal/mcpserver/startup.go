@@ -105,8 +105,10 @@ func (s *Server) load(ctx context.Context) (*docs.Snapshot, error) {
 		return nil, fmt.Errorf("load docs: %w", err)
 	}
 	s.Open(snap)
+	text, held := snap.TextBytes()
 	s.log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
-		"duration", time.Since(begin).Round(time.Millisecond), "data_root", s.opts.DataRoot)
+		"duration", time.Since(begin).Round(time.Millisecond), "data_root", s.opts.DataRoot,
+		"text_bytes", text, "held_bytes", held)
 	return snap, nil
 }
 
