@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -70,8 +71,12 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil || snap == nil {
 		return err
 	}
-	if !watching {
+	rescanned := make(chan struct{})
+	if watching {
+		close(rescanned)
+	} else {
 		go func() {
+			defer close(rescanned)
 			select {
 			case <-s.watcher.Ready():
 				s.update(ctx, watch.Batch{All: true}, false)
@@ -79,12 +84,19 @@ func (s *Server) Run(ctx context.Context) error {
 			}
 		}()
 	}
-	select {
-	case <-search.IndexOf(snap).Done():
-		settleMemory()
-	case <-ctx.Done():
-		return nil
+	// The start-up is over once the first index is built and the rescan
+	// is done: then the memory settles, to what it will stay near.
+	for _, done := range []<-chan struct{}{search.IndexOf(snap).Done(), rescanned} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil
+		}
 	}
+	settleMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	s.log.Info("memory settled", "heap_bytes", ms.HeapAlloc)
 	<-ctx.Done()
 	return nil
 }
@@ -119,7 +131,9 @@ func (s *Server) loadOptions(generation uint64) docs.LoadOptions {
 }
 
 // settleMemory is the process's memory policy once the first snapshot is
-// loaded and indexed: the build's scratch memory goes back to the system,
+// loaded and indexed (and, when the watcher was not ready before the load,
+// the rescan that follows is done): the scratch memory of the load, the
+// build and the rescan goes back to the system,
 // and from now on the docs and their index are most of the heap, so the
 // garbage collector's target drops to steadyGCPercent unless GOGC is set.
 func settleMemory() {

@@ -168,9 +168,14 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		}
 	}
 	pid := proc.Process.Pid
-	// The server settles its memory once the first index is built (it
-	// returns the build's scratch to the system): measure after that.
-	time.Sleep(time.Second)
+	// The server settles its memory once the start-up is over (it returns
+	// the scratch of the load and the build to the system) and logs it:
+	// measure after that. A server that does not log it is measured after
+	// a minute.
+	select {
+	case <-logs.settled:
+	case <-time.After(time.Minute):
+	}
 	rssIdle, _ := procStatus(pid, "VmRSS")
 	perCorpus := func(b int64) string {
 		return fmt.Sprintf("%.1f MB (%.2f× corpus)", float64(b)/1e6, float64(b)/float64(c.Bytes))
@@ -497,6 +502,7 @@ type logWatch struct {
 	mu         sync.Mutex
 	buf        []byte
 	indexBuilt chan time.Duration
+	settled    chan struct{} // closed at the server's "memory settled"
 	loadTime   time.Duration // from "docs loaded"; 0 until logged
 }
 
@@ -510,7 +516,9 @@ func (w *logWatch) loaded() string {
 	return w.loadTime.Round(time.Millisecond).String()
 }
 
-func newLogWatch() *logWatch { return &logWatch{indexBuilt: make(chan time.Duration, 1)} }
+func newLogWatch() *logWatch {
+	return &logWatch{indexBuilt: make(chan time.Duration, 1), settled: make(chan struct{})}
+}
 
 func (w *logWatch) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -537,6 +545,13 @@ func (w *logWatch) line(l []byte) {
 	}
 	if rec.Msg == "docs loaded" {
 		w.loadTime = time.Duration(rec.Duration)
+	}
+	if rec.Msg == "memory settled" {
+		select {
+		case <-w.settled:
+		default:
+			close(w.settled)
+		}
 	}
 	if rec.Msg == "search index built" {
 		select {
