@@ -108,8 +108,12 @@ func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Chromium keeps a folder of its own in TMPDIR, which it leaves behind
+	// when stopped: the test's temporary folder takes it, and the folder
+	// goes once the browser has (cleanups run last in, first out).
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
