@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -14,11 +15,11 @@ import (
 )
 
 // BenchmarkSearchPage measures a mod_search_docs call for a page of 50
-// matches of a common word, through mcp-go's in-process client, on 2,000
-// generated small files: what one answer costs the server (the handler,
-// the result's structured content and its text copy, their encoding) with
-// its allocations. The round trip over stdio, with the pipes, is
-// searchbench's.
+// matches of a common word on 2,000 generated small files, with its
+// allocations: through mcp-go's in-process client (client), and the
+// server's share alone (server: the handler, the result's structured
+// content and its text copy, their encoding). The round trip over stdio,
+// with the pipes, is searchbench's.
 //
 //	go test -run '^$' -bench SearchPage -benchmem ./mcp-server/internal/mcpserver
 func BenchmarkSearchPage(b *testing.B) {
@@ -49,14 +50,37 @@ func BenchmarkSearchPage(b *testing.B) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "mod_search_docs"
 	req.Params.Arguments = map[string]any{"query": "player", "limit": 50}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := c.CallTool(ctx, req)
-		if err != nil || res.IsError {
-			b.Fatalf("search: %v %v", err, res)
+	// client: the whole call through mcp-go's client, which decodes the
+	// answer (a scan of every byte per json.Unmarshal, of which a call
+	// makes several).
+	b.Run("client", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := c.CallTool(ctx, req)
+			if err != nil || res.IsError {
+				b.Fatalf("search: %v %v", err, res)
+			}
+			if n := len(res.StructuredContent.(map[string]any)["matches"].([]any)); n != 50 {
+				b.Fatalf("%d matches, want 50", n)
+			}
 		}
-		if n := len(res.StructuredContent.(map[string]any)["matches"].([]any)); n != 50 {
-			b.Fatalf("%d matches, want 50", n)
+	})
+	// server: the server's share alone, as a transport runs it: the
+	// request in, the answer out as the bytes it sends.
+	b.Run("server", func(b *testing.B) {
+		msg := json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"player","limit":50}}}`)
+		var size int
+		b.ReportAllocs()
+		for b.Loop() {
+			out, err := json.Marshal(srv.MCP().HandleMessage(ctx, msg))
+			if err != nil {
+				b.Fatal(err)
+			}
+			size = len(out)
 		}
-	}
+		if size < 10_000 {
+			b.Fatalf("an answer of %d bytes: not a page of 50 matches", size)
+		}
+		b.ReportMetric(float64(size), "bytes/answer")
+	})
 }
