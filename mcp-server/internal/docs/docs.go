@@ -22,11 +22,12 @@ import (
 
 // Doc is one Markdown file.
 //
-// A doc holds its text once, compressed (see Text), and nothing derived
+// A doc holds its text once, compressed (see pack.go), and nothing derived
 // from it but its line count: its title, lines, headings and heading
-// trails are found in the text when asked for. Everything else a doc needs costs
-// about 100 bytes, so the docs of a corpus take less memory than its bytes
-// on disk (see docs/server/architecture.md, Memory).
+// trails are found in the text when asked for. Everything else a doc
+// needs, its path included, costs about 120 bytes, so the docs of a corpus
+// take less than half the memory of its bytes on disk (see
+// docs/server/architecture.md, Memory).
 type Doc struct {
 	Path string // slash-separated, relative to the docs root
 	Size int64  // bytes on disk

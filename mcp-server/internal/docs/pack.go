@@ -18,11 +18,12 @@ import (
 // go on (1.3× at 1 KB), so every doc of a snapshot is compressed against
 // one dictionary: 64 KB of the corpus's own text, docs taken at even
 // intervals through the tree. That makes 2.3× at 1 KB and 2.4× at 4.5 KB
-// (the generated trees of docs/server/architecture.md, Memory). The
-// dictionary costs nothing to build (it is the text as it stands, see
-// s2.MakeDict); a trained one compresses about 20% better but takes tens
-// of seconds, as does s2's "better" encoder (12 times the CPU of the
-// default one, 1.8 s on 40,000 docs).
+// (the generated trees of docs/server/architecture.md). The dictionary
+// costs nothing to build (it is the text as it stands, see s2.MakeDict);
+// one trained on the tree (klauspost/compress/dict) did no better there
+// and takes 25 to 34 s. s2's "better" encoder reaches 3.1× but costs 12
+// times the CPU of the default one (1.8 s on 40,000 docs: it sets up
+// 600 KB of tables per call), too much for a start-up.
 //
 // A dictionary is made by Load, from the docs it read, and kept by every
 // later snapshot of that tree: the docs an update reads again are
@@ -150,16 +151,16 @@ func (d *Doc) Text() string {
 }
 
 // TextIn returns the doc's text like Text, but decodes a compressed doc
-// into *buf (grown as needed) rather than memory of its own: the string
-// then shares *buf's memory and is valid only until *buf is next written.
-// It spares the allocation when most texts read are soon dropped, as when
-// a search reads the docs that may hold a match.
-func (d *Doc) TextIn(buf *[]byte) string {
+// into *buf (grown as needed) rather than memory of its own: the text is
+// then shared with *buf, valid only until *buf is next written, and
+// shared is true. It spares the allocation when most texts read are soon
+// dropped, as when a search reads the docs that may hold a match.
+func (d *Doc) TextIn(buf *[]byte) (text string, shared bool) {
 	if d.dict == nil {
-		return d.body
+		return d.body, false
 	}
 	*buf = d.AppendText((*buf)[:0])
-	return unsafe.String(unsafe.SliceData(*buf), len(*buf))
+	return unsafe.String(unsafe.SliceData(*buf), len(*buf)), true
 }
 
 // AppendText appends the doc's text to buf and returns the extended

@@ -149,10 +149,10 @@ func Matches(snap *docs.Snapshot, q Query, after Position) iter.Seq[Match] {
 // docs.Doc.TextIn): a doc with no match costs no allocation, and the text
 // of one with a match is copied once, for the matches to keep.
 func scanDoc(d *docs.Doc, first int, m *Matcher, buf *[]byte, yield func(Match) bool) bool {
-	text, owned := d.TextIn(buf), false
+	text, shared := d.TextIn(buf)
 	emit := func(start, end, n, off, length int) bool {
-		if !owned {
-			text, owned = strings.Clone(text), true
+		if shared {
+			text, shared = strings.Clone(text), false
 		}
 		return yield(Match{Doc: d, Line: n, Text: text[start:end], Source: text, Offset: off, Length: length})
 	}
