@@ -47,7 +47,7 @@ func main() {
 	var queries string
 	flag.StringVar(&queries, "query", "", "comma-separated queries to time (default: the generator's query kinds)")
 	flag.IntVar(&cfg.Runs, "runs", 200, "timed searches per query kind")
-	flag.IntVar(&cfg.RgRuns, "rg-runs", 5, "timed ripgrep runs per query kind")
+	flag.IntVar(&cfg.RgRuns, "rg-runs", 5, "timed ripgrep runs per query kind (0: no rg)")
 	flag.IntVar(&cfg.Limit, "limit", 50, "limit passed to mod_search_docs")
 	flag.IntVar(&cfg.Searches, "searches", 1000, "searches run (over the query kinds) before memory is measured again")
 	flag.IntVar(&cfg.Edits, "edits", 20, "edits timed from write to searchable (0: none)")
@@ -57,6 +57,10 @@ func main() {
 	flag.StringVar(&cfg.LogLevel, "log-level", "info", "the server's --log-level")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
 	flag.Parse()
+	if cfg.Runs < 1 || cfg.RgRuns < 0 || cfg.Searches < 0 || cfg.Edits < 0 || cfg.Limit < 1 {
+		fmt.Fprintln(os.Stderr, "searchbench: -runs and -limit must be at least 1, -rg-runs, -searches and -edits at least 0")
+		os.Exit(2)
+	}
 	if queries != "" {
 		cfg.Queries = strings.Split(queries, ",")
 	}
