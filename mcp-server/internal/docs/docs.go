@@ -136,9 +136,9 @@ type Snapshot struct {
 	attached map[any]any // see Attach
 }
 
-func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped, c *codec) *Snapshot {
+func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
 	slices.SortFunc(docs, func(a, b *Doc) int { return strings.Compare(a.Path, b.Path) })
-	return &Snapshot{generation: generation, docs: docs, skipped: skipped, codec: c}
+	return &Snapshot{generation: generation, docs: docs, skipped: skipped}
 }
 
 // Generation numbers snapshots: a newer snapshot has a larger one.

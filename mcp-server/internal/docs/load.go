@@ -69,9 +69,12 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	for _, s := range skipped {
 		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
 	}
-	c := newCodec(kept)
-	c.pack(kept)
-	return newSnapshot(opts.Generation, kept, skipped, c), nil
+	snap := newSnapshot(opts.Generation, kept, skipped)
+	// The dictionary is drawn from the docs in path order, not in the
+	// order the workers read them: the same tree compresses the same way.
+	snap.codec = newCodec(snap.docs)
+	snap.codec.pack(snap.docs)
+	return snap, nil
 }
 
 // loadWorkers is how many folders and files Load reads at once: more than
