@@ -33,11 +33,12 @@ type Doc struct {
 	Size int64  // bytes on disk
 
 	// body is the text without a leading BOM, lines ending in "\n" or
-	// "\r\n": compressed against dict, or as it is when dict is nil.
-	body  string
-	dict  *s2.Dict
-	lines int   // number of lines
-	stamp stamp // the file's size and time when read, to notice changes
+	// "\r\n": as it is, or when packed compressed (against dict, if any).
+	body   string
+	packed bool
+	dict   *s2.Dict
+	lines  int   // number of lines
+	stamp  stamp // the file's size and time when read, to notice changes
 }
 
 // ModTime is the file's modification time when it was read.

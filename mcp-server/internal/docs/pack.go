@@ -13,17 +13,23 @@ import (
 // the server's memory, and their text is most of the docs.
 //
 // Each doc is compressed on its own (s2's block format), so that reading
-// or searching one doc decodes that doc only, about 1.5 µs for 1 KB and
-// 7 µs for 4.5 KB. A doc of a few KB alone gives a compressor little to
-// go on (1.3× at 1 KB), so every doc of a snapshot is compressed against
-// one dictionary: 64 KB of the corpus's own text, docs taken at even
-// intervals through the tree. That makes 2.3× at 1 KB and 2.4× at 4.5 KB
-// (the generated trees of docs/server/architecture.md). The dictionary
-// costs nothing to build (it is the text as it stands, see s2.MakeDict);
-// one trained on the tree (klauspost/compress/dict) did no better there
-// and takes 25 to 34 s. s2's "better" encoder reaches 3.1× but costs 12
-// times the CPU of the default one (1.8 s on 40,000 docs: it sets up
-// 600 KB of tables per call), too much for a start-up.
+// or searching one doc decodes that doc only. A doc of a KB or two alone
+// gives a compressor little to go on (1.2× to 1.3×), so such docs are
+// compressed against one dictionary per tree: 64 KB of the tree's own
+// text, docs taken at even intervals through it. That makes 2.3× at 1 KB,
+// decoded in 1 to 2 µs. A doc over soloBytes is compressed alone, with
+// s2's "better" encoder: 1.9× at 4 to 8 KB and 2.1× above, where the
+// dictionary gives 2.4×, but decoded twice as fast (5 µs for 6 KB, not
+// 10), since s2 decodes against a dictionary in Go and without one in
+// assembly; a search decodes every doc it verifies. (Figures from the
+// generated trees of docs/server/architecture.md.)
+//
+// The dictionary costs nothing to build (it is the text as it stands, see
+// s2.MakeDict); one trained on the tree (klauspost/compress/dict) did no
+// better there and takes 25 to 34 s. With a dictionary, s2's "better"
+// encoder reaches 3.1× but costs 12 times the CPU of the default one
+// (1.8 s on 40,000 docs: it sets up 600 KB of tables per call), too much
+// for a start-up.
 //
 // A dictionary is made by Load, from the docs it read, and kept by every
 // later snapshot of that tree: the docs an update reads again are
@@ -124,7 +130,13 @@ func (p *packer) pack(d *Doc) {
 	if n := s2.MaxEncodedLen(len(text)); cap(p.scratch) < n {
 		p.scratch = make([]byte, n)
 	}
-	enc := p.codec.dict.Encode(p.scratch[:cap(p.scratch)], bytesOf(text))
+	var dict *s2.Dict
+	var enc []byte
+	if len(text) > soloBytes {
+		enc = s2.EncodeBetter(p.scratch[:cap(p.scratch)], bytesOf(text))
+	} else {
+		dict, enc = p.codec.dict, p.codec.dict.Encode(p.scratch[:cap(p.scratch)], bytesOf(text))
+	}
 	if len(enc) >= len(text) {
 		return
 	}
@@ -135,13 +147,17 @@ func (p *packer) pack(d *Doc) {
 	p.block = append(p.block, enc...) // within capacity: earlier texts stay put
 	// The block's bytes up to its length are never written again: the
 	// body can share them without a copy.
-	d.body, d.dict = unsafe.String(&p.block[start], len(enc)), p.codec.dict
+	d.body, d.packed, d.dict = unsafe.String(&p.block[start], len(enc)), true, dict
 }
+
+// soloBytes is the size above which a doc is compressed alone (see the
+// top of this file).
+const soloBytes = 4 << 10
 
 // Text returns the doc's text. A compressed doc is decoded for the call:
 // a caller that needs the text more than once keeps the result.
 func (d *Doc) Text() string {
-	if d.dict == nil {
+	if !d.packed {
 		return d.body
 	}
 	b := d.AppendText(nil)
@@ -156,7 +172,7 @@ func (d *Doc) Text() string {
 // shared is true. It spares the allocation when most texts read are soon
 // dropped, as when a search reads the docs that may hold a match.
 func (d *Doc) TextIn(buf *[]byte) (text string, shared bool) {
-	if d.dict == nil {
+	if !d.packed {
 		return d.body, false
 	}
 	*buf = d.AppendText((*buf)[:0])
@@ -167,7 +183,7 @@ func (d *Doc) TextIn(buf *[]byte) (text string, shared bool) {
 // buffer: a caller that reads many docs once each can decode them all
 // into one buffer.
 func (d *Doc) AppendText(buf []byte) []byte {
-	if d.dict == nil {
+	if !d.packed {
 		return append(buf, d.body...)
 	}
 	src := bytesOf(d.body)
@@ -176,7 +192,12 @@ func (d *Doc) AppendText(buf []byte) []byte {
 		panic("docs: corrupt compressed text of " + d.Path + ": " + err.Error())
 	}
 	buf = slices.Grow(buf, n)
-	out, err := d.dict.Decode(buf[len(buf):len(buf)+n], src)
+	var out []byte
+	if d.dict != nil {
+		out, err = d.dict.Decode(buf[len(buf):len(buf)+n], src)
+	} else {
+		out, err = s2.Decode(buf[len(buf):len(buf)+n], src)
+	}
 	if err != nil || len(out) != n {
 		panic("docs: corrupt compressed text of " + d.Path)
 	}
@@ -188,7 +209,7 @@ func (d *Doc) AppendText(buf []byte) []byte {
 func (s *Snapshot) TextBytes() (text, held int64) {
 	for _, d := range s.docs {
 		held += int64(len(d.body))
-		if d.dict == nil {
+		if !d.packed {
 			text += int64(len(d.body))
 		} else if n, err := s2.DecodedLen(bytesOf(d.body)); err == nil {
 			text += int64(n)

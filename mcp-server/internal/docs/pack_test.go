@@ -22,12 +22,11 @@ func heldBytes(t testing.TB, s *Snapshot) (held, text int) {
 	return held, text
 }
 
-// smallTree loads a generated tree of small docs, and returns it with its
-// folder.
-func smallTree(t testing.TB, seed uint64, files int) (*Snapshot, string) {
+// generated loads a generated tree, and returns it with its folder.
+func generated(t testing.TB, shape corpusgen.Shape, seed uint64, files int) (*Snapshot, string) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: seed, Files: files, Shape: corpusgen.Small}); err != nil {
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: seed, Files: files, Shape: shape}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := Load(context.Background(), dir, LoadOptions{})
@@ -37,18 +36,11 @@ func smallTree(t testing.TB, seed uint64, files int) (*Snapshot, string) {
 	return snap, dir
 }
 
-func TestPackedDocs(t *testing.T) {
-	snap, dir := smallTree(t, 5, 1000)
-	if snap.codec == nil {
-		t.Fatal("no dictionary for a tree of 1,000 docs")
-	}
-	held, text := heldBytes(t, snap)
-	t.Logf("%d docs: %d bytes of text held in %d (%.2f×)", len(snap.Docs()), text, held, float64(text)/float64(held))
-	if held*2 > text {
-		t.Errorf("the docs hold %d bytes for %d of text: compressed less than 2×", held, text)
-	}
-	// Every doc reads back as on disk (TestLoadManyFolders checks the
-	// same on another tree), through both ways of reading it.
+// readsBack checks that every doc of snap reads back as its file in dir,
+// through both ways of reading it (TestLoadManyFolders checks Text on
+// another tree).
+func readsBack(t *testing.T, snap *Snapshot, dir string) {
+	t.Helper()
 	var buf []byte
 	for _, d := range snap.Docs() {
 		raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(d.Path)))
@@ -61,6 +53,19 @@ func TestPackedDocs(t *testing.T) {
 			t.Fatalf("%s: read back differs from the file", d.Path)
 		}
 	}
+}
+
+func TestPackedDocs(t *testing.T) {
+	snap, dir := generated(t, corpusgen.Small, 5, 1000)
+	if snap.codec == nil {
+		t.Fatal("no dictionary for a tree of 1,000 docs")
+	}
+	held, text := heldBytes(t, snap)
+	t.Logf("%d docs: %d bytes of text held in %d (%.2f×)", len(snap.Docs()), text, held, float64(text)/float64(held))
+	if held*2 > text {
+		t.Errorf("the docs hold %d bytes for %d of text: compressed less than 2×", held, text)
+	}
+	readsBack(t, snap, dir)
 
 	// An edited doc is compressed against the same dictionary.
 	edited := snap.Docs()[17]
@@ -84,6 +89,30 @@ func TestPackedDocs(t *testing.T) {
 	}
 }
 
+// TestLargeDocsPackedAlone checks that docs over soloBytes are compressed
+// without the dictionary, the others against it, and that both read back.
+func TestLargeDocsPackedAlone(t *testing.T) {
+	snap, dir := generated(t, corpusgen.Large, 2, 200)
+	var alone, against int
+	for _, d := range snap.Docs() {
+		n := len(d.Text())
+		switch {
+		case !d.packed:
+			t.Errorf("%s (%d bytes) is not compressed", d.Path, n)
+		case d.dict == nil && n > soloBytes:
+			alone++
+		case d.dict == snap.codec.dict && n <= soloBytes:
+			against++
+		default:
+			t.Errorf("%s (%d bytes) packed with dictionary %p, the tree's is %p", d.Path, n, d.dict, snap.codec.dict)
+		}
+	}
+	if alone < 20 || against < 20 {
+		t.Fatalf("%d docs compressed alone and %d against the dictionary: want many of both", alone, against)
+	}
+	readsBack(t, snap, dir)
+}
+
 func TestSmallTreeStaysPlain(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.md": "# A\n" + strings.Repeat("some text\n", 100), "b/c.md": "# C\n"})
@@ -92,7 +121,7 @@ func TestSmallTreeStaysPlain(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range snap.Docs() {
-		if d.dict != nil {
+		if d.packed {
 			t.Errorf("%s is compressed in a tree too small for a dictionary", d.Path)
 		}
 	}
@@ -107,7 +136,7 @@ func TestSmallTreeStaysPlain(t *testing.T) {
 //
 //	go test -run '^$' -bench DocText ./mcp-server/internal/docs
 func BenchmarkDocText(b *testing.B) {
-	snap, _ := smallTree(b, 1, 2000)
+	snap, _ := generated(b, corpusgen.Small, 1, 2000)
 	all := snap.Docs()
 	held, text := heldBytes(b, snap)
 	b.Run("Text", func(b *testing.B) {
