@@ -23,19 +23,8 @@ import (
 //
 //	go test -run '^$' -bench SearchPage -benchmem ./mcp-server/internal/mcpserver
 func BenchmarkSearchPage(b *testing.B) {
-	root := b.TempDir()
-	dir := filepath.Join(root, "docs")
 	ctx := context.Background()
-	if _, err := corpusgen.Generate(ctx, dir, corpusgen.Options{Seed: 1, Files: 2000, Shape: corpusgen.Small}); err != nil {
-		b.Fatal(err)
-	}
-	snap, err := docs.Load(ctx, dir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := New(Options{DataRoot: root, DocsPath: dir})
-	srv.Open(snap)
-	<-search.IndexOf(snap).Done()
+	srv := benchServer(b)
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		b.Fatal(err)
@@ -83,4 +72,53 @@ func BenchmarkSearchPage(b *testing.B) {
 		}
 		b.ReportMetric(float64(size), "bytes/answer")
 	})
+}
+
+// benchServer serves 2,000 generated small files, indexed.
+func benchServer(b *testing.B) *Server {
+	root := b.TempDir()
+	dir := filepath.Join(root, "docs")
+	ctx := context.Background()
+	if _, err := corpusgen.Generate(ctx, dir, corpusgen.Options{Seed: 1, Files: 2000, Shape: corpusgen.Small}); err != nil {
+		b.Fatal(err)
+	}
+	snap, err := docs.Load(ctx, dir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := New(Options{DataRoot: root, DocsPath: dir})
+	srv.Open(snap)
+	<-search.IndexOf(snap).Done()
+	return srv
+}
+
+// BenchmarkListPage measures the server's share of a page of doc listings
+// on 2,000 generated small files: resources/list (500 docs, each with its
+// title) and mod_list_doc_paths (its default limit), the request in and the
+// answer out as the bytes a transport sends.
+//
+//	go test -run '^$' -bench ListPage -benchmem ./mcp-server/internal/mcpserver
+func BenchmarkListPage(b *testing.B) {
+	ctx := context.Background()
+	srv := benchServer(b)
+	for _, tc := range []struct{ name, msg string }{
+		{"resources", `{"jsonrpc":"2.0","id":7,"method":"resources/list"}`},
+		{"tool", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_list_doc_paths","arguments":{}}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var size int
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := json.Marshal(srv.MCP().HandleMessage(ctx, json.RawMessage(tc.msg)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(out)
+			}
+			if size < 10_000 {
+				b.Fatalf("an answer of %d bytes: not a page of docs", size)
+			}
+			b.ReportMetric(float64(size), "bytes/answer")
+		})
+	}
 }
