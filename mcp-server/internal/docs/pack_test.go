@@ -38,10 +38,11 @@ func generated(t testing.TB, shape corpusgen.Shape, seed uint64, files int) (*Sn
 
 // readsBack checks that every doc of snap reads back as its file in dir,
 // through both ways of reading it (TestLoadManyFolders checks Text on
-// another tree).
+// another tree), and that TitleIn agrees with Title.
 func readsBack(t *testing.T, snap *Snapshot, dir string) {
 	t.Helper()
-	var buf []byte
+	var buf, title []byte
+	var titles []string
 	for _, d := range snap.Docs() {
 		raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(d.Path)))
 		if err != nil {
@@ -51,6 +52,13 @@ func readsBack(t *testing.T, snap *Snapshot, dir string) {
 		buf = d.AppendText(buf[:0])
 		if got := d.Text(); got != want || string(buf) != want {
 			t.Fatalf("%s: read back differs from the file", d.Path)
+		}
+		titles = append(titles, d.TitleIn(&title))
+	}
+	// The titles TitleIn returned are their own, not views of its buffer.
+	for i, d := range snap.Docs() {
+		if want := Title(d.Path, d.Text()); titles[i] != want {
+			t.Fatalf("%s: TitleIn gave %q, the text has %q", d.Path, titles[i], want)
 		}
 	}
 }

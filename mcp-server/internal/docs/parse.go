@@ -20,11 +20,25 @@ func parse(docPath string, size int64, text string) *Doc {
 	return &Doc{Path: docPath, Size: size, body: text, lines: CountLines(text)}
 }
 
-// Title returns the doc's title: its front matter title, else its first
-// level-1 heading, else its file name without the extension. It is found
-// in the text when asked for, as headings are.
-func (d *Doc) Title() string {
-	text := d.Text()
+// Title returns the doc's title (see the function Title), found in its
+// text when asked for, as headings are.
+func (d *Doc) Title() string { return Title(d.Path, d.Text()) }
+
+// TitleIn is Title for a caller that lists many docs: the text is decoded
+// into *buf (see TextIn), and only the title is copied out of it.
+func (d *Doc) TitleIn(buf *[]byte) string {
+	text, shared := d.TextIn(buf)
+	title := Title(d.Path, text)
+	if shared {
+		title = strings.Clone(title)
+	}
+	return title
+}
+
+// Title returns the title of the doc at docPath whose text is given: its
+// front matter title, else its first level-1 heading, else its file name
+// without the extension.
+func Title(docPath, text string) string {
 	if title := frontMatterTitle(text); title != "" {
 		return title
 	}
@@ -33,7 +47,7 @@ func (d *Doc) Title() string {
 			return h.Text
 		}
 	}
-	return strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
+	return strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
 }
 
 // CutLine cuts the first line off text: the line without its terminator

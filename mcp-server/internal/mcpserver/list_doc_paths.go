@@ -70,6 +70,7 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 	all := snap.Docs()
 	budget := s.textBudget()
 	more := false
+	var buf []byte // each doc's text, decoded for its title
 	for _, d := range all[snap.From(from):] {
 		if !strings.HasPrefix(d.Path, prefix) {
 			break
@@ -78,7 +79,7 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 			more = true
 			break
 		}
-		title := d.Title()
+		title := d.TitleIn(&buf)
 		if budget -= len(d.Path) + len(title) + 48; budget < 0 && len(out.Paths) > 0 {
 			more = true
 			break

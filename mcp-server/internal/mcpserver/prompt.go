@@ -86,8 +86,9 @@ func (s *Server) conventions() string {
 func docList(snap *docs.Snapshot) string {
 	var b strings.Builder
 	all := snap.Docs()
+	var buf []byte // each doc's text, decoded for its title
 	for i, d := range all {
-		line := fmt.Sprintf("- %s: %s\n", d.Path, d.Title())
+		line := fmt.Sprintf("- %s: %s\n", d.Path, d.TitleIn(&buf))
 		if b.Len()+len(line) > maxDocListBytes {
 			fmt.Fprintf(&b, "- … and %d more: list them with mod_list_doc_paths\n", len(all)-i)
 			break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -36,10 +37,11 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
-	r, err := window(d.Text(), in.StartLine, in.EndLine, s.textBudget())
+	text := d.Text() // decoded once, for the lines and the title
+	r, err := window(text, in.StartLine, in.EndLine, s.textBudget())
 	if err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	out := ReadDocOutput{Path: d.Path, Title: d.Title(), URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
+	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
 	return out, r.text(d.Path), nil
 }

@@ -109,8 +109,9 @@ func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesReques
 	}
 	all := snap.Docs()
 	end := min(len(all), start+max(0, resourcePageSize-len(res.Resources)))
+	var buf []byte // each doc's text, decoded for its title
 	for _, d := range all[start:end] {
-		res.Resources = append(res.Resources, docResource(d))
+		res.Resources = append(res.Resources, docResource(d.Path, d.TitleIn(&buf)))
 	}
 	res.NextCursor = ""
 	if end < len(all) {
@@ -122,9 +123,9 @@ func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesReques
 // no size: a size would change with every edit, and a changed listing
 // tells every client that the list changed, which an edit is not. Sizes
 // come with mod_list_doc_paths.
-func docResource(d *docs.Doc) mcp.Resource {
-	uri := docURI(d.Path)
-	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(d.Title()), mcp.WithMIMEType("text/markdown"))
+func docResource(path, title string) mcp.Resource {
+	uri := docURI(path)
+	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(title), mcp.WithMIMEType("text/markdown"))
 }
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as
