@@ -50,9 +50,12 @@ func (d *Doc) LineCount() int { return d.lines }
 
 // Lines yields the doc's lines with their 1-based numbers, without line
 // terminators, as SplitLines splits them.
-func (d *Doc) Lines() iter.Seq2[int, string] {
+func (d *Doc) Lines() iter.Seq2[int, string] { return Lines(d.Text()) }
+
+// Lines yields the lines of a doc's text (see Doc.Lines).
+func Lines(text string) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		rest := d.Text()
+		rest := text
 		for n := 1; rest != ""; n++ {
 			var line string
 			line, rest = CutLine(rest)

@@ -168,9 +168,7 @@ func docText(d *docs.Doc) string {
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 1)
-	for rest := text; rest != ""; {
-		var line string
-		line, rest = docs.CutLine(rest)
+	for _, line := range docs.Lines(text) {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
