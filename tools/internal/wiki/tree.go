@@ -50,8 +50,8 @@ func ScanTree(root string) (*Tree, error) {
 	if fi, err := os.Stat(docs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("scan %s: no docs/ folder (is this the repository root?)", abs)
 	}
-	if _, err := os.Stat(filepath.Join(abs, "framework", "mod_hooks.json")); err != nil {
-		return nil, fmt.Errorf("scan %s: the hook registry framework/mod_hooks.json is missing: %w", abs, err)
+	if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(registryPath))); err != nil {
+		return nil, fmt.Errorf("scan %s: the hook registry %s is missing: %w", abs, registryPath, err)
 	}
 	if fi, err := os.Stat(filepath.Join(abs, "CONTRIBUTING.md")); err == nil && fi.Mode().IsRegular() {
 		t.Contributing = true

@@ -40,10 +40,10 @@ func lastUpdated(ctx context.Context, root string, paths []string) (map[string]s
 	return out, nil
 }
 
-// gitDates maps each file under docs/, CONTRIBUTING.md and the hook
-// registry that git tracks
-// under root, and that has no uncommitted change, to the day of the last
-// commit that touched it. One git log over the history, newest first.
+// gitDates maps each file under root's docs/, CONTRIBUTING.md and the hook
+// registry that git tracks and that has no uncommitted change to the day of
+// the last commit that touched it. One git log over the history, newest
+// first.
 func gitDates(ctx context.Context, root string) (map[string]string, error) {
 	git := func(args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root, "-c", "core.quotePath=false"}, args...)...)
