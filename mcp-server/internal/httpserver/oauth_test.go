@@ -1,0 +1,104 @@
+package httpserver
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/idp"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+)
+
+// TestOAuthSubjects checks, with tokens from a real OpenID provider, that
+// a tool handler sees the token's subject through oauth.Subject (what a
+// per-subject limit keys by), and that one subject cannot hold more than
+// its share of sessions: at --max-sessions-per-subject its own idle
+// session makes room, and when all of its sessions are busy it gets 429
+// while another subject is still served.
+func TestOAuthSubjects(t *testing.T) {
+	const audience = "https://docs.example.com/mcp"
+	provider := idp.Start(t, []string{audience}, "docs:read")
+	verifier, err := oauth.New(oauth.Options{Issuer: provider.Issuer, Audience: audience})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs(testRoot)
+	_, mcpSrv, o := parts(t, root, 0)
+	mcpSrv.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		subject, ok := oauth.Subject(ctx)
+		if !ok {
+			return mcp.NewToolResultError("no subject"), nil
+		}
+		return mcp.NewToolResultText(subject), nil
+	})
+	o.OAuth, o.MaxSessionsPerSubject = verifier, 2
+	f := serve(t, New(o, mcpSrv), mcpSrv)
+
+	alice := provider.AuthorizationCode("alice", audience, "docs:read")
+	bob := provider.AuthorizationCode("bob", audience, "docs:read")
+	auth := func(token string) http.Header { return http.Header{"Authorization": {"Bearer " + token}} }
+
+	for _, version := range []string{mcp.ProtocolVersion20250618, "2026-07-28"} {
+		c := f.connect(t, version, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + alice}))
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "whoami"
+		res, err := c.CallTool(context.Background(), req)
+		if err != nil || res.IsError || mcp.GetTextFromContent(res.Content[0]) != "alice" {
+			t.Errorf("whoami on %s: %v %+v; want alice", version, err, res)
+		}
+		c.Close() // mcp-go's client sends DELETE without its headers: the session stays
+	}
+	held := func(subject string) int {
+		f.srv.sessions.mu.Lock()
+		defer f.srv.sessions.mu.Unlock()
+		return f.srv.sessions.heldLocked(subject)
+	}
+	for _, id := range f.srv.sessions.ids() {
+		f.srv.sessions.Terminate(id)
+	}
+
+	// Two sessions of alice, each with an open GET stream: busy.
+	a1, a2 := f.initialize(t, auth(alice)), f.initialize(t, auth(alice))
+	ctx, closeStreams := context.WithCancel(context.Background())
+	defer closeStreams()
+	for _, id := range []string{a1, a2} {
+		req := f.stream(t, id).WithContext(ctx)
+		req.Header.Set("Authorization", "Bearer "+alice)
+		req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion20250618)
+		go func() {
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, res.Body) // until the stream is closed
+				res.Body.Close()
+			}
+		}()
+		mcptest.Eventually(t, "alice's stream open", func() bool { return f.srv.sessions.streamOpen(id) })
+	}
+	req := f.rpc(t, "", initializeBody)
+	req.Header.Set("Authorization", "Bearer "+alice)
+	if res := do(t, req); res.status != http.StatusTooManyRequests || res.header.Get("Retry-After") == "" {
+		t.Errorf("alice's third session with two busy: %d %s; want 429 with Retry-After", res.status, res.body)
+	}
+	f.initialize(t, auth(bob)) // bob is not held back by alice
+
+	// Idle again, alice's third session makes room by ending one of hers.
+	closeStreams()
+	mcptest.Eventually(t, "streams closed", func() bool { return !f.srv.sessions.streamOpen(a1) && !f.srv.sessions.streamOpen(a2) })
+	f.initialize(t, auth(alice))
+	gone := 0
+	for _, id := range []string{a1, a2} {
+		req := f.rpc(t, id, toolsListBody)
+		req.Header.Set("Authorization", "Bearer "+alice)
+		if do(t, req).status == http.StatusNotFound {
+			gone++
+		}
+	}
+	if gone != 1 || held("alice") != 2 || held("bob") != 1 {
+		t.Errorf("%d of alice's first two sessions ended; alice holds %d, bob %d; want 1 ended, 2 and 1", gone, held("alice"), held("bob"))
+	}
+}
