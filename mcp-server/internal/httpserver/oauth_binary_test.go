@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/idp"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 )
 
 const scope = "docs:read"
@@ -249,5 +250,68 @@ func TestOAuthResourceServer(t *testing.T) {
 		if strings.Contains(line, "subject") || strings.Contains(line, "refused") || strings.Contains(line, "oauth") {
 			t.Log(line)
 		}
+	}
+}
+
+// TestOAuthTypeScriptClient lets the official TypeScript SDK client's
+// OAuth support (testdata/tsclient/oauth.mjs) find its way from the 401 to
+// a tool call: resource_metadata from WWW-Authenticate, the Protected
+// Resource Metadata, the provider's metadata, dynamic client registration,
+// the authorization request with PKCE and the resource, the code (the
+// headless sign-in is the script's), the token, and a search.
+func TestOAuthTypeScriptClient(t *testing.T) {
+	s := startOAuth(t)
+	var got struct {
+		UnauthorizedFirst, RegisteredClient bool
+		Authorization                       struct {
+			CodeChallengeMethod, Resource, Scope string
+			HasCodeChallenge, ClientID           bool
+		}
+		RedirectHops int
+		TokenType    string
+		Search       struct {
+			IsError bool
+			Matches int
+		}
+		Protocol string
+		Requests []string
+	}
+	out := tssdk.RunScript(t, "oauth.mjs", s.audience)
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("oauth.mjs: %v: %s", err, out)
+	}
+	t.Logf("TypeScript SDK OAuth flow, %d redirects at the provider, protocol %s; its requests:\n%s",
+		got.RedirectHops, got.Protocol, strings.Join(got.Requests, "\n"))
+
+	switch {
+	case !got.UnauthorizedFirst || !got.RegisteredClient:
+		t.Errorf("401 first %v, registered %v", got.UnauthorizedFirst, got.RegisteredClient)
+	case got.Authorization.CodeChallengeMethod != "S256" || !got.Authorization.HasCodeChallenge || !got.Authorization.ClientID:
+		t.Errorf("authorization request %+v: want PKCE S256 and the registered client", got.Authorization)
+	case got.Authorization.Resource != s.audience || got.Authorization.Scope != scope:
+		t.Errorf("authorization request for %q with scope %q; want %q, %q", got.Authorization.Resource, got.Authorization.Scope, s.audience, scope)
+	case !strings.EqualFold(got.TokenType, "bearer") || got.Search.IsError || got.Search.Matches == 0:
+		t.Errorf("token type %q, search %+v", got.TokenType, got.Search)
+	}
+	// The order that shows discovery from the 401: refused, then the
+	// metadata named in WWW-Authenticate, then the provider.
+	want := []string{
+		"POST " + s.audience + " 401",
+		"GET " + s.base + "/.well-known/oauth-protected-resource/mcp 200",
+		"POST " + s.idp.Issuer + "/reg 201",
+		"POST " + s.idp.Issuer + "/token 200",
+		"POST " + s.audience + " 200",
+	}
+	i := 0
+	for _, r := range got.Requests {
+		if i < len(want) && r == want[i] {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Errorf("the SDK's requests lack %q in this order after %q:\n%s", want[i], want[:i], strings.Join(got.Requests, "\n"))
+	}
+	if !strings.Contains(s.stderr.String(), `"subject":"alice"`) {
+		t.Error("docs-mcp's access log names no subject for the SDK's requests")
 	}
 }

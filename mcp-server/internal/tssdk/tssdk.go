@@ -23,6 +23,12 @@ import (
 // arguments are "stdio COMMAND [ARGS...]" or "http URL [TOKEN]".
 func Run(t testing.TB, args ...string) []byte {
 	t.Helper()
+	return RunScript(t, "smoke.mjs", args...)
+}
+
+// RunScript is Run for another script of testdata/tsclient.
+func RunScript(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") == "true" {
@@ -42,12 +48,12 @@ func Run(t testing.TB, args ...string) []byte {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, "smoke.mjs")}, args...)...)
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, script)}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node smoke.mjs %v: %v\n%s", args, err, stderr.Bytes())
+		t.Fatalf("node %s %v: %v\n%s", script, args, err, stderr.Bytes())
 	}
 	return out
 }
