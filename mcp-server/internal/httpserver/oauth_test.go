@@ -2,11 +2,18 @@ package httpserver
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -100,5 +107,40 @@ func TestOAuthSubjects(t *testing.T) {
 	}
 	if gone != 1 || held("alice") != 2 || held("bob") != 1 {
 		t.Errorf("%d of alice's first two sessions ended; alice holds %d, bob %d; want 1 ended, 2 and 1", gone, held("alice"), held("bob"))
+	}
+}
+
+// TestOAuthIssuerDown checks that a token that cannot be checked (the
+// issuer is unreachable) gets 503, and that the answer does not carry the
+// network error, which the log keeps.
+func TestOAuthIssuerDown(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	issuer := down.URL
+	down.Close()
+	verifier, err := oauth.New(oauth.Options{Issuer: issuer, Audience: "https://docs.example.com/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, func(o *Options) { o.OAuth = verifier })
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := jwt.Signed(signer).Claims(jwt.Claims{Issuer: issuer, Subject: "alice"}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := f.rpc(t, "", initializeBody)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res := do(t, req)
+	if res.status != http.StatusServiceUnavailable || res.header.Get("Retry-After") == "" {
+		t.Errorf("%d %s; want 503 with Retry-After", res.status, res.body)
+	}
+	if strings.Contains(string(res.body), strings.TrimPrefix(issuer, "http://")) {
+		t.Errorf("the answer names the issuer's address: %s", res.body)
 	}
 }

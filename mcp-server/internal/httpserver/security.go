@@ -128,7 +128,12 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 		if _, challenge := s.opts.OAuth.Challenge(err); challenge != "" {
 			w.Header().Set("WWW-Authenticate", challenge)
 		}
-		if !errors.Is(err, oauth.ErrNoToken) {
+		switch {
+		case errors.Is(err, oauth.ErrUnavailable):
+			// The cause (an address, a network error) is for the log.
+			s.log.Warn("access token not checked", "err", err, "remote", r.RemoteAddr)
+			return r, oauth.ErrUnavailable
+		case !errors.Is(err, oauth.ErrNoToken):
 			s.log.Info("access token refused", "reason", err, "remote", r.RemoteAddr)
 		}
 		return r, err

@@ -69,8 +69,8 @@ func (k *keySet) find(ctx context.Context, kid string) ([]jose.JSONWebKey, error
 func (k *keySet) load(ctx context.Context) (string, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	err := k.refreshLocked(ctx)
-	return k.jwksURI, err
+	k.err = k.refreshLocked(ctx)
+	return k.jwksURI, k.err
 }
 
 func match(keys []jose.JSONWebKey, kid string) []jose.JSONWebKey {

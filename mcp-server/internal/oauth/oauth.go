@@ -104,21 +104,16 @@ func (v *Verifier) Discover(ctx context.Context) (jwksURI string, err error) {
 
 // Token is what a valid access token says about its bearer.
 type Token struct {
-	Subject  string // sub: the user, or the client for a client-credentials grant
-	ClientID string // client_id, azp or appid, when the token names the client
-	Scopes   []string
-	Expiry   time.Time
+	Subject string // sub: the user, or the client for a client-credentials grant
+	Scopes  []string
 }
 
-// claims are the fields of an access token read here (RFC 9068), with the
-// names Entra ID (scp, appid) and Okta (scp as a list) use too.
+// claims are the fields of an access token read here (RFC 9068), with scp
+// as Entra ID (a string) and Okta (a list) write it.
 type claims struct {
 	jwt.Claims
-	Scope    scopeList `json:"scope"`
-	Scp      scopeList `json:"scp"`
-	ClientID string    `json:"client_id"`
-	AZP      string    `json:"azp"`
-	AppID    string    `json:"appid"`
+	Scope scopeList `json:"scope"`
+	Scp   scopeList `json:"scp"`
 }
 
 // scopeList reads scopes given as one space-separated string or as a list.
@@ -205,21 +200,7 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 			return Token{}, fmt.Errorf("%w: %s", ErrInsufficientScope, strings.Join(v.opts.Scopes, " "))
 		}
 	}
-	return Token{
-		Subject:  c.Subject,
-		ClientID: cmpOr(c.ClientID, c.AZP, c.AppID),
-		Scopes:   scopes,
-		Expiry:   c.Expiry.Time(),
-	}, nil
-}
-
-func cmpOr(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
+	return Token{Subject: c.Subject, Scopes: scopes}, nil
 }
 
 // parseReason says why a token is not a signed JWT this server accepts,
@@ -247,15 +228,6 @@ func clip(s string) string {
 	}
 	return s
 }
-
-// Scopes are the scopes every token must carry.
-func (v *Verifier) Scopes() []string { return v.opts.Scopes }
-
-// Issuer is the authorization server.
-func (v *Verifier) Issuer() string { return v.opts.Issuer }
-
-// Audience is this resource's identifier.
-func (v *Verifier) Audience() string { return v.opts.Audience }
 
 type subjectKey struct{}
 

@@ -298,3 +298,23 @@ func BenchmarkVerify(b *testing.B) {
 		})
 	}
 }
+
+// TestIssuerDown checks that without the issuer's keys a token is not
+// judged: ErrUnavailable, also for a second token within the second after
+// a failed fetch (not "unknown key").
+func TestIssuerDown(t *testing.T) {
+	key := rsaKey(t, "k")
+	is := newIssuer(t, key)
+	url := is.srv.URL
+	is.srv.Close()
+	v, _ := New(Options{Issuer: url, Audience: audience})
+	if _, err := v.Discover(context.Background()); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("Discover: %v; want ErrUnavailable", err)
+	}
+	tok := sign(t, key, claimsFor(url, time.Now(), nil))
+	for range 2 {
+		if _, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("Verify with the issuer down: %v; want ErrUnavailable", err)
+		}
+	}
+}
