@@ -4,7 +4,7 @@
 // JWT access tokens for docs-mcp through real grants.
 //
 // Without node and npm the calling test is skipped, except in CI
-// (CI=true), where that is a failure: .ci/run installs both and runs npm ci.
+// (CI=true), where that is a failure (mcptest.NodePackages).
 package idp
 
 import (
@@ -69,7 +69,7 @@ type Provider struct {
 func Start(t testing.TB, resources []string, scope string) *Provider {
 	t.Helper()
 	dir := ScriptDir(t)
-	ensureInstalled(t, dir)
+	mcptest.NodePackages(t, dir, "oidc-provider", "the test with a real OpenID provider")
 	p := &Provider{t: t, port: FreePort(t), resources: resources, scope: scope, dir: dir, Log: &mcptest.Buffer{}}
 	p.Issuer = fmt.Sprintf("http://127.0.0.1:%d", p.port)
 	p.run()
@@ -281,27 +281,6 @@ func FreePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// ensureInstalled skips the test without node and npm (fails it in CI) and
-// runs npm ci in dir when its packages are missing.
-func ensureInstalled(t testing.TB, dir string) {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not installed; CI must install it (.ci/run)", tool)
-			}
-			t.Skipf("%s is not installed: skipping the test with a real OpenID provider", tool)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "oidc-provider")); err != nil {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
 }
 
 // ScriptDir is mcp-server/testdata/idp, found from this source file.
