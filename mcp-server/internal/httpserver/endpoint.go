@@ -36,6 +36,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		r, err := s.authenticate(w, r)
 		if err != nil {
+			if cors && r.Header.Get("Origin") != "" {
+				// A browser client at a listed origin must be able to
+				// read the challenge to find where to get a token.
+				h := w.Header()
+				h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+				h.Set("Access-Control-Expose-Headers", "WWW-Authenticate")
+				h.Add("Vary", "Origin")
+			}
 			writeError(w, err, nil)
 			return
 		}

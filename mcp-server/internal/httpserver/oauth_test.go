@@ -144,3 +144,22 @@ func TestOAuthIssuerDown(t *testing.T) {
 		t.Errorf("the answer names the issuer's address: %s", res.body)
 	}
 }
+
+// TestOAuthChallengeCORS checks that a browser client at an origin listed
+// in AllowedOrigins can read the 401's WWW-Authenticate, which tells it
+// where to get a token.
+func TestOAuthChallengeCORS(t *testing.T) {
+	verifier, err := oauth.New(oauth.Options{Issuer: "https://idp.example", Audience: "https://docs.example.com/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const origin = "https://app.example"
+	f := newFixture(t, func(o *Options) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
+	req := f.rpc(t, "", initializeBody)
+	req.Header.Set("Origin", origin)
+	res := do(t, req)
+	if res.status != http.StatusUnauthorized || res.header.Get("Access-Control-Allow-Origin") != origin ||
+		res.header.Get("Access-Control-Expose-Headers") != "WWW-Authenticate" || !strings.Contains(res.header.Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Errorf("%d %v; want 401 readable from %s", res.status, res.header, origin)
+	}
+}
