@@ -125,7 +125,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 	}
 	tok, err := s.opts.OAuth.Verify(r.Context(), strings.TrimSpace(token))
 	if err != nil {
-		if _, challenge := s.opts.OAuth.Challenge(err); challenge != "" {
+		if challenge := s.opts.OAuth.Challenge(err); challenge != "" {
 			w.Header().Set("WWW-Authenticate", challenge)
 		}
 		switch {

@@ -3,7 +3,6 @@ package oauth
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 )
@@ -64,27 +63,26 @@ func resourcePath(resource string) string {
 	return strings.TrimSuffix(u.EscapedPath(), "/")
 }
 
-// Challenge is the answer to a request Verify refused: the HTTP status and
-// the WWW-Authenticate header (RFC 6750 and RFC 9728). A request without a
-// token gets no error code, as RFC 6750 says; every answer points to the
-// metadata and names the scopes required.
-func (v *Verifier) Challenge(err error) (status int, header string) {
-	params := []string{}
-	status = http.StatusUnauthorized
+// Challenge is the WWW-Authenticate header (RFC 6750 and RFC 9728) of the
+// answer to a request Verify refused: 401 for ErrNoToken and
+// ErrInvalidToken, 403 for ErrInsufficientScope. A request without a token
+// gets no error code, as RFC 6750 says; every challenge points to the
+// metadata and names the scopes required. ErrUnavailable (503) has none.
+func (v *Verifier) Challenge(err error) string {
+	var params []string
 	switch {
 	case errors.Is(err, ErrInsufficientScope):
-		status = http.StatusForbidden
 		params = append(params, `error="insufficient_scope"`)
 	case errors.Is(err, ErrInvalidToken):
 		params = append(params, `error="invalid_token"`, fmt.Sprintf("error_description=%q", description(err)))
 	case errors.Is(err, ErrUnavailable):
-		return http.StatusServiceUnavailable, ""
+		return ""
 	}
 	if len(v.opts.Scopes) > 0 {
 		params = append(params, fmt.Sprintf("scope=%q", strings.Join(v.opts.Scopes, " ")))
 	}
 	params = append(params, fmt.Sprintf("resource_metadata=%q", v.MetadataURL()))
-	return status, "Bearer " + strings.Join(params, ", ")
+	return "Bearer " + strings.Join(params, ", ")
 }
 
 // description is the reason of an ErrInvalidToken, fit for a quoted header
