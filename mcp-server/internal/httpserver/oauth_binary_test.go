@@ -179,7 +179,10 @@ func TestOAuthResourceServer(t *testing.T) {
 		return c
 	}
 	parts := strings.Split(machine, ".")
-	sig := []byte(parts[2])
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil {
+		t.Fatal(err)
+	}
 	sig[10] ^= 1 // one bit of the signature
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"at+jwt"}`)) + "." + parts[1] + "."
 
@@ -187,7 +190,7 @@ func TestOAuthResourceServer(t *testing.T) {
 		{"another audience", s.idp.ClientCredentials(idp.MachineClient, "https://other.example/mcp", scope), "it is not for this resource (aud)"},
 		{"expired", s.idp.Sign(with("exp", time.Now().Add(-5*time.Minute).Unix())), "it has expired (exp)"},
 		{"another issuer", s.idp.Sign(with("iss", "https://evil.example")), "it is from another issuer (iss)"},
-		{"bad signature", parts[0] + "." + parts[1] + "." + string(sig), "its signature does not verify"},
+		{"bad signature", parts[0] + "." + parts[1] + "." + base64.RawURLEncoding.EncodeToString(sig), "its signature does not verify"},
 		{"alg none", none, `algorithm 'none' is not accepted (asymmetric signatures only)`},
 	} {
 		t.Run("401 "+tc.name, func(t *testing.T) {
