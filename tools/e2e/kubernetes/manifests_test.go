@@ -279,7 +279,9 @@ func TestManifests(t *testing.T) {
 		}
 	})
 	t.Run("haproxy", func(t *testing.T) { checkHAProxy(t, m, server) })
-	t.Run("oauth", func(t *testing.T) { checkOAuth(t, load(t, filepath.Join(root, "deploy", "kubernetes", "oauth")), server) })
+	t.Run("oauth", func(t *testing.T) {
+		checkOAuth(t, load(t, filepath.Join(root, "deploy", "kubernetes", "oauth")), server)
+	})
 }
 
 // checkOAuth checks the OAuth overlay: a ConfigMap that the docs-mcp
