@@ -103,7 +103,7 @@ root or docs folder, an unusable flag value).`,
 		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,
-		Flags:           flags(),
+		Flags:           append(flags(), oauthFlags()...),
 		Commands:        []*cli.Command{healthcheckCommand(stdout)},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see docs-mcp --help)", err)
@@ -197,7 +197,7 @@ func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, st
 }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
-	srv := httpserver.New(httpserver.Options{
+	opts := httpserver.Options{
 		Version:            cfg.Version,
 		SiteDir:            cfg.SiteDir,
 		Stateless:          cfg.Stateless,
@@ -217,7 +217,13 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
 		Logger:             log,
 		Metrics:            m,
-	}, content.MCP())
+	}
+	var err error
+	if opts.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {
+		return err
+	}
+	opts.MaxSessionsPerSubject, opts.NoWiki = cfg.MaxSessionsPerSubject, !cfg.Wiki
+	srv := httpserver.New(opts, content.MCP())
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {
@@ -225,7 +231,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 	}
 	addr := ln.Addr().String()
 	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
-		"site_dir", cfg.SiteDir, "stateless", cfg.Stateless, "auth", cfg.AuthToken != "",
+		"site_dir", cfg.SiteDir, "stateless", cfg.Stateless, "auth", cfg.AuthToken != "", "oauth_issuer", cfg.OAuth.Issuer,
 		"allowed_origins", strings.Join(cfg.AllowedOrigins, ","))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err

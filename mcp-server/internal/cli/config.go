@@ -17,6 +17,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
@@ -54,6 +55,11 @@ type config struct {
 	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
 	ShutdownTimeout    time.Duration
 	DrainDelay         time.Duration
+	Wiki               bool
+
+	// OAuth resource-server mode (oauth.go); zero: off.
+	OAuth                 oauth.Options
+	MaxSessionsPerSubject int
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on
@@ -86,6 +92,8 @@ func flags() []cli.Flag {
 			Usage: "log format: text or json"},
 		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
+		&cli.BoolFlag{Name: "wiki", EnvVars: []string{envName("wiki")}, Value: true, Category: "HTTP mode",
+			Usage: "serve the wiki under /wiki/ (and / leading there); --wiki=false answers 404 there, for docs only token holders may read (the wiki asks for no token)"},
 		&cli.StringFlag{Name: "site-dir", EnvVars: []string{envName("site-dir")}, Value: filepath.Join("build", "wiki"), Category: "HTTP mode",
 			Usage: "the built wiki served under /wiki/; relative to the data root unless absolute"},
 		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: []string{envName("session-idle-timeout")}, Value: httpserver.DefaultSessionIdleTimeout, Category: "HTTP mode",
@@ -242,7 +250,8 @@ func httpConfig(c *cli.Context, cfg *config) error {
 		return err
 	}
 	cfg.AuthToken = token
-	return nil
+	cfg.Wiki = c.Bool("wiki")
+	return oauthConfig(c, cfg)
 }
 
 // minBodyBytes keeps --max-body-bytes above the size of ordinary requests.

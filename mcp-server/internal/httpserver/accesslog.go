@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -9,8 +10,9 @@ import (
 )
 
 // accessLog writes one line per request to the logger: method, path,
-// status, duration, response bytes and the MCP session id. Headers are
-// never logged, so neither is a bearer token. A successful /health is
+// status, duration, response bytes, the MCP session id and, in OAuth
+// resource-server mode, the token's subject. Headers are never logged, so
+// neither is a bearer token. A successful /health is
 // logged at debug level: health checks poll it every few seconds and would
 // drown the rest. Refusals of /mcp requests are counted for /metrics here,
 // where every response's status is seen.
@@ -18,7 +20,8 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
+		note := &logNote{}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), logNoteKey{}, note)))
 		session := w.Header().Get(server.HeaderKeySessionID) // minted by initialize
 		if session == "" {
 			session = r.Header.Get(server.HeaderKeySessionID)
@@ -26,12 +29,12 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		s.countRefusal(r, rec.status)
+		s.countRefusal(r, rec.status, w.Header())
 		level := slog.LevelInfo
 		if r.URL.Path == "/health" && rec.status == http.StatusOK {
 			level = slog.LevelDebug
 		}
-		s.log.LogAttrs(r.Context(), level, "http",
+		attrs := []slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 			slog.Int("status", rec.status),
@@ -39,8 +42,24 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 			slog.Int64("bytes", rec.bytes),
 			slog.String("session", session),
 			slog.String("remote", r.RemoteAddr),
-		)
+		}
+		if note.subject != "" {
+			attrs = append(attrs, slog.String("subject", note.subject))
+		}
+		s.log.LogAttrs(r.Context(), level, "http", attrs...)
 	})
+}
+
+// logNote is what the handlers tell the access log about a request.
+type logNote struct{ subject string }
+
+type logNoteKey struct{}
+
+// noteSubject records the authenticated subject of r for its log line.
+func noteSubject(r *http.Request, subject string) {
+	if note, ok := r.Context().Value(logNoteKey{}).(*logNote); ok {
+		note.subject = subject
+	}
 }
 
 // recorder notes the status and size of a response. It passes Flush on,

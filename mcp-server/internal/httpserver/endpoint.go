@@ -16,8 +16,8 @@ import (
 )
 
 // guard wraps mcp-go's Streamable HTTP handler with the rules it leaves to
-// us, checked in this order: Origin, bearer token, method, body size and
-// shape, then the session.
+// us, checked in this order: Origin, bearer token (static or OAuth),
+// method, body size and shape, then the session.
 //
 // Requests on protocol version 2026-07-28 (stateless by design: no
 // initialize, no session ids) skip the session rules; mcp-go validates them
@@ -34,9 +34,24 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // a CORS preflight carries no credentials
 			return
 		}
-		if err := s.checkToken(r); err != nil {
+		r, err := s.authenticate(w, r)
+		if err != nil {
+			if cors && r.Header.Get("Origin") != "" {
+				// A browser client at a listed origin must be able to
+				// read the challenge to find where to get a token.
+				h := w.Header()
+				h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+				h.Set("Access-Control-Expose-Headers", "WWW-Authenticate")
+				h.Add("Vary", "Origin")
+			}
 			writeError(w, err, nil)
 			return
+		}
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && s.sessions != nil {
+			if err := s.sessions.checkOwner(id, subjectOf(r)); err != nil {
+				writeError(w, err, nil)
+				return
+			}
 		}
 		switch r.Method {
 		case http.MethodPost:
@@ -122,7 +137,11 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	ctx, release, evicted, err := s.sessions.admit(r.Context())
 	if err != nil {
-		s.refuse(w, fmt.Errorf("%w (limit %d)", err, s.opts.MaxSessions), msg.ID)
+		limit := s.opts.MaxSessions
+		if errors.Is(err, errSubjectFull) {
+			limit = s.opts.MaxSessionsPerSubject
+		}
+		s.refuse(w, fmt.Errorf("%w (limit %d)", err, limit), msg.ID)
 		return
 	}
 	if evicted > 0 {

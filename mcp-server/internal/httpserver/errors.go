@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // Request errors that the middleware answers itself, before mcp-go sees the
@@ -45,8 +46,14 @@ func problemOf(err error) problem {
 	switch {
 	case errors.Is(err, errHost), errors.Is(err, errOrigin):
 		return problem{http.StatusForbidden, codeServer, ""}
-	case errors.Is(err, errUnauthorized):
+	case errors.Is(err, errUnauthorized), errors.Is(err, oauth.ErrNoToken), errors.Is(err, oauth.ErrInvalidToken):
 		return problem{http.StatusUnauthorized, codeServer, ""}
+	case errors.Is(err, oauth.ErrInsufficientScope):
+		return problem{http.StatusForbidden, codeServer, ""}
+	case errors.Is(err, oauth.ErrUnavailable):
+		return problem{http.StatusServiceUnavailable, codeServer, ""}
+	case errors.Is(err, errSubjectFull):
+		return problem{http.StatusTooManyRequests, codeServer, budget.Sessions}
 	case errors.Is(err, errMethod), errors.Is(err, errStateless):
 		return problem{http.StatusMethodNotAllowed, codeServer, ""}
 	case errors.Is(err, errTooLarge):
@@ -108,8 +115,10 @@ func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	switch p.status {
 	case http.StatusUnauthorized:
-		h.Set("WWW-Authenticate", `Bearer realm="docs-mcp"`)
-	case http.StatusServiceUnavailable:
+		if h.Get("WWW-Authenticate") == "" { // OAuth's challenge is set already
+			h.Set("WWW-Authenticate", `Bearer realm="docs-mcp"`)
+		}
+	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
 		h.Set("Retry-After", strconv.Itoa(5))
 	case http.StatusMethodNotAllowed:
 		if errors.Is(err, errStateless) {

@@ -16,7 +16,7 @@ type Health struct {
 	HooksError string `json:"hooks_error,omitempty"` // why, when Hooks is -1
 	Generation uint64 `json:"generation"`            // of the docs snapshot served; grows with each change on disk
 	Watch      string `json:"watch"`                 // how changes are followed: fsnotify, poll or off
-	Wiki       bool   `json:"wiki"`                  // the built wiki is present
+	Wiki       bool   `json:"wiki"`                  // the built wiki is present and served
 	Sessions   int    `json:"sessions"`              // live MCP sessions (0 when stateless)
 	Stateless  bool   `json:"stateless"`
 	// Budgets are the limits on what clients can make the server hold,
@@ -47,7 +47,7 @@ func (s *Server) status() (Health, int) {
 		HooksError: st.HooksError,
 		Generation: st.Generation,
 		Watch:      st.Watch,
-		Wiki:       s.wikiPresent(),
+		Wiki:       !s.opts.NoWiki && s.wikiPresent(),
 		Stateless:  s.sessions == nil,
 	}
 	status := http.StatusOK

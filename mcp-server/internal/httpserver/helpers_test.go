@@ -233,3 +233,14 @@ func (f *fixture) port() string {
 	}
 	return u.Port()
 }
+
+// ids are the live sessions' ids.
+func (s *sessions) ids() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id := range s.live {
+		ids = append(ids, id)
+	}
+	return ids
+}

@@ -5,8 +5,8 @@
 // mcp-go's Streamable HTTP handler speaks the protocol; this package adds
 // what it leaves to its user: real session tracking (unknown, forged, ended
 // and expired ids get 404; live sessions are capped), a request body limit,
-// Origin and Host checks, an optional bearer token, an access log and a
-// graceful shutdown.
+// Origin and Host checks, an optional bearer token or OAuth access tokens
+// (resource-server mode), an access log and a graceful shutdown.
 package httpserver
 
 import (
@@ -23,6 +23,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // Defaults of the options, shared with the command line.
@@ -38,6 +39,10 @@ const (
 	DefaultStreamWriteTimeout = 30 * time.Second
 	DefaultMaxConnections     = 2048
 )
+
+// DefaultMaxSessionsPerSubject is the most live sessions one subject (a
+// token's sub) holds in OAuth resource-server mode.
+const DefaultMaxSessionsPerSubject = 100
 
 const (
 	// maxHeartbeat is the longest pause between heartbeats on a GET stream.
@@ -80,6 +85,15 @@ type Options struct {
 	// Metrics, when set, is served at GET /metrics (open like /health)
 	// and counts refusals.
 	Metrics *metrics.Metrics
+
+	// OAuth, when set, makes /mcp an OAuth resource server: it needs an
+	// access token the verifier accepts, and Protected Resource Metadata
+	// is served. Not together with AuthToken.
+	OAuth *oauth.Verifier
+	// MaxSessionsPerSubject caps the live sessions of one subject when
+	// OAuth is set.
+	MaxSessionsPerSubject int
+	NoWiki                bool // /wiki/ and / answer 404
 }
 
 // Status is what /health reports about what the server serves, from its
@@ -134,6 +148,9 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 	if opts.MaxConnections <= 0 {
 		opts.MaxConnections = DefaultMaxConnections
 	}
+	if opts.MaxSessionsPerSubject <= 0 {
+		opts.MaxSessionsPerSubject = DefaultMaxSessionsPerSubject
+	}
 	if opts.Budgets == nil {
 		opts.Budgets = budget.New()
 	}
@@ -164,6 +181,9 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
 	} else {
 		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout, opts.SessionInitTimeout)
+		if opts.OAuth != nil {
+			s.sessions.perSubject = opts.MaxSessionsPerSubject
+		}
 		s.budgets.Define(budget.Sessions, int64(opts.MaxSessions), func() int64 { return int64(s.sessions.count()) })
 		mcpOpts = append(mcpOpts,
 			server.WithSessionIdManagerResolver(s.sessions),
@@ -197,9 +217,16 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 		opts.Metrics.ReportBudgets(s.budgets.Report)
 		mux.Handle("GET /metrics", opts.Metrics.Handler())
 	}
-	mux.HandleFunc("GET /wiki/", s.wiki)
-	mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
-	mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
+	if opts.OAuth != nil {
+		for _, p := range opts.OAuth.MetadataPaths() {
+			mux.HandleFunc("GET "+p, s.resourceMetadata)
+		}
+	}
+	if !opts.NoWiki {
+		mux.HandleFunc("GET /wiki/", s.wiki)
+		mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
+		mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
+	}
 	s.handler = s.accessLog(s.checkHost(mux))
 	return s
 }

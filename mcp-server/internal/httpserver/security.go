@@ -3,12 +3,16 @@ package httpserver
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // checkHost defends against DNS rebinding: a request that arrives over a
@@ -104,4 +108,52 @@ func (s *Server) checkToken(r *http.Request) error {
 		return errUnauthorized
 	}
 	return nil
+}
+
+// authenticate checks the request's credentials: the static token, or in
+// OAuth resource-server mode the access token, whose subject it then puts
+// in the request's context (oauth.Subject) and the access log. A refusal
+// carries the WWW-Authenticate challenge, set here; the token is never
+// logged, and the reason logged is the one the client gets.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
+	if s.opts.OAuth == nil {
+		return r, s.checkToken(r)
+	}
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		token = ""
+	}
+	tok, err := s.opts.OAuth.Verify(r.Context(), strings.TrimSpace(token))
+	if err != nil {
+		if challenge := s.opts.OAuth.Challenge(err); challenge != "" {
+			w.Header().Set("WWW-Authenticate", challenge)
+		}
+		switch {
+		case errors.Is(err, oauth.ErrUnavailable):
+			// The cause (an address, a network error) is for the log.
+			s.log.Warn("access token not checked", "err", err, "remote", r.RemoteAddr)
+			return r, oauth.ErrUnavailable
+		case !errors.Is(err, oauth.ErrNoToken):
+			s.log.Info("access token refused", "reason", err, "remote", r.RemoteAddr)
+		}
+		return r, err
+	}
+	noteSubject(r, tok.Subject)
+	return r.WithContext(oauth.WithSubject(r.Context(), tok.Subject)), nil
+}
+
+// subjectOf is the request's authenticated subject; "" without OAuth.
+func subjectOf(r *http.Request) string {
+	subject, _ := oauth.Subject(r.Context())
+	return subject
+}
+
+// resourceMetadata serves the Protected Resource Metadata (RFC 9728). It
+// is public, so any origin may read it (browser-based MCP clients do).
+func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Cache-Control", "max-age=3600")
+	_ = json.NewEncoder(w).Encode(s.opts.OAuth.Metadata())
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // Session errors, mapped to HTTP statuses by writeError.
@@ -17,6 +19,8 @@ var (
 	errUnknownSession = errors.New("unknown, expired or ended session: start a new one with initialize")
 	errSessionsFull   = errors.New("too many sessions in use: try again later, or end unused sessions with DELETE")
 	errStreamOpen     = errors.New("this session already has an open GET stream")
+	// errSubjectFull: one subject holds its share of sessions, all busy.
+	errSubjectFull = errors.New("too many sessions in use by this subject: end unused sessions with DELETE, or try again later")
 )
 
 // sessions tracks the live sessions of the Streamable HTTP endpoint. It is
@@ -35,6 +39,11 @@ var (
 // session that has gone unused longest (never-used ones first) among those
 // with no open stream and no request in flight. Only when every session is
 // busy is a new one refused.
+//
+// With OAuth, each session belongs to the subject whose token opened it:
+// only that subject's requests reach it (anyone else gets 404, as for an
+// unknown id), and one subject holds at most perSubject sessions, making
+// room among its own when it has that many.
 type sessions struct {
 	max      int
 	idle     time.Duration // a session unused this long expires
@@ -52,9 +61,15 @@ type sessions struct {
 	// startCleanup).
 	ended []string
 	wake  chan struct{}
+
+	// With OAuth: the most live sessions one subject may hold (0: no such
+	// cap), and the initialize requests admitted by subject (guarded by mu).
+	perSubject  int
+	admittingBy map[string]int
 }
 
 type session struct {
+	subject  string // whose token opened it; "" without OAuth
 	lastSeen time.Time
 	used     bool               // a request other than initialize and notifications/initialized was made
 	inFlight int                // requests being answered
@@ -63,7 +78,7 @@ type session struct {
 
 func newSessions(max int, idle, initIdle time.Duration) *sessions {
 	return &sessions{max: max, idle: idle, initIdle: min(initIdle, idle), now: time.Now,
-		live: make(map[string]*session), wake: make(chan struct{}, 1)}
+		live: make(map[string]*session), admittingBy: make(map[string]int), wake: make(chan struct{}, 1)}
 }
 
 // Generate mints the id of a new session. mcp-go calls it for an
@@ -77,10 +92,12 @@ func (s *sessions) generate(r *reservation) string {
 	id := rand.Text()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ss := &session{lastSeen: s.now()}
 	if r != nil {
 		r.settle()
+		ss.subject = r.subject
 	}
-	s.live[id] = &session{lastSeen: s.now()}
+	s.live[id] = ss
 	return id
 }
 
@@ -197,6 +214,19 @@ func (s *sessions) begin(id string, used bool) (done func(), err error) {
 	}), nil
 }
 
+// checkOwner refuses a request of subject for a live session another
+// subject opened, as if the id were unknown: a session id alone does not
+// let one user act as another. Ids are never reused, so a session that
+// ends after this check cannot become someone else's.
+func (s *sessions) checkOwner(id, subject string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss, ok := s.live[id]; ok && ss.subject != subject {
+		return errUnknownSession
+	}
+	return nil
+}
+
 // touch checks that id is live and records activity on it.
 func (s *sessions) touch(id string) error {
 	done, err := s.begin(id, true)
@@ -210,8 +240,9 @@ func (s *sessions) touch(id string) error {
 // session id manager mcp-go uses for that request, so the id it mints fills
 // exactly the slot reserved for it.
 type reservation struct {
-	s    *sessions
-	done bool // the slot was filled or released; guarded by s.mu
+	s       *sessions
+	subject string
+	done    bool // the slot was filled or released; guarded by s.mu
 }
 
 // settle gives the slot up once, filled or released. The caller holds r.s.mu.
@@ -219,6 +250,9 @@ func (r *reservation) settle() {
 	if !r.done {
 		r.done = true
 		r.s.admitting--
+		if r.s.admittingBy[r.subject]--; r.s.admittingBy[r.subject] <= 0 {
+			delete(r.s.admittingBy, r.subject)
+		}
 	}
 }
 
@@ -240,26 +274,38 @@ func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdMana
 	return s
 }
 
-// admit reserves a slot for a new session and returns a context carrying
-// it; release must be called once the initialize request is done. At the
-// cap it first forgets expired sessions, then ends the idle session
+// admit reserves a slot for a new session of the request's subject (see
+// oauth.Subject) and returns a context carrying it; release must be called once the initialize request is done.
+// At the cap it first forgets expired sessions, then ends the idle session
 // unused longest (see makeRoomLocked), and fails with errSessionsFull only
-// when every session is busy. evicted is the number of sessions it ended
-// to make room.
+// when every session is busy. A subject at perSubject makes room among its
+// own sessions the same way, else gets errSubjectFull. evicted is the
+// number of sessions it ended to make room.
 func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), evicted int, err error) {
+	subject, _ := oauth.Subject(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.live)+s.admitting >= s.max {
 		s.pruneLocked()
 	}
-	if len(s.live)+s.admitting >= s.max {
-		if !s.makeRoomLocked() {
-			return nil, nil, 0, errSessionsFull
+	if s.perSubject > 0 && s.heldLocked(subject) >= s.perSubject {
+		s.pruneLocked()
+		if s.heldLocked(subject) >= s.perSubject {
+			if !s.makeRoomLocked(subject) {
+				return nil, nil, 0, errSubjectFull
+			}
+			evicted++
 		}
-		evicted = 1
+	}
+	if len(s.live)+s.admitting >= s.max {
+		if !s.makeRoomLocked("") {
+			return nil, nil, evicted, errSessionsFull
+		}
+		evicted++
 	}
 	s.admitting++
-	r := &reservation{s: s}
+	s.admittingBy[subject]++
+	r := &reservation{s: s, subject: subject}
 	return context.WithValue(ctx, reservationKey{}, r), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -267,17 +313,30 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 	}, evicted, nil
 }
 
+// heldLocked is the number of sessions subject holds or is being admitted
+// to. The caller holds mu.
+func (s *sessions) heldLocked(subject string) int {
+	n := s.admittingBy[subject]
+	for _, ss := range s.live {
+		if ss.subject == subject {
+			n++
+		}
+	}
+	return n
+}
+
 // makeRoomLocked ends one idle session to make room for a new one: of the
-// sessions with no open stream and no request in flight, the one never used
-// since initialize that is oldest, else the one unused longest. It reports
-// false when every session is busy. The caller holds mu.
-func (s *sessions) makeRoomLocked() bool {
+// sessions with no open stream and no request in flight (of subject, when
+// one is given), the one never used since initialize that is oldest, else
+// the one unused longest. It reports false when every such session is
+// busy. The caller holds mu.
+func (s *sessions) makeRoomLocked(subject string) bool {
 	var (
 		victim string
 		best   *session
 	)
 	for id, ss := range s.live {
-		if ss.stream != nil || ss.inFlight > 0 {
+		if ss.stream != nil || ss.inFlight > 0 || (subject != "" && ss.subject != subject) {
 			continue
 		}
 		if best == nil || (!ss.used && best.used) ||

@@ -124,6 +124,21 @@ func TestWikiNotBuilt(t *testing.T) {
 	}
 }
 
+// TestWikiOff checks that with NoWiki (--wiki=false) the wiki's paths
+// answer 404 while MCP is served.
+func TestWikiOff(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.NoWiki = true })
+	for _, path := range []string{"/", "/wiki", "/wiki/", "/wiki/index.html"} {
+		if got := get(t, f.http.URL, path, nil); got.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d; want 404", path, got.Status)
+		}
+	}
+	f.initialize(t, nil)
+	if f.health(t).Wiki {
+		t.Error("health says the wiki is served")
+	}
+}
+
 func TestHealth(t *testing.T) {
 	registry := filepath.Join("framework", "mod_hooks.json")
 	tests := []struct {

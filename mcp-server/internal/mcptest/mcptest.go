@@ -1,7 +1,7 @@
 // Package mcptest holds what the mcp-server module's tests share: tool
 // calls through a real MCP client session and their results, a buffer that
-// a running process may write to while the test reads it, and a wait for a
-// condition with one deadline.
+// a running process may write to while the test reads it, a wait for a
+// condition with one deadline, and the Node packages a test's program needs.
 package mcptest
 
 import (

@@ -10,12 +10,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // Run installs the SDK if needed, runs "node smoke.mjs args..." and returns
@@ -23,31 +24,23 @@ import (
 // arguments are "stdio COMMAND [ARGS...]" or "http URL [TOKEN]".
 func Run(t testing.TB, args ...string) []byte {
 	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not installed; CI must install it (.ci/run)", tool)
-			}
-			t.Skipf("%s is not installed: skipping the TypeScript SDK client test", tool)
-		}
-	}
+	return RunScript(t, "smoke.mjs", args...)
+}
+
+// RunScript is Run for another script of testdata/tsclient.
+func RunScript(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
 	dir := scriptDir(t)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
+	mcptest.NodePackages(t, dir, "@modelcontextprotocol/sdk", "the TypeScript SDK client test")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, "smoke.mjs")}, args...)...)
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir, script)}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node smoke.mjs %v: %v\n%s", args, err, stderr.Bytes())
+		t.Fatalf("node %s %v: %v\n%s", script, args, err, stderr.Bytes())
 	}
 	return out
 }

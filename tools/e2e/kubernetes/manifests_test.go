@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -278,6 +279,38 @@ func TestManifests(t *testing.T) {
 		}
 	})
 	t.Run("haproxy", func(t *testing.T) { checkHAProxy(t, m, server) })
+	t.Run("oauth", func(t *testing.T) {
+		checkOAuth(t, load(t, filepath.Join(root, "deploy", "kubernetes", "oauth")), server)
+	})
+}
+
+// checkOAuth checks the OAuth overlay: a ConfigMap that the docs-mcp
+// container reads through an optional envFrom (so that without it nothing
+// changes), holding an issuer and an audience and only OAuth variables.
+func checkOAuth(t *testing.T, overlay *manifests, server *appsv1.Deployment) {
+	if len(overlay.configMaps) != 1 || len(overlay.deployments)+len(overlay.services) != 0 {
+		t.Fatalf("deploy/kubernetes/oauth: want one ConfigMap and nothing else")
+	}
+	for name, cm := range overlay.configMaps {
+		read := false
+		for _, from := range server.Spec.Template.Spec.Containers[0].EnvFrom {
+			if ref := from.ConfigMapRef; ref != nil && ref.Name == name && ref.Optional != nil && *ref.Optional {
+				read = true
+			}
+		}
+		if !read {
+			t.Errorf("the docs-mcp container does not read ConfigMap %s through an optional envFrom", name)
+		}
+		allowed := []string{"DOCS_MCP_OAUTH_ISSUER", "DOCS_MCP_OAUTH_AUDIENCE", "DOCS_MCP_OAUTH_SCOPES", "DOCS_MCP_MAX_SESSIONS_PER_SUBJECT"}
+		for key := range cm.Data {
+			if !slices.Contains(allowed, key) {
+				t.Errorf("ConfigMap %s: %s is not an OAuth setting (%v)", name, key, allowed)
+			}
+		}
+		if !strings.HasPrefix(cm.Data["DOCS_MCP_OAUTH_ISSUER"], "https://") || !strings.HasPrefix(cm.Data["DOCS_MCP_OAUTH_AUDIENCE"], "https://") {
+			t.Errorf("ConfigMap %s: want an https issuer and audience, got %q and %q", name, cm.Data["DOCS_MCP_OAUTH_ISSUER"], cm.Data["DOCS_MCP_OAUTH_AUDIENCE"])
+		}
+	}
 }
 
 // checkDeployment checks what every Deployment here must have: a selector
