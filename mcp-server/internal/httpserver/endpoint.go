@@ -90,6 +90,9 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	r.ContentLength = int64(len(body))
 
 	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
+	if (modern || s.sessions == nil) && s.refused(w, r, body, msg) {
+		return // with sessions, after the session is checked
+	}
 	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.isRequest() {
 		// A 2026-07-28 listen stream has no session, but it is a stream.
 		ctx, done, err := s.streams.add(r.Context())
@@ -113,6 +116,9 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
+		if s.refused(w, r, body, msg) {
+			return
+		}
 		next.ServeHTTP(w, r)
 		return
 	}
@@ -130,6 +136,22 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// refused answers a request that Options.Refusal answers itself, and
+// reports whether it did.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, msg message) bool {
+	if s.opts.Refusal == nil || !msg.isRequest() {
+		return false
+	}
+	answer := s.opts.Refusal(r.Context(), body)
+	if answer == nil {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(answer)
+	return true
 }
 
 // readBody reads a POST body of at most MaxBodyBytes within BodyTimeout.

@@ -80,6 +80,10 @@ type Options struct {
 	// Metrics, when set, is served at GET /metrics (open like /health)
 	// and counts refusals.
 	Metrics *metrics.Metrics
+	// Refusal, when set, answers a request before mcp-go sees it: it
+	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
+	// mcpserver.Server.Refusal).
+	Refusal func(ctx context.Context, message []byte) []byte
 }
 
 // Status is what /health reports about what the server serves, from its
