@@ -193,3 +193,32 @@ func TestStdioListenEnds(t *testing.T) {
 		t.Errorf("after the ping and end of input: %+v, want only the result of listen L (none for the cancelled C)", rest)
 	}
 }
+
+// A read or subscription of a doc that does not exist: the error says
+// which URI in quotes, and why beside it (no doc at that path, and the
+// nearest valid ones); a subscription to it is invalid params.
+func TestStdioUnknownURIs(t *testing.T) {
+	s := start(t, "--stdio", "--data-root", repo(t))
+	s.send(t, initLine)
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://guide/intro2.md"}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"docs://guide/intro2.md"}}`)
+	s.stdin.Close()
+	got := s.responses(t, 3)
+	type answer struct {
+		Code    float64
+		Message string
+	}
+	errorOf := func(id string) answer {
+		e, _ := got[id]["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		msg, _ := e["message"].(string)
+		return answer{code, msg}
+	}
+	want := map[string]answer{
+		"2": {-32002, `resource not found: "docs://guide/intro2.md": no doc at "guide/intro2.md"; nearest valid paths: guide/intro.md, index.md`},
+		"3": {-32602, `no such resource: "docs://guide/intro2.md"; subscribe to a URI from resources/list`},
+	}
+	if diff := cmp.Diff(want, map[string]answer{"2": errorOf("2"), "3": errorOf("3")}); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

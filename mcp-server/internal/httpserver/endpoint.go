@@ -90,6 +90,15 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	r.ContentLength = int64(len(body))
 
 	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
+	if modern && msg.Method != "" && !msg.isRequest() && msg.protocolVersion() == "" {
+		// A 2026-07-28 client notification without _meta, such as the Go
+		// SDK's notifications/cancelled when it ends a listen: accepted, as
+		// notifications are (202), with nothing to do. A request there is
+		// its own exchange, ended by closing its stream; mcp-go would answer
+		// 400, and the Go SDK would take that for a broken connection.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	if (modern || s.sessions == nil) && s.refused(w, r, body, msg) {
 		return // with sessions, after the session is checked
 	}
@@ -125,6 +134,12 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	if s.stopping.Load() {
 		writeError(w, errStopping, msg.ID)
 		return
+	}
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		if _, err := s.sessions.Validate(id); err == nil {
+			writeError(w, errInitialized, msg.ID)
+			return
+		}
 	}
 	ctx, release, evicted, err := s.sessions.admit(r.Context())
 	if err != nil {

@@ -26,13 +26,9 @@ import (
 //     found (-32002; -32602 on 2026-07-28), with the reason and the nearest
 //     valid paths beside the URI rather than inside its quotes.
 //
-// Until the docs are loaded it returns nil, and mcp-go's hooks decide.
+// For these requests it waits until the docs are loaded (as mcp-go's
+// handlers would), or ctx ends.
 func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
-	select {
-	case <-s.opened:
-	default:
-		return nil
-	}
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method mcp.MCPMethod   `json:"method"`
@@ -43,6 +39,12 @@ func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
 	}
 	if json.Unmarshal(message, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
 		return nil
+	}
+	switch m.Method {
+	case mcp.MethodResourcesSubscribe, mcp.MethodSubscriptionsListen, mcp.MethodResourcesRead:
+		if s.awaitDocs(ctx) != nil {
+			return nil
+		}
 	}
 	switch m.Method {
 	case mcp.MethodResourcesSubscribe:
