@@ -16,7 +16,10 @@ import (
 
 // toolCalls are, for every tool, arguments it must answer and arguments it
 // must refuse with a tool error (nil: the tool takes none it could refuse).
-var toolCalls = map[string]struct{ valid, invalid map[string]any }{
+var toolCalls = map[string]struct {
+	Valid   map[string]any `json:"valid"`
+	Invalid map[string]any `json:"invalid,omitempty"`
+}{
 	"mod_search_docs":       {map[string]any{"query": "hooks", "limit": 5}, map[string]any{"query": "hooks", "limit": 0}},
 	"mod_read_doc":          {map[string]any{"path": "getting-started.md"}, map[string]any{"path": "../go.work"}},
 	"mod_list_doc_paths":    {map[string]any{"prefix": "pages/", "limit": 3}, map[string]any{"prefix": "/etc"}},
@@ -160,17 +163,17 @@ func goSDKCell(t *testing.T, transport, rev string) {
 	// Every tool, valid and invalid; structured results against the
 	// tool's output schema.
 	for name, args := range toolCalls {
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args.valid})
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args.Valid})
 		if err != nil || res.IsError {
 			fail("tools/call "+name, "%v %v", err, res)
 		}
 		if err := validate(tools[name].OutputSchema, res.StructuredContent); err != nil {
 			fail("tools/call "+name, "structured content against the output schema: %v", err)
 		}
-		if args.invalid == nil {
+		if args.Invalid == nil {
 			continue
 		}
-		res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args.invalid})
+		res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args.Invalid})
 		if err != nil || !res.IsError {
 			fail("tools/call "+name+" (invalid)", "%v %+v, want a tool error", err, res)
 		}
