@@ -125,7 +125,7 @@ try {
     if (args.invalid) {
       await step(`tools/call ${name} (invalid)`, async () => {
         const res = await client.callTool({ name, arguments: args.invalid });
-        check(res.isError, `want a tool error, got ${JSON.stringify(res.content)}`);
+        check(res.isError, "want a tool error, got a result");
       });
     }
   }
