@@ -132,11 +132,13 @@ func TestStdioListen(t *testing.T) {
 	if m := next(t, in, "list_changed"); m.Method != "notifications/resources/list_changed" || m.subscriptionID() != "L" {
 		t.Errorf("after a new doc: %+v, want list_changed tagged L", m)
 	}
+	edited := time.Now()
 	write("guide/intro.md", "# Intro\n\nEdited.\n")
 	if m := next(t, in, "resources/updated"); m.Method != "notifications/resources/updated" ||
 		m.Params["uri"] != "docs://guide/intro.md" || m.subscriptionID() != "L" {
 		t.Errorf("after an edit: %+v, want resources/updated for docs://guide/intro.md tagged L", m)
 	}
+	t.Logf("resources/updated read %s after the edit (a figure, not a check)", time.Since(edited))
 }
 
 // A listen naming URIs the server does not list: with some it does, the

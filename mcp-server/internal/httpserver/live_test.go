@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -167,8 +168,10 @@ func TestListenOverHTTP(t *testing.T) {
 	}
 
 	in, stop := listen(mcp.SubscriptionFilter{ResourcesListChanged: true, ResourceSubscriptions: []string{"docs://index.md"}})
+	edited := time.Now()
 	write("index.md", "# Modkit\n\nEdited for a listen.\n")
 	mcptest.Eventually(t, "resources/updated on the listen stream", has(in, "notifications/resources/updated", "docs://index.md"))
+	t.Logf("resources/updated seen within %s of the edit (a figure, not a check; polled every 10 ms)", time.Since(edited))
 	write("added.md", "# Added\n")
 	mcptest.Eventually(t, "list_changed on the listen stream", has(in, "notifications/resources/list_changed", ""))
 	stop()
