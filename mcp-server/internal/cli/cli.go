@@ -174,7 +174,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	var err error
 	if cfg.Stdio {
-		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout)
+		err = serveStdio(serveCtx, log, srv, stdin, stdout)
 	} else {
 		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
@@ -184,10 +184,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	return err
 }
 
-func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
-	stdio := server.NewStdioServer(mcp)
+func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer) error {
+	stdio := server.NewStdioServer(content.MCP())
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
-	pipes := newAnswered(ctx, stdin, stdout)
+	pipes := newAnswered(ctx, stdin, stdout, content.Refusal)
 	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
@@ -217,6 +217,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
 		Logger:             log,
 		Metrics:            m,
+		Refusal:            content.Refusal,
 	}
 	var err error
 	if opts.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {

@@ -87,8 +87,8 @@ func TestStdioLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	// await waits for a notification want that came after mark (a count
-	// of notifications): the start-up list_changed, sent once the docs
-	// are loaded, must not stand in for the one an edit causes.
+	// of notifications): an earlier one must not stand in for the one an
+	// edit causes.
 	seen := func() int {
 		mu.Lock()
 		defer mu.Unlock()

@@ -21,21 +21,32 @@ const drainTimeout = 30 * time.Second
 // mcp-go's stdio server stops, and cancels the requests in flight, as soon
 // as it reads EOF. A client that writes its requests and closes its end of
 // the pipe (printf ... | docs-mcp --stdio) would then lose the last answers.
-// answered stands between the server and both pipes: it counts the requests
-// read and the responses written, and holds EOF back until they are equal.
+// answered stands between the server and both pipes: it notes the requests
+// read and the responses written, and holds EOF back until every request
+// has its answer. A subscriptions/listen is not waited for: it lasts until
+// the session ends, which EOF is, and mcp-go answers it then.
+//
+// It also keeps a promise mcp-go does not: a request the client cancelled
+// (notifications/cancelled) gets no response.
 type answered struct {
 	ctx     context.Context
 	in      *bufio.Reader
 	out     io.Writer
 	pending []byte // the rest of a line read but not yet passed on
+	// refusal answers a request mcp-go would answer wrongly (nil: none;
+	// see mcpserver.Server.Refusal).
+	refusal func(context.Context, []byte) []byte
 
-	mu      sync.Mutex // guards owed and changed, and writes to out
-	owed    int
-	changed chan struct{} // closed and replaced whenever owed drops
+	mu        sync.Mutex      // guards what follows, and writes to out
+	open      map[string]bool // ids of requests read and not answered -> whether it is a listen
+	cancelled map[string]bool // ids of open requests the client cancelled
+	unparsed  int             // lines that are not JSON, owed a parse error (id null)
+	changed   chan struct{}   // closed and replaced whenever a request is answered
 }
 
-func newAnswered(ctx context.Context, in io.Reader, out io.Writer) *answered {
-	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, changed: make(chan struct{})}
+func newAnswered(ctx context.Context, in io.Reader, out io.Writer, refusal func(context.Context, []byte) []byte) *answered {
+	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, refusal: refusal,
+		open: map[string]bool{}, cancelled: map[string]bool{}, changed: make(chan struct{})}
 }
 
 // Reader returns the input side, to hand to the server.
@@ -53,7 +64,13 @@ func (a *answered) read(p []byte) (int, error) {
 			// never be answered: end the line for it.
 			line = append(line, '\n')
 		}
-		if refusal := refuse(line); refusal != nil {
+		refusal := refuse(line)
+		if refusal == nil && a.refusal != nil && len(line) > 0 {
+			if r := a.refusal(a.ctx, line); r != nil {
+				refusal = append(r, '\n')
+			}
+		}
+		if refusal != nil {
 			// Answered here; mcp-go never sees the line.
 			a.mu.Lock()
 			_, werr := a.out.Write(refusal)
@@ -62,8 +79,8 @@ func (a *answered) read(p []byte) (int, error) {
 				return 0, werr
 			}
 			line = nil
-		} else if len(line) > 0 && expectsResponse(line) {
-			a.add(1)
+		} else if len(line) > 0 {
+			a.note(line)
 		}
 		a.pending = line
 		if err != nil && len(line) == 0 {
@@ -80,22 +97,52 @@ func (a *answered) read(p []byte) (int, error) {
 
 func (a *answered) write(p []byte) (int, error) {
 	a.mu.Lock()
-	n, err := a.out.Write(p)
-	a.mu.Unlock()
-	if isResponse(p) {
-		a.add(-1)
-	}
-	return n, err
-}
-
-func (a *answered) add(d int) {
-	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.owed = max(0, a.owed+d)
-	if d < 0 {
+	if id, ok := responseID(p); ok {
+		cancelled := a.cancelled[id]
+		delete(a.cancelled, id)
+		delete(a.open, id)
+		if id == "" {
+			a.unparsed = max(0, a.unparsed-1)
+		}
 		close(a.changed)
 		a.changed = make(chan struct{})
+		if cancelled {
+			return len(p), nil
+		}
 	}
+	return a.out.Write(p)
+}
+
+// note records a line read from the client: a request to answer, or the
+// cancellation of one.
+func (a *answered) note(line []byte) {
+	var e envelope
+	err := json.Unmarshal(line, &e)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case err != nil && len(bytes.TrimSpace(line)) > 0:
+		a.unparsed++ // mcp-go answers it with a parse error
+	case e.isRequest():
+		a.open[idKey(e.ID)] = e.Method == "subscriptions/listen"
+	case e.Method == "notifications/cancelled":
+		if _, open := a.open[idKey(e.Params.RequestID)]; open {
+			a.cancelled[idKey(e.Params.RequestID)] = true
+		}
+	}
+}
+
+// owedLocked returns the number of answers end of input waits for: those
+// of every request but listens.
+func (a *answered) owedLocked() int {
+	n := a.unparsed
+	for _, listen := range a.open {
+		if !listen {
+			n++
+		}
+	}
+	return n
 }
 
 // wait blocks until every request read has its response, the context ends,
@@ -105,7 +152,7 @@ func (a *answered) wait() {
 	defer timeout.Stop()
 	for {
 		a.mu.Lock()
-		owed, changed := a.owed, a.changed
+		owed, changed := a.owedLocked(), a.changed
 		a.mu.Unlock()
 		if owed == 0 {
 			return
@@ -124,17 +171,26 @@ func (a *answered) wait() {
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"` // of notifications/cancelled
+	} `json:"params"`
 }
 
-// expectsResponse reports whether the server answers a line from the
-// client: a request (method and id) or anything it cannot parse as a
-// message (it answers those with an error).
-func expectsResponse(line []byte) bool {
-	var e envelope
-	if json.Unmarshal(line, &e) != nil {
-		return true
-	}
+// isRequest reports whether the message is a request: a method and an id.
+func (e envelope) isRequest() bool {
 	return e.Method != "" && e.ID != nil && !bytes.Equal(e.ID, []byte("null"))
+}
+
+// idKey spells a JSON-RPC id the same way whether it was read from the
+// client or written by mcp-go (1.0 and 1 are one id; null and a missing
+// id are "").
+func idKey(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil || v == nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // refuse returns the answer to a line that mcp-go would answer wrongly:
@@ -158,11 +214,15 @@ func refuse(line []byte) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%s}}`+"\n", b)
 }
 
-// isResponse reports whether a line written by the server answers a request:
-// it has an id (null for a parse error) and no method.
-func isResponse(line []byte) bool {
+// responseID reports whether a line written by the server answers a
+// request (it has an id, null for a parse error, and no method), and the
+// request's id.
+func responseID(line []byte) (string, bool) {
 	var e envelope
-	return json.Unmarshal(line, &e) == nil && e.ID != nil && e.Method == ""
+	if json.Unmarshal(line, &e) != nil || e.ID == nil || e.Method != "" {
+		return "", false
+	}
+	return idKey(e.ID), true
 }
 
 type readerFunc func([]byte) (int, error)

@@ -126,8 +126,7 @@ func (s *session) send(t *testing.T, line string) {
 
 // responses reads n responses from stdout, checks that every line is a
 // JSON-RPC 2.0 message, and returns the responses by id. Notifications
-// from the server (such as list_changed once the docs have loaded) are
-// skipped, as a client would.
+// from the server are skipped, as a client would.
 func (s *session) responses(t *testing.T, n int) map[string]map[string]any {
 	t.Helper()
 	got := map[string]map[string]any{}
@@ -219,9 +218,8 @@ func TestStdioSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := start(t, "--stdio", "--data-root", repo(t))
 			s.send(t, initLine)
-			// A search waits for the docs: once it is answered, the
-			// list_changed that their arrival may send (when it comes after
-			// initialize) is out too, and nothing else is due.
+			// A search waits for the docs: once it is answered, nothing
+			// else is due.
 			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"welcome"}}}`)
 			got := s.responses(t, 2)
 			if got["1"]["result"] == nil || got["2"]["result"] == nil {

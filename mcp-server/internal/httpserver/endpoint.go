@@ -105,6 +105,18 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	r.ContentLength = int64(len(body))
 
 	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
+	if modern && msg.Method != "" && !msg.isRequest() && msg.protocolVersion() == "" {
+		// A 2026-07-28 client notification without _meta, such as the Go
+		// SDK's notifications/cancelled when it ends a listen: accepted, as
+		// notifications are (202), with nothing to do. A request there is
+		// its own exchange, ended by closing its stream; mcp-go would answer
+		// 400, and the Go SDK would take that for a broken connection.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if (modern || s.sessions == nil) && s.refused(w, r, body, msg) {
+		return // with sessions, after the session is checked
+	}
 	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.isRequest() {
 		// A 2026-07-28 listen stream has no session, but it is a stream.
 		ctx, done, err := s.streams.add(r.Context())
@@ -128,12 +140,21 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
+		if s.refused(w, r, body, msg) {
+			return
+		}
 		next.ServeHTTP(w, r)
 		return
 	}
 	if s.stopping.Load() {
 		writeError(w, errStopping, msg.ID)
 		return
+	}
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		if _, err := s.sessions.Validate(id); err == nil {
+			writeError(w, errInitialized, msg.ID)
+			return
+		}
 	}
 	ctx, release, evicted, err := s.sessions.admit(r.Context())
 	if err != nil {
@@ -149,6 +170,22 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// refused answers a request that Options.Refusal answers itself, and
+// reports whether it did.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, msg message) bool {
+	if s.opts.Refusal == nil || !msg.isRequest() {
+		return false
+	}
+	answer := s.opts.Refusal(r.Context(), body)
+	if answer == nil {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(answer)
+	return true
 }
 
 // readBody reads a POST body of at most MaxBodyBytes within BodyTimeout.

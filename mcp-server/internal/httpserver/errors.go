@@ -24,6 +24,7 @@ var (
 	errBatch         = errors.New("JSON-RPC batches are not supported: send one message per POST")
 	errParse         = errors.New("request body is not a JSON-RPC message")
 	errStopping      = errors.New("the server is shutting down")
+	errInitialized   = errors.New("this session is initialized already: send initialize without Mcp-Session-Id to start a new one")
 )
 
 // JSON-RPC error codes used in our error bodies.
@@ -62,7 +63,7 @@ func problemOf(err error) problem {
 		return problem{http.StatusRequestTimeout, codeInvalidRequest, budget.Body}
 	case errors.Is(err, errNotAcceptable):
 		return problem{http.StatusNotAcceptable, codeInvalidRequest, ""}
-	case errors.Is(err, errBatch), errors.Is(err, errNoSession):
+	case errors.Is(err, errBatch), errors.Is(err, errNoSession), errors.Is(err, errInitialized):
 		return problem{http.StatusBadRequest, codeInvalidRequest, ""}
 	case errors.Is(err, errParse):
 		return problem{http.StatusBadRequest, codeParse, ""}

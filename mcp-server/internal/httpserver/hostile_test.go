@@ -384,8 +384,8 @@ func TestHostileSubscriptions(t *testing.T) {
 	before := rssMiB(t, p)
 	huge := "docs://" + strings.Repeat("a", 3<<20)
 	for i := range 20 {
-		if code, msg := subscribe("resources/subscribe", huge+strconv.Itoa(i)); code != mcp.INVALID_REQUEST || !strings.Contains(msg, "no such resource") {
-			t.Fatalf("a 3 MiB URI: %d %q, want -32600 no such resource", code, msg)
+		if code, msg := subscribe("resources/subscribe", huge+strconv.Itoa(i)); code != mcp.INVALID_PARAMS || !strings.Contains(msg, "no such resource") {
+			t.Fatalf("a 3 MiB URI: %d %q, want -32602 no such resource", code, msg)
 		}
 	}
 	t.Logf("20 subscribes of 3 MiB URIs refused; rss %d -> %d MiB", before, rssMiB(t, p))
@@ -411,8 +411,8 @@ func TestHostileSubscriptions(t *testing.T) {
 	subscribe("resources/unsubscribe", "docs://index.md")
 	code, _ = subscribe("resources/subscribe", "repo://layout")
 	got = append(got, answer{code, code != 0})
-	refused := answer{mcp.INVALID_REQUEST, true}
-	want := []answer{refused, refused, refused, {}, {}, {}, refused, refused, {}}
+	unknown, full := answer{mcp.INVALID_PARAMS, true}, answer{mcp.INVALID_REQUEST, true}
+	want := []answer{unknown, unknown, unknown, {}, {}, {}, full, full, {}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("../go.work, unknown doc, file:, a doc, again, the guide, past the cap, after 500 unsubscribe/subscribe, after unsubscribing one (-want +got):\n%s", diff)
 	}

@@ -94,6 +94,11 @@ type Options struct {
 	// OAuth is set.
 	MaxSessionsPerSubject int
 	NoWiki                bool // /wiki/ and / answer 404
+
+	// Refusal, when set, answers a request before mcp-go sees it: it
+	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
+	// mcpserver.Server.Refusal).
+	Refusal func(ctx context.Context, message []byte) []byte
 }
 
 // Status is what /health reports about what the server serves, from its

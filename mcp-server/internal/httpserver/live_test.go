@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -114,5 +115,82 @@ func TestLiveNotificationsOverHTTP(t *testing.T) {
 	other.mu.Unlock()
 	if h := f.health(t); h.Generation < before+2 {
 		t.Errorf("health after two changes: generation %d, before %d", h.Generation, before)
+	}
+}
+
+// A 2026-07-28 client's subscriptions/listen over HTTP gets
+// resources/updated for the doc it named when it is edited, and
+// list_changed when a doc is added, each tagged with the listen's id; once
+// the listen ends, nothing more.
+func TestListenOverHTTP(t *testing.T) {
+	f, docsDir := newLiveFixture(t)
+	type note struct {
+		method, uri string
+		id          any // io.modelcontextprotocol/subscriptionId
+	}
+	type inbox struct {
+		mu  sync.Mutex
+		got []note
+	}
+	listen := func(filter mcp.SubscriptionFilter) (*inbox, func()) {
+		in := &inbox{}
+		c := f.connect(t, "")
+		c.OnNotification(func(n mcp.JSONRPCNotification) {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			uri, _ := n.Params.AdditionalFields["uri"].(string)
+			in.got = append(in.got, note{n.Method, uri, n.Params.Meta[mcp.MetaKeySubscriptionID]})
+		})
+		stop, err := c.ListenAsync(context.Background(), filter, func(err error) { t.Errorf("listen: %v", err) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		mcptest.Eventually(t, "the acknowledgement", func() bool {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			return len(in.got) > 0 && in.got[0].method == "notifications/subscriptions/acknowledged"
+		})
+		return in, stop
+	}
+	has := func(in *inbox, method, uri string) func() bool {
+		return func() bool {
+			in.mu.Lock()
+			defer in.mu.Unlock()
+			return slices.ContainsFunc(in.got, func(n note) bool { return n.method == method && n.uri == uri })
+		}
+	}
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(docsDir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	in, stop := listen(mcp.SubscriptionFilter{ResourcesListChanged: true, ResourceSubscriptions: []string{"docs://index.md"}})
+	edited := time.Now()
+	write("index.md", "# Modkit\n\nEdited for a listen.\n")
+	mcptest.Eventually(t, "resources/updated on the listen stream", has(in, "notifications/resources/updated", "docs://index.md"))
+	t.Logf("resources/updated seen within %s of the edit (a figure, not a check; polled every 10 ms)", time.Since(edited))
+	write("added.md", "# Added\n")
+	mcptest.Eventually(t, "list_changed on the listen stream", has(in, "notifications/resources/list_changed", ""))
+	stop()
+
+	barrier, _ := listen(mcp.SubscriptionFilter{ResourcesListChanged: true})
+	write("index.md", "# Modkit\n\nEdited after the listen ended.\n")
+	write("barrier.md", "# Barrier\n")
+	mcptest.Eventually(t, "list_changed on the second listen", has(barrier, "notifications/resources/list_changed", ""))
+
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	ackID := in.got[0].id
+	want := []note{
+		{"notifications/subscriptions/acknowledged", "", ackID},
+		{"notifications/resources/updated", "docs://index.md", ackID},
+		{"notifications/resources/list_changed", "", ackID},
+	}
+	// An edit may come as two changes (the file emptied, then written).
+	if got := slices.Compact(slices.Clone(in.got)); ackID == nil || !slices.Equal(want, got) {
+		t.Errorf("the listen got %v, want %v", got, want)
 	}
 }

@@ -579,3 +579,29 @@ func TestSessionCapConcurrent(t *testing.T) {
 		t.Errorf("live sessions %d, want %d", got, max)
 	}
 }
+
+// A second initialize on a live session is refused (400, -32600): a
+// session is initialized once. The session goes on serving.
+func TestInitializeTwice(t *testing.T) {
+	f := newFixture(t, nil)
+	id := f.initialize(t, nil)
+	again := do(t, f.rpc(t, id, initializeBody))
+	if again.status != http.StatusBadRequest || errorCode(again.body) != codeInvalidRequest || again.session != "" {
+		t.Errorf("initialize again on session %s: %d %q, session %q; want 400, -32600 and no new session", id, again.status, again.body, again.session)
+	}
+	if res := do(t, f.rpc(t, id, toolsListBody)); res.status != http.StatusOK || errorCode(res.body) != 0 {
+		t.Errorf("tools/list after: %d %s", res.status, res.body)
+	}
+}
+
+// A 2026-07-28 client notification without _meta (the Go SDK's
+// notifications/cancelled when it ends a listen) is accepted (202), not
+// refused: the Go SDK takes a 400 there for a broken connection.
+func TestModernNotificationWithoutMeta(t *testing.T) {
+	f := newFixture(t, nil)
+	req := f.rpc(t, "", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`)
+	req.Header.Set(mcp.HeaderProtocolVersion, "2026-07-28")
+	if res := do(t, req); res.status != http.StatusAccepted || len(res.body) != 0 {
+		t.Errorf("notifications/cancelled without _meta: %d %q, want 202 and no body", res.status, res.body)
+	}
+}

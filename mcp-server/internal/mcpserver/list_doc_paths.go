@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -19,7 +18,7 @@ const (
 // ListDocPathsInput are the arguments of mod_list_doc_paths.
 type ListDocPathsInput struct {
 	Prefix string `json:"prefix,omitempty" jsonschema:"Only paths starting with this, e.g. clients/. Default: all."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"Most paths to return, 1 to 5000. Default 500."`
+	Limit  *int   `json:"limit,omitempty" jsonschema:"Most paths to return, 1 to 5000. Default 500."`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same prefix."`
 }
 
@@ -46,10 +45,10 @@ func (s *Server) listDocPathsTool() server.ServerTool {
 
 func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocPathsOutput, string, error) {
 	var out ListDocPathsOutput
-	if in.Limit < 0 || in.Limit > maxListLimit {
-		return out, "", inputErrorf("limit %d is out of range; use 1 to %d (default %d)", in.Limit, maxListLimit, defaultListLimit)
+	limit, err := limitOf(in.Limit, defaultListLimit, maxListLimit)
+	if err != nil {
+		return out, "", err
 	}
-	limit := cmp.Or(in.Limit, defaultListLimit)
 	prefix, err := docs.CleanPrefix(in.Prefix)
 	if err != nil {
 		return out, "", fmt.Errorf("prefix: %w", err)

@@ -30,8 +30,10 @@ func TestListDocPaths(t *testing.T) {
 	if diff := cmp.Diff(want[:2], guide.Paths); diff != "" {
 		t.Errorf("prefix guide/ (-want +got):\n%s", diff)
 	}
-	if got := mcptest.CallErr(t, c, "mod_list_doc_paths", map[string]any{"limit": 5001}); !strings.Contains(got, "out of range") {
-		t.Errorf("limit error = %q", got)
+	for _, limit := range []int{5001, 0} {
+		if got := mcptest.CallErr(t, c, "mod_list_doc_paths", map[string]any{"limit": limit}); !strings.Contains(got, "out of range") {
+			t.Errorf("limit %d: error = %q", limit, got)
+		}
 	}
 }
 

@@ -73,11 +73,14 @@ type Change struct {
 // Publish tells clients what a change means for them:
 //
 //   - when docs were added or removed (a rename is both), or a doc's
-//     title changed, every session gets notifications/resources/list_changed
-//     (resources/list lists the snapshot served: see listDocs);
-//   - every session subscribed to the URI of a doc added, removed or
-//     changed, or of a changed repository file, gets
-//     notifications/resources/updated for it; other sessions get nothing.
+//     title changed, notifications/resources/list_changed goes to every
+//     session on a revision before 2026-07-28 and to every
+//     subscriptions/listen that asked for it (resources/list lists the
+//     snapshot served: see listDocs);
+//   - every subscription to the URI of a doc added, removed or changed,
+//     or of a changed repository file, gets
+//     notifications/resources/updated for it, whether resources/subscribe
+//     or subscriptions/listen made it; others get nothing.
 //
 // The store must already serve c.Next, so that a client reacting to a
 // notification reads the new state.
@@ -108,31 +111,55 @@ func (s *Server) Publish(c Change) {
 			touched = append(touched, contributingURI)
 		}
 	}
-	if listed {
-		s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
-	}
-	subscribers := s.subs.subscribers(touched)
-	s.log.Debug("publish", "touched", len(touched), "sessions", len(subscribers))
-	for session, uris := range subscribers {
-		for _, uri := range uris {
-			if s.subs.queued(session) >= s.opts.MaxQueued {
-				// A client that does not take its notifications loses
-				// the newest; the next read of the resource has them all.
-				s.opts.Budgets.Refuse(budget.Notifications)
-				continue
-			}
-			err := s.mcp.SendNotificationToSpecificClient(session, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
-			switch {
-			case errors.Is(err, server.ErrSessionNotFound):
-				s.subs.drop(session) // ended without unregistering
-			case errors.Is(err, server.ErrNotificationChannelBlocked):
-				s.opts.Budgets.Refuse(budget.Notifications)
-			case err != nil:
-				s.log.Warn("resource update not delivered", "session", session, "uri", uri, "err", err)
-			}
-		}
+	deliveries := s.subs.deliveries(listed, touched)
+	s.log.Debug("publish", "touched", len(touched), "listed", listed, "notifications", len(deliveries))
+	for _, d := range deliveries {
+		s.deliver(d)
 	}
 	s.log.Info("docs updated", "generation", c.Next.Generation(),
 		"added", len(c.Diff.Added), "removed", len(c.Diff.Removed), "changed", len(c.Diff.Changed),
 		"files", len(c.Files), "docs", len(c.Next.Docs()))
+}
+
+// deliver sends one notification to its subscriber: the one way every
+// notification leaves, on every revision and transport. A listen's
+// notifications carry its id in _meta (io.modelcontextprotocol/subscriptionId),
+// as 2026-07-28 requires on stdio as on HTTP.
+func (s *Server) deliver(d delivery) {
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION}
+	n.Method = string(mcp.MethodNotificationResourcesListChanged)
+	if d.uri != "" {
+		n.Method = string(mcp.MethodNotificationResourceUpdated)
+		n.Params.AdditionalFields = map[string]any{"uri": d.uri}
+	}
+	if d.to.listen != nil {
+		n.Params.Meta = map[string]any{mcp.MetaKeySubscriptionID: d.to.listen}
+	}
+	queue := s.subs.queue(d.to)
+	if queue == nil {
+		return // the session ended meanwhile
+	}
+	if len(queue) >= s.opts.MaxQueued {
+		// A client that does not take its notifications loses the
+		// newest; the next read of the resource has them all.
+		s.opts.Budgets.Refuse(budget.Notifications)
+		return
+	}
+	if d.to.client == nil {
+		// A session on an older revision: through mcp-go, which finds the
+		// session's stream (over HTTP, the GET stream or the next POST's).
+		err := s.mcp.SendNotificationToSpecificClient(d.to.session, n.Method, n.Params.AdditionalFields)
+		switch {
+		case errors.Is(err, server.ErrNotificationChannelBlocked):
+			s.opts.Budgets.Refuse(budget.Notifications)
+		case err != nil && !errors.Is(err, server.ErrSessionNotFound):
+			s.log.Warn("notification not delivered", "session", d.to.session, "method", n.Method, "err", err)
+		}
+		return
+	}
+	select {
+	case queue <- n:
+	default:
+		s.opts.Budgets.Refuse(budget.Notifications)
+	}
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -32,7 +31,7 @@ type SearchDocsInput struct {
 	Query         string `json:"query" jsonschema:"Text to find, matched as a plain substring of a line (not a regular expression, not ranked). At most 1024 bytes."`
 	CaseSensitive bool   `json:"case_sensitive,omitempty" jsonschema:"Match case exactly. Default false: Unicode case-insensitive."`
 	PathPrefix    string `json:"path_prefix,omitempty" jsonschema:"Only search docs whose path (relative to docs/) starts with this, e.g. server/ or clients/."`
-	Limit         int    `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
+	Limit         *int   `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
 }
 
@@ -74,10 +73,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		return out, "", inputErrorf("query is not valid UTF-8")
 	case strings.ContainsAny(in.Query, "\r\n"):
 		return out, "", inputErrorf("query contains a line break; matches are found within one line, so search for one line at a time")
-	case in.Limit < 0 || in.Limit > maxSearchLimit:
-		return out, "", inputErrorf("limit %d is out of range; use 1 to %d (default %d)", in.Limit, maxSearchLimit, defaultSearchLimit)
 	}
-	limit := cmp.Or(in.Limit, defaultSearchLimit)
+	limit, err := limitOf(in.Limit, defaultSearchLimit, maxSearchLimit)
+	if err != nil {
+		return out, "", err
+	}
 	prefix, err := docs.CleanPrefix(in.PathPrefix)
 	if err != nil {
 		return out, "", fmt.Errorf("path_prefix: %w", err)

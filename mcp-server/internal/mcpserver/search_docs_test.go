@@ -153,6 +153,7 @@ func TestSearchDocsErrors(t *testing.T) {
 		{"line break", map[string]any{"query": "a\nb"}, "line break"},
 		{"limit too large", map[string]any{"query": "x", "limit": 201}, "limit 201 is out of range; use 1 to 200"},
 		{"negative limit", map[string]any{"query": "x", "limit": -1}, "out of range"},
+		{"limit 0", map[string]any{"query": "x", "limit": 0}, "limit 0 is out of range; use 1 to 200"},
 		{"wrong type", map[string]any{"query": 42}, "argument query must be a string, not number"},
 		{"unknown argument", map[string]any{"query": "x", "regex": true}, `unknown argument "regex"; this tool takes: query, case_sensitive, path_prefix, limit, cursor`},
 		{"escaping prefix", map[string]any{"query": "x", "path_prefix": "../"}, `path_prefix: invalid doc path "../"`},

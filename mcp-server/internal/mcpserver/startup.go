@@ -159,14 +159,14 @@ func settleMemory() {
 const steadyGCPercent = 10
 
 // Open makes snap the docs the server serves, once: it puts snap in the
-// store, tells clients that the resource list changed (it now has the
-// docs), starts building its search index, and releases the requests
-// waiting for docs. Run calls it with the first
+// store, starts building its search index, and releases the requests
+// waiting for docs. It tells clients nothing: no one has seen a list
+// without the docs (resources/list waits for them), and on 2026-07-28 a
+// notification nobody asked for must not be sent. Run calls it with the first
 // snapshot it loads; later snapshots come through follow (or Publish).
 func (s *Server) Open(snap *docs.Snapshot) {
 	s.openOnce.Do(func() {
 		s.store.Replace(snap)
-		s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
 		s.indexInBackground(nil, snap)
 		close(s.opened)
 	})

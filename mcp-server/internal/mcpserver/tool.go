@@ -130,3 +130,15 @@ func jsonKind(t reflect.Type) string {
 		return "a " + t.Kind().String()
 	}
 }
+
+// limitOf is a tool's limit argument: def when it is absent, an input error
+// outside 1 to max (0 included: the schema says 1 to max).
+func limitOf(limit *int, def, max int) (int, error) {
+	if limit == nil {
+		return def, nil
+	}
+	if *limit < 1 || *limit > max {
+		return 0, inputErrorf("limit %d is out of range; use 1 to %d (default %d)", *limit, max, def)
+	}
+	return *limit, nil
+}

@@ -1,0 +1,104 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+)
+
+// Refusal answers a request that mcp-go would answer with the wrong error,
+// before it sees it; it returns nil for any other message. Both transports
+// call it on each request (the stdio reader and the HTTP endpoint), and
+// send what it returns, a JSON-RPC error response, as the answer:
+//
+//   - resources/subscribe to a URI the server does not list, and a
+//     subscriptions/listen whose resource subscriptions all name such URIs
+//     and that asks for nothing else: invalid params (-32602), saying which
+//     URIs (a refusal through mcp-go's hooks can only be -32600; a listen
+//     with some known URIs is served, its acknowledgement naming those);
+//   - resources/read of a docs:// URI that names no doc: resource not
+//     found (-32002; -32602 on 2026-07-28), with the reason and the nearest
+//     valid paths beside the URI rather than inside its quotes.
+//
+// For these requests it waits until the docs are loaded (as mcp-go's
+// handlers would), or ctx ends.
+func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method mcp.MCPMethod   `json:"method"`
+		Params struct {
+			subscribeParams
+			Meta *mcp.Meta `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(message, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	switch m.Method {
+	case mcp.MethodResourcesSubscribe, mcp.MethodSubscriptionsListen, mcp.MethodResourcesRead:
+		if s.awaitDocs(ctx) != nil {
+			return nil
+		}
+	}
+	switch m.Method {
+	case mcp.MethodResourcesSubscribe:
+		uri := m.Params.URI
+		if _, unknown := s.subs.known(ctx, []string{uri}); len(unknown) > 0 {
+			if len(uri) > maxURIBytes {
+				s.opts.Budgets.Refuse(budget.Subscriptions) // a client trying the server's memory
+				return rpcError(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), nil)
+			}
+			return rpcError(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), map[string]any{"uri": uri})
+		}
+	case mcp.MethodSubscriptionsListen:
+		n := m.Params.Notifications
+		if len(n.ResourceSubscriptions) == 0 || n.ResourcesListChanged {
+			return nil
+		}
+		known, unknown := s.subs.known(ctx, n.ResourceSubscriptions)
+		if len(known) > 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("%v; subscribe to URIs from resources/list", errNoSuchResource)
+		if len(unknown) == 1 {
+			msg = unknown[0].Error()
+		}
+		named := slices.DeleteFunc(n.ResourceSubscriptions, func(uri string) bool { return len(uri) > maxURIBytes })
+		return rpcError(m.ID, mcp.INVALID_PARAMS, msg, map[string]any{"unknownUris": named})
+	case mcp.MethodResourcesRead:
+		uri := m.Params.URI
+		if !strings.HasPrefix(uri, docScheme) {
+			return nil
+		}
+		p, err := docPathOf(uri)
+		if err == nil {
+			_, err = s.store.Snapshot().Doc(p)
+		}
+		if err == nil {
+			return nil
+		}
+		code := mcp.RESOURCE_NOT_FOUND
+		if mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
+			code = mcp.INVALID_PARAMS
+		}
+		msg := fmt.Sprintf("resource not found: %q: %v", uri, s.publicError(ctx, "reading "+uri, err))
+		return rpcError(m.ID, code, msg, map[string]any{"uri": uri})
+	}
+	return nil
+}
+
+// rpcError is a JSON-RPC error response to the request with id.
+func rpcError(id json.RawMessage, code int, message string, data any) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string                  `json:"jsonrpc"`
+		ID      json.RawMessage         `json:"id"`
+		Error   mcp.JSONRPCErrorDetails `json:"error"`
+	}{mcp.JSONRPC_VERSION, id, mcp.NewJSONRPCErrorDetails(code, message, data)})
+	return b
+}

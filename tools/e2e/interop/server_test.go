@@ -1,0 +1,148 @@
+package interop
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
+)
+
+// revisions are the protocol revisions docs-mcp serves, oldest first.
+var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+// patience bounds every wait for something that should happen at once; it
+// is generous so that a loaded machine never fails the test. No test here
+// asserts how fast anything is.
+const patience = time.Minute
+
+// bin is the docs-mcp binary built for the tests (TestMain), from the
+// repository at repoRoot.
+var bin, repoRoot string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "interop-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		wd, _ := os.Getwd()
+		repoRoot, err = repo.Root(wd)
+		if err == nil {
+			bin, err = mcptest.BuildDocsMCP(repoRoot, dir)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return m.Run()
+	}())
+}
+
+// pagedDocs is how many docs the data root holds: more than a page of
+// resources/list (500), so that listing pages.
+const pagedDocs = 510
+
+// dataRoot writes a repository for one cell: pagedDocs docs, a registry
+// and a guide.
+func dataRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"go.work":                 "go 1.26.0\n",
+		"docs/getting-started.md": "# Getting started\n\nRegister hooks early.\n",
+		"CONTRIBUTING.md":         "# Contributing\n\n## Conventions\n\n- Small commits.\n",
+	}
+	for i := range pagedDocs - 1 {
+		files[fmt.Sprintf("docs/pages/page-%03d.md", i)] = fmt.Sprintf("# Page %d\n\nAbout hooks, part %d.\n", i, i)
+	}
+	registry, err := os.ReadFile(filepath.Join(repoRoot, "framework", "mod_hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["framework/mod_hooks.json"] = string(registry)
+	for p, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// httpServer runs docs-mcp over HTTP on root until the test ends, and
+// returns its base URL.
+func httpServer(t *testing.T, root string) string {
+	t.Helper()
+	addr := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
+	cmd := exec.Command(bin, "--data-root", root, "--listen", addr, "--log-level", "warn")
+	var stderr mcptest.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("docs-mcp stderr:\n%s", stderr.String())
+		}
+	})
+	base := "http://" + addr
+	for end := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		if h, err := health(base); err == nil && h.Status == "ok" {
+			return base
+		}
+		select {
+		case <-exited:
+			t.Fatalf("docs-mcp exited: %s", stderr.String())
+		default:
+		}
+		if time.Now().After(end) {
+			t.Fatalf("docs-mcp on %s not healthy after %s", addr, patience)
+		}
+	}
+}
+
+type healthReport struct {
+	Status   string `json:"status"`
+	Sessions int    `json:"sessions"`
+}
+
+func health(base string) (healthReport, error) {
+	var h healthReport
+	res, err := http.Get(base + "/health")
+	if err != nil {
+		return h, err
+	}
+	defer res.Body.Close()
+	return h, json.NewDecoder(res.Body).Decode(&h)
+}
+
+// writeDoc writes a doc under root's docs folder.
+func writeDoc(t *testing.T, root, rel, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, "docs", filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cellName names a cell of the matrix: client, transport, revision.
+func cellName(client, transport, revision string) string {
+	return strings.Join([]string{client, transport, revision}, "/")
+}

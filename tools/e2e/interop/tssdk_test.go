@@ -1,0 +1,120 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
+)
+
+// tsRevisions are the revisions the TypeScript SDK (1.32.2, the newest 1.x)
+// negotiates: it knows no 2026-07-28.
+var tsRevisions = revisions[:4]
+
+// TestTypeScriptSDK is the TypeScript SDK's row of the interoperability
+// matrix: mcp-server/testdata/tsclient/matrix.mjs does each cell's steps
+// and reports; this test checks the report.
+func TestTypeScriptSDK(t *testing.T) {
+	node := testenv.LookPath(t, "node", "the TypeScript SDK client runs on Node.js")
+	dir := filepath.Join(repoRoot, "mcp-server", "testdata", "tsclient")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		testenv.Missing(t, "the TypeScript SDK is not installed: run npm ci --prefix mcp-server/testdata/tsclient")
+	}
+	calls, err := json.Marshal(toolCalls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, transport := range []string{"stdio", "http"} {
+		for _, rev := range tsRevisions {
+			t.Run(cellName("ts-sdk", transport, rev), func(t *testing.T) {
+				t.Parallel()
+				tsCell(t, node, filepath.Join(dir, "matrix.mjs"), string(calls), transport, rev)
+			})
+		}
+	}
+}
+
+// tsReport is what matrix.mjs prints.
+type tsReport struct {
+	Step, Error string // the step that failed, and why
+	Tools       []struct {
+		Name         string
+		OutputSchema any
+	}
+	Results []struct {
+		Tool              string
+		StructuredContent any
+	}
+	Resources int
+	Templates []string
+	Prompts   []string
+	Exit      *struct {
+		Code   *int
+		Signal *string
+	}
+}
+
+func tsCell(t *testing.T, node, script, calls, transport, rev string) {
+	fail := func(step string, format string, args ...any) {
+		t.Helper()
+		t.Fatalf("ts-sdk, %s, %s, step %q: "+format, append([]any{transport, rev, step}, args...)...)
+	}
+	root := dataRoot(t)
+	args := []string{script, rev, root, transport}
+	var base string
+	switch transport {
+	case "stdio":
+		args = append(args, bin, "--stdio", "--data-root", root, "--log-level", "warn")
+	case "http":
+		base = httpServer(t, root)
+		args = append(args, base+"/mcp")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*patience)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Env = append(os.Environ(), "TOOL_CALLS="+calls)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output()
+	var r tsReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		fail("run", "%v; report %q; stderr %s", runErr, out, stderr.Bytes())
+	}
+	if r.Step != "" || runErr != nil {
+		fail(r.Step, "%s (%v)", r.Error, runErr)
+	}
+
+	if len(r.Tools) != len(toolCalls) {
+		fail("list everything", "%d tools, want %d", len(r.Tools), len(toolCalls))
+	}
+	if want := pagedDocs + 3; r.Resources != want {
+		fail("list everything", "%d resources over all pages, want %d", r.Resources, want)
+	}
+	if len(r.Templates) != 1 || len(r.Prompts) != 1 {
+		fail("list everything", "templates %v, prompts %v", r.Templates, r.Prompts)
+	}
+	schemas := map[string]any{}
+	for _, tool := range r.Tools {
+		schemas[tool.Name] = tool.OutputSchema
+	}
+	for _, res := range r.Results {
+		if err := validate(schemas[res.Tool], res.StructuredContent); err != nil {
+			fail("tools/call "+res.Tool, "structured content against the output schema: %v", err)
+		}
+	}
+	switch transport {
+	case "stdio":
+		if r.Exit == nil || r.Exit.Code == nil || *r.Exit.Code != 0 || r.Exit.Signal != nil {
+			fail("process ends", "after close: %+v, want exit code 0 without a signal", r.Exit)
+		}
+	case "http":
+		if h, err := health(base); err != nil || h.Sessions != 0 {
+			fail("session ends", "after close: %d sessions (%v)", h.Sessions, err)
+		}
+	}
+}
