@@ -128,11 +128,14 @@ func docResource(path, title string) mcp.Resource {
 	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(title), mcp.WithMIMEType("text/markdown"))
 }
 
-// readDocResource serves docs://{path}. mcp-go reports a handler's error as
-// a JSON-RPC internal error (-32603); the message says what was wrong.
+// readDocResource serves docs://{path} and docs://{path}#{anchor}, one
+// section of a doc (resolveDocURI has checked both). mcp-go reports a
+// handler's error as a JSON-RPC internal error (-32603); the message says
+// what was wrong.
 func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
-	p, err := docPathOf(uri)
+	docPart, frag := cutFragment(uri)
+	p, err := docPathOf(docPart)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +143,30 @@ func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: docText(d)}}, nil
+	text := docText(d)
+	if frag != "" {
+		sec, err := section(d.Path, text, frag)
+		if err != nil {
+			return nil, err
+		}
+		lines := docs.SplitLines(text)[sec.Line-1 : sec.EndLine]
+		text = strings.Join(lines, "\n") + "\n"
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}}, nil
+}
+
+// cutFragment splits a docs:// URI at its fragment, the anchor of a
+// section (a '#' in a path is escaped as %23, see docURI). The fragment
+// is returned unescaped.
+func cutFragment(uri string) (string, string) {
+	before, frag, ok := strings.Cut(uri, "#")
+	if !ok {
+		return uri, ""
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return before, frag
 }
 
 func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFunc {
@@ -216,12 +242,20 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 	if !strings.HasPrefix(uri, docScheme) || s.awaitDocs(ctx) != nil {
 		return
 	}
-	p, err := docPathOf(uri)
+	docPart, frag := cutFragment(uri)
+	p, err := docPathOf(docPart)
 	if err == nil {
 		var d *docs.Doc
 		if d, err = s.store.Snapshot().Doc(p); err == nil {
-			req.Params.URI = docURI(d.Path)
-			return
+			if frag == "" {
+				req.Params.URI = docURI(d.Path)
+				return
+			}
+			var sec docs.Section
+			if sec, err = section(d.Path, d.Text(), frag); err == nil {
+				req.Params.URI = docURI(d.Path) + "#" + sec.Anchor
+				return
+			}
 		}
 	}
 	req.Params.URI = fmt.Sprintf("%s (%v)", uri, s.publicError(ctx, "reading "+uri, err))
