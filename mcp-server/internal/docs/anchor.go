@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"html"
 	"strconv"
 	"strings"
 	"unicode"
@@ -9,19 +10,20 @@ import (
 // The anchors of a doc's headings are made as the wiki makes them, so that a
 // heading named by the server is found in the wiki at the same #fragment:
 // Hugo's "github" heading ids (markup.goldmark.parser.autoHeadingIDType in
-// tools/internal/wiki/site/hugo.toml), computed by goldmark from the
-// heading's source text as written, inline Markdown included. One rule
-// (Anchor) and one numbering of repeats (Anchors); TestAnchorsMatchTheWiki in
-// tools/internal/wiki checks both against the ids Hugo writes for every
-// heading of every doc in the repository.
+// tools/internal/wiki/site/hugo.toml), made from the heading's plain text as
+// Hugo renders it (links by their text, code spans by their content,
+// typographer dashes). One rule (Anchor) and one numbering of repeats
+// (Anchors); TestAnchorsMatchTheWiki in tools/internal/wiki checks both
+// against the ids Hugo writes for every heading of every doc in the
+// repository and a doc of tricky headings.
 
-// Anchor is the slug of a heading's text: the text trimmed, letters and
-// digits lower-cased, '_' kept, each space and '-' a '-', everything else
-// (punctuation, backticks, the brackets of a link) dropped. An empty slug
-// is "heading". Repeats within a doc are numbered by Anchors.
+// Anchor is the anchor of a heading whose text, as written, is given:
+// its plain text (see plainText) trimmed, letters and digits lower-cased,
+// '_' kept, each space and '-' a '-', everything else dropped. An empty
+// result is "heading". Repeats within a doc are numbered by Anchors.
 func Anchor(text string) string {
 	var b strings.Builder
-	for _, r := range strings.TrimSpace(text) {
+	for _, r := range strings.TrimSpace(plainText(text)) {
 		switch {
 		case r == '-' || r == ' ':
 			b.WriteByte('-')
@@ -33,6 +35,120 @@ func Anchor(text string) string {
 		return "heading"
 	}
 	return b.String()
+}
+
+// plainText is a heading's inline Markdown as Hugo's plain text has it,
+// as far as an anchor can tell: a code span is its content, a link or
+// image its text, an HTML tag or autolink nothing, an entity its
+// character, "--" and "---" typographic dashes (not '-'), and emphasis
+// marks ('*', and '_' beside a word's edge) nothing. (Hugo keeps only the
+// first piece of a link or emphasis that holds further markup, a quirk
+// not copied here.)
+func plainText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0:
+			b.WriteByte(s[i+1])
+			i += 2
+		case c == '`':
+			n := len(s[i:]) - len(strings.TrimLeft(s[i:], "`"))
+			fence := s[i : i+n]
+			end := strings.Index(s[i+n:], fence)
+			for end >= 0 && i+n+end+n < len(s) && s[i+n+end+n] == '`' { // a longer run does not close it
+				next := strings.Index(s[i+n+end+n:], fence)
+				if next < 0 {
+					end = -1
+					break
+				}
+				end += n + next
+			}
+			if end < 0 {
+				b.WriteString(fence)
+				i += n
+				continue
+			}
+			code := s[i+n : i+n+end]
+			if len(code) > 2 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.Trim(code, " ") != "" {
+				code = code[1 : len(code)-1]
+			}
+			b.WriteString(code)
+			i += n + end + n
+		case c == '[' || (c == '!' && strings.HasPrefix(s[i+1:], "[")):
+			open := i + strings.IndexByte(s[i:], '[')
+			label, dest, ok := linkAt(s[open:])
+			if !ok {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			b.WriteString(plainText(label))
+			i = open + dest
+		case c == '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 1 && (isASCIILetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!') {
+				i += j + 1
+				continue
+			}
+			b.WriteByte(c)
+			i++
+		case c == '&':
+			if j := strings.IndexByte(s[i:], ';'); j > 1 && j < 32 {
+				if u := html.UnescapeString(s[i : i+j+1]); u != s[i:i+j+1] {
+					b.WriteString(u)
+					i += j + 1
+					continue
+				}
+			}
+			b.WriteByte(c)
+			i++
+		case c == '-' && strings.HasPrefix(s[i:], "---"):
+			b.WriteString("\u2014")
+			i += 3
+		case c == '-' && strings.HasPrefix(s[i:], "--"):
+			b.WriteString("\u2013")
+			i += 2
+		case c == '*':
+			i++
+		case c == '_' && (i == 0 || i == len(s)-1 || !isWordByte(s[i-1]) || !isWordByte(s[i+1])):
+			i++
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// linkAt reads a link at the start of s, "[label](destination)": its
+// label and the length of the whole link.
+func linkAt(s string) (label string, n int, ok bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				if !strings.HasPrefix(s[i+1:], "(") {
+					return "", 0, false
+				}
+				end := strings.IndexByte(s[i+1:], ')')
+				if end < 0 {
+					return "", 0, false
+				}
+				return s[1:i], i + 1 + end + 1, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// isWordByte: a letter, digit or any byte of a non-ASCII character.
+func isWordByte(c byte) bool {
+	return isASCIILetter(c) || '0' <= c && c <= '9' || c >= 0x80
 }
 
 // Anchors returns the anchor of each heading, in order: Anchor of its

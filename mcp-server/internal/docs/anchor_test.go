@@ -13,9 +13,15 @@ func TestAnchor(t *testing.T) {
 		{"`internal/docs`: snapshot and store", "internaldocs-snapshot-and-store"},
 		{"Docker Swarm: `deploy/swarm/`", "docker-swarm-deployswarm"},
 		{"What's new?  (2026)", "whats-new--2026"},
-		{"A [link](https://x.dev/a_b) here", "a-linkhttpsxdeva_b-here"},
+		{"A [link](https://x.dev/a_b) here", "a-link-here"},
+		{"-- dashes --", "-dashes-"},
+		{"a --- b", "a--b"},
+		{"_emphasis_ and snake_case **bold**", "emphasis-and-snake_case-bold"},
+		{"<kbd>Ctrl</kbd> &amp; &eacute;t&eacute;", "ctrl--été"},
+		{"![logo](x.png) `a -- b` \\_x\\_", "logo-a----b-_x_"},
 		{"Straße Ärger", "straße-ärger"},
-		{"  --watch  ", "--watch"},
+		{"`--watch`", "--watch"},
+		{"  --watch  ", "watch"},
 		{"!!!", "heading"},
 	}
 	for _, tt := range tests {
