@@ -150,6 +150,9 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		MaxQueued:         cfg.MaxQueued,
 		Budgets:           budget.New(),
 	}
+	if cfg.PublicURL != "" {
+		opts.WikiURL = cfg.PublicURL + "/wiki/"
+	}
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {
 		m = metrics.New(cfg.Version)
@@ -217,6 +220,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
 		Logger:             log,
 		Metrics:            m,
+		WithWikiURL:        mcpserver.WithWikiURL,
 	}, content.MCP())
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -43,6 +45,21 @@ type SearchDocsOutput struct {
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
 	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+
+	// Docs are the docs of the page's matches, in order, as resource_link
+	// items that follow the text (see linker): a client can offer them to
+	// open or subscribe to, and one that ignores links loses nothing.
+	Docs []mcp.ResourceLink `json:"-"`
+}
+
+func (o SearchDocsOutput) links() []mcp.Content {
+	out := make([]mcp.Content, 0, len(o.Docs))
+	for _, l := range o.Docs {
+		if slices.ContainsFunc(o.Matches, func(m SearchMatch) bool { return m.URI == l.URI }) {
+			out = append(out, l) // else its match did not fit the page
+		}
+	}
+	return out
 }
 
 // SearchMatch is one matching line.
@@ -51,15 +68,17 @@ type SearchMatch struct {
 	Line    int    `json:"line" jsonschema:"1-based line number."`
 	Column  int    `json:"column" jsonschema:"1-based column of the match, in characters (Unicode code points)."`
 	Heading string `json:"heading" jsonschema:"Trail of headings above the line, outermost first, joined with ' > '; empty above the first heading."`
+	Anchor  string `json:"anchor,omitempty" jsonschema:"Anchor of the section the line is in (the innermost heading above it): pass it to mod_read_doc as section to read just that section. Absent above the first heading."`
 	Snippet string `json:"snippet" jsonschema:"The line, trimmed around the match; an ellipsis marks a cut."`
 	URI     string `json:"uri" jsonschema:"Resource URI of the doc."`
+	URL     string `json:"url,omitempty" jsonschema:"The section's page in the wiki, when this server knows where the wiki is served."`
 }
 
 func (s *Server) searchDocsTool() server.ServerTool {
 	return newTool(s, "mod_search_docs", "Search the docs",
 		"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
-			"results in path then line order (not ranked), each with its heading trail and a snippet. "+
-			"Open a hit with mod_read_doc using its path and line. Hooks of the registry whose name or text matches are listed too.",
+			"results in path then line order (not ranked), each with its heading trail, its section's anchor and a snippet. "+
+			"Read a hit's section with mod_read_doc (path and section: the anchor). Hooks of the registry whose name or text matches are listed too.",
 		s.searchDocs)
 }
 
@@ -100,6 +119,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	var (
 		headingsOf *docs.Doc // the doc whose headings are in headings
 		headings   []docs.Heading
+		anchors    []string
+		wiki       = s.wikiURL(ctx)
 	)
 	for m := range search.Find(ctx, snap, q, after, indexWait) {
 		if err := ctx.Err(); err != nil {
@@ -113,6 +134,10 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			// Headings are found in the text when asked for: once per doc
 			// of the page, however many of its lines match.
 			headingsOf, headings = m.Doc, docs.Headings(m.Source)
+			anchors = docs.Anchors(headings)
+			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
+			link.Title = docs.Title(m.Doc.Path, m.Source)
+			out.Docs = append(out.Docs, link)
 		}
 		sm := SearchMatch{
 			Path:    m.Doc.Path,
@@ -122,7 +147,16 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			Snippet: snippet(m.Text, m.Offset, m.Length),
 			URI:     docURI(m.Doc.Path),
 		}
-		cost := len(sm.Path) + len(sm.Heading) + len(sm.Snippet) + len(sm.URI) + 64
+		if i := docs.Innermost(headings, m.Line); i >= 0 {
+			sm.Anchor = anchors[i]
+		}
+		if wiki != "" {
+			sm.URL = wiki + wikiPage(m.Doc.Path)
+			if sm.Anchor != "" {
+				sm.URL += "#" + sm.Anchor
+			}
+		}
+		cost := len(sm.Path) + len(sm.Heading) + len(sm.Anchor) + len(sm.Snippet) + len(sm.URI) + len(sm.URL) + 64
 		if budget -= cost; budget < 0 && len(out.Matches) > 0 {
 			out.HasMore = true // the size cap cuts the page short
 			break
@@ -167,7 +201,8 @@ func (o SearchDocsOutput) text(query string) string {
 		if m.Heading != "" {
 			b.WriteString("  (")
 			b.WriteString(m.Heading)
-			b.WriteString(")")
+			b.WriteString(")  #")
+			b.WriteString(m.Anchor)
 		}
 		b.WriteString("\n    ")
 		b.WriteString(m.Snippet)

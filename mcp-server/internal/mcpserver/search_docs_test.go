@@ -1,10 +1,12 @@
 package mcpserver
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
@@ -70,7 +72,7 @@ func TestSearchDocsResultFields(t *testing.T) {
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
 	want := SearchDocsOutput{
 		Matches: []SearchMatch{{
-			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters",
+			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters", Anchor: "filters",
 			Snippet: `A filter hook transforms a value. The Kelvin sign \u212A is not the letter K.`,
 			URI:     "docs://guide/intro.md",
 		}},
@@ -79,8 +81,63 @@ func TestSearchDocsResultFields(t *testing.T) {
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "guide/intro.md:11:15") || !strings.Contains(text, "[1 match]") {
-		t.Errorf("text copy lacks the location or the count:\n%s", text)
+	if !strings.Contains(text, "guide/intro.md:11:15  (Introduction > Filters)  #filters\n") || !strings.Contains(text, "[1 match]") {
+		t.Errorf("text copy lacks the location, the anchor or the count:\n%s", text)
+	}
+}
+
+// TestSearchDocsLinks checks that hits lead somewhere: each names its
+// section's wiki URL when the server knows the wiki's address, and the
+// result links each matched doc once, after the text.
+func TestSearchDocsLinks(t *testing.T) {
+	c := newClient(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"})
+	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	var out SearchDocsOutput
+	mcptest.Decode(t, res, &out)
+	if len(out.Matches) < 3 {
+		t.Fatalf("want matches in several docs, got %+v", out.Matches)
+	}
+	var wantLinks []string
+	for _, m := range out.Matches {
+		want := "https://docs.example/wiki/" + wikiPage(m.Path)
+		if m.Anchor != "" {
+			want += "#" + m.Anchor
+		}
+		if m.URL != want || (m.Anchor == "") != (m.Heading == "") {
+			t.Errorf("%s:%d: url %q anchor %q (heading %q), want url %q", m.Path, m.Line, m.URL, m.Anchor, m.Heading, want)
+		}
+		if !slices.Contains(wantLinks, m.URI) {
+			wantLinks = append(wantLinks, m.URI)
+		}
+	}
+	if _, ok := res.Content[0].(mcp.TextContent); !ok {
+		t.Errorf("the first content item is %T, want the text", res.Content[0])
+	}
+	var links []string
+	for _, item := range res.Content[1:] {
+		l, ok := item.(mcp.ResourceLink)
+		if !ok || l.MIMEType != "text/markdown" || l.Title == "" {
+			t.Errorf("content after the text: %#v, want resource links with a title", item)
+			continue
+		}
+		links = append(links, l.URI)
+	}
+	if diff := cmp.Diff(wantLinks, links); diff != "" {
+		t.Errorf("resource links (-want +got):\n%s", diff)
+	}
+	for doc, page := range map[string]string{"index.md": "", "server/index.md": "server/", "guide/intro.md": "guide/intro/", "A b/Ü.md": "a%20b/%C3%BC/"} {
+		if got := wikiPage(doc); got != page {
+			t.Errorf("wikiPage(%q) = %q, want %q", doc, got, page)
+		}
+	}
+
+	// Without a known wiki there are no URLs.
+	c = newClient(t, fixtureRoot, Options{})
+	plain, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	for _, m := range plain.Matches {
+		if m.URL != "" {
+			t.Errorf("%s:%d has url %q with no wiki known", m.Path, m.Line, m.URL)
+		}
 	}
 }
 

@@ -38,7 +38,12 @@ type Options struct {
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
-	Logger           *slog.Logger
+	// WikiURL is where the wiki is served, an absolute URL ending in
+	// /wiki/ (from --public-url): search hits link to their sections
+	// there, and initialize gives it as websiteUrl. Empty: per request,
+	// where the HTTP transport says (WithWikiURL), else no links.
+	WikiURL string
+	Logger  *slog.Logger
 
 	// How Run follows the docs folder, the registry and CONTRIBUTING.md.
 	Watch             watch.Mode
