@@ -30,7 +30,7 @@ func TestModdingContextPrompt(t *testing.T) {
 		"## Layout",
 		"- Hooks are named category.snake_case.\n- Wrap errors with context.", // CONTRIBUTING.md's Conventions section
 		"- guide/intro.md: Introduction",                                      // doc titles
-		"mod_search_docs {query}",
+		"mod_search_docs {query, match?}",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("prompt lacks %q", want)
