@@ -156,7 +156,7 @@ func TestResources(t *testing.T) {
 		b, _ := json.Marshal(tmpl.URITemplate)
 		got = append(got, string(b))
 	}
-	if diff := cmp.Diff([]string{`"docs://{+path}"`}, got); diff != "" {
+	if diff := cmp.Diff([]string{`"docs://{+path}"`, `"hook://{name}"`}, got); diff != "" {
 		t.Errorf("templates (-want +got):\n%s", diff)
 	}
 }

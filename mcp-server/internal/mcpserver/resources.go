@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -15,6 +16,9 @@ import (
 
 const (
 	docScheme        = "docs://"
+	docTemplate      = docScheme + "{+path}"
+	hookScheme       = "hook://"
+	hookTemplate     = hookScheme + "{name}"
 	registryURI      = "repo://framework/mod_hooks.json"
 	contributingURI  = "repo://CONTRIBUTING.md"
 	layoutURI        = "repo://layout"
@@ -78,13 +82,49 @@ func (s *Server) addResources(m *server.MCPServer) {
 	}
 	m.SetResources(resources...)
 	m.AddResourceTemplate(
-		mcp.NewResourceTemplate(docScheme+"{+path}", "doc",
+		mcp.NewResourceTemplate(docTemplate, "doc",
 			mcp.WithTemplateTitle("A doc by path"),
-			mcp.WithTemplateDescription("Any doc under docs/, by its path relative to docs/, e.g. docs://server/tools.md."),
+			mcp.WithTemplateDescription("Any doc under docs/, by its path relative to docs/, e.g. docs://server/tools.md; docs://server/tools.md#mod_read_doc is one section."),
 			mcp.WithTemplateMIMEType("text/markdown"),
 		),
 		s.readDocResource,
 	)
+	m.AddResourceTemplate(
+		mcp.NewResourceTemplate(hookTemplate, "hook",
+			mcp.WithTemplateTitle("A hook by name"),
+			mcp.WithTemplateDescription("One hook of the registry as JSON, as mod_get_hook gives it, e.g. hook://player.joined."),
+			mcp.WithTemplateMIMEType("application/json"),
+		),
+		s.readHookResource,
+	)
+}
+
+// readHookResource serves hook://{name}: the hook's registry entry as JSON.
+// resolveHookURI has made sure the hook exists.
+func (s *Server) readHookResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	out, _, err := s.getHook(ctx, GetHookInput{Name: strings.TrimPrefix(req.Params.URI, hookScheme)})
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.MarshalIndent(out.Hook, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode hook: %w", err)
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(text) + "\n"}}, nil
+}
+
+// resolveHookURI makes a hook:// URI that names no hook match nothing,
+// with the reason (and the nearest names) in it, as resolveDocURI does
+// for docs: the answer is then "resource not found", not an internal
+// error.
+func (s *Server) resolveHookURI(ctx context.Context, req *mcp.ReadResourceRequest) {
+	name, ok := strings.CutPrefix(req.Params.URI, hookScheme)
+	if !ok {
+		return
+	}
+	if _, _, err := s.getHook(ctx, GetHookInput{Name: name}); err != nil {
+		req.Params.URI = fmt.Sprintf("%s (%v)", req.Params.URI, s.publicError(ctx, "reading "+req.Params.URI, err))
+	}
 }
 
 // listDocs completes a page of resources/list with the docs, in path

@@ -116,7 +116,10 @@ func New(opts Options) *Server {
 	})
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
-	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) { s.resolveDocURI(ctx, req) })
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) {
+		s.resolveDocURI(ctx, req)
+		s.resolveHookURI(ctx, req)
+	})
 	waits := s.waitForDocs(hooks)
 	hooks.AddAfterListResources(s.listDocs)
 
@@ -130,6 +133,11 @@ func New(opts Options) *Server {
 		// docs come and go (see Publish).
 		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(false),
+		// completion/complete: doc paths, hook names, the prompt's
+		// arguments (completion.go).
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(s),
+		server.WithResourceCompletionProvider(s),
 		server.WithPaginationLimit(resourcePageSize),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
