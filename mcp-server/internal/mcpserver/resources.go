@@ -136,7 +136,7 @@ func (s *Server) resolveHookURI(ctx context.Context, req *mcp.ReadResourceReques
 // the path of the last doc listed, in base64 as mcp-go's own cursors are:
 // mcp-go decodes it before this hook runs, and refuses one that is not
 // base64 with -32602.
-func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 	snap := s.store.Snapshot()
 	if snap == nil {
 		return // the request was cancelled while the docs loaded
@@ -153,6 +153,7 @@ func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesReques
 	for _, d := range all[start:end] {
 		res.Resources = append(res.Resources, docResource(d.Path, d.TitleIn(&buf)))
 	}
+	s.docsCacheHints(ctx, &res.CacheableResult)
 	res.NextCursor = ""
 	if end < len(all) {
 		res.NextCursor = mcp.Cursor(base64.StdEncoding.EncodeToString([]byte(all[end-1].Path)))

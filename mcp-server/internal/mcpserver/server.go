@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -76,6 +77,8 @@ type Server struct {
 	watcher   *watch.Watcher // follows the files on disk while Run runs
 	applyMu   sync.Mutex     // held while a batch of changes is applied
 
+	servedSince atomic.Int64 // when the snapshot served was put in the store, Unix nanoseconds (docsTTL)
+
 	opened   chan struct{} // closed once the server has its docs (Open)
 	openOnce sync.Once
 
@@ -122,6 +125,7 @@ func New(opts Options) *Server {
 	})
 	waits := s.waitForDocs(hooks)
 	hooks.AddAfterListResources(s.listDocs)
+	s.identityHooks(hooks)
 
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),
@@ -145,7 +149,7 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		// Outermost: errors from the docs wait are made public too.
 		server.WithResourceHandlerMiddleware(s.publicResourceErrors),
-	}, waits...)
+	}, append(waits, s.identityOptions()...)...)
 	if opts.Observer != nil {
 		options = append(options, server.WithTracer(opts.Observer.Tracer()))
 	}

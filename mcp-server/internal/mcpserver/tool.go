@@ -75,6 +75,7 @@ type linker interface{ links() []mcp.Content }
 func readOnlyTool(name, title, description string, opts ...mcp.ToolOption) mcp.Tool {
 	return mcp.NewTool(name, append([]mcp.ToolOption{
 		mcp.WithDescription(description),
+		mcp.WithToolTitle(title),
 		mcp.WithTitleAnnotation(title),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
