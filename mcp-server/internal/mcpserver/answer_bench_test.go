@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // The bytes-to-answer measure: for 20 questions about this repository, each
@@ -128,11 +129,7 @@ func hits(t *testing.T, c *client.Client, r *reading, q question, each func(Sear
 	args := map[string]any{"query": q.Query}
 	for {
 		var out SearchDocsOutput
-		res := r.call(t, c, "mod_search_docs", args)
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
+		mcptest.Decode(t, r.call(t, c, "mod_search_docs", args), &out)
 		for _, m := range out.Matches {
 			if each(m) {
 				return
@@ -151,11 +148,7 @@ func readAll(t *testing.T, c *client.Client, r *reading, args map[string]any) in
 	t.Helper()
 	for {
 		var out ReadDocOutput
-		res := r.call(t, c, "mod_read_doc", args)
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
+		mcptest.Decode(t, r.call(t, c, "mod_read_doc", args), &out)
 		if !out.Truncated {
 			return out.EndLine
 		}
@@ -223,11 +216,7 @@ func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Sectio
 		}
 		read = append(read, key)
 		var out ReadDocOutput
-		res := r.call(t, c, "mod_read_doc", map[string]any{"path": m.Path, "section": m.Anchor})
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
+		mcptest.Decode(t, r.call(t, c, "mod_read_doc", map[string]any{"path": m.Path, "section": m.Anchor}), &out)
 		end := out.EndLine
 		if out.Truncated {
 			end = readAll(t, c, r, map[string]any{"path": m.Path, "section": m.Anchor, "start_line": out.NextStartLine})

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,14 +35,7 @@ func TestCompletion(t *testing.T) {
 	for _, p := range []string{"guide/sub/deep.md", "guide/zeta/z.md", "guide/alpha.md", "gx.md"} {
 		writeFile(t, dir, "docs/"+p, "# "+p+"\n")
 	}
-	opts, _ := withFixture(t, dir, Options{})
-	snap, err := docs.Load(t.Context(), filepath.Join(dir, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(opts)
-	srv.Open(snap)
-	c, init := initialize(t, srv)
+	c, init := initialize(t, openServer(t, dir, Options{}))
 	if init.Capabilities.Completions == nil {
 		t.Error("initialize does not advertise completions")
 	}
