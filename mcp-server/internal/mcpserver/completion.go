@@ -139,6 +139,16 @@ func treeOf(snap *docs.Snapshot) *docTree {
 	return snap.Attach(docTreeKey{}, func() any { return buildTree(snap.Docs()) }).(*docTree)
 }
 
+// prebuildTree builds next's folder tree in the background when prev's
+// was built, that is when clients ask for completions: the first
+// completion after a change then finds it ready (a build takes tens of
+// milliseconds at 40,000 docs), and a server never asked pays nothing.
+func prebuildTree(prev, next *docs.Snapshot) {
+	if _, ok := prev.Attached(docTreeKey{}); ok {
+		go treeOf(next)
+	}
+}
+
 func buildTree(all []*docs.Doc) *docTree {
 	t := &docTree{dirs: map[string]*folder{"": {}}}
 	for i, d := range all {

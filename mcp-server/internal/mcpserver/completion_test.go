@@ -12,6 +12,8 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
 )
 
 func complete(t testing.TB, c *client.Client, ref any, arg, value string) mcp.Completion {
@@ -110,8 +112,17 @@ func BenchmarkCompletePath(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The first completion of a snapshot builds its folder tree (measured
+	// before the server opens: its search index build would share the CPU).
+	b.Run("tree", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buildTree(snap.Docs())
+		}
+	})
 	srv := New(Options{})
 	srv.Open(snap)
+	treeOf(snap)
 	first := snap.Docs()[len(snap.Docs())/2].Path
 	folder := first[:strings.LastIndexByte(first, '/')+1]
 	for name, value := range map[string]string{"top": "", "folder": folder, "prefix": first[:len(folder)+1]} {
@@ -126,12 +137,6 @@ func BenchmarkCompletePath(b *testing.B) {
 			}
 		})
 	}
-	b.Run("tree", func(b *testing.B) { // the first completion of a snapshot builds its folder tree
-		b.ReportAllocs()
-		for b.Loop() {
-			buildTree(snap.Docs())
-		}
-	})
 }
 
 // TestHookResourceAndPromptHook reads hook://{name}, an unknown hook's
@@ -155,5 +160,27 @@ func TestHookResourceAndPromptHook(t *testing.T) {
 	}
 	if text := res.Messages[0].Content.(mcp.TextContent).Text; !strings.Contains(text, "## Hook player.joined\n\nplayer.joined (event") {
 		t.Errorf("prompt with a hook lacks its entry:\n%s", text[:min(len(text), 600)])
+	}
+}
+
+// TestCompletionAfterAnEdit: once completion has been used, the folder tree
+// of the next snapshot is built in the background when the docs change,
+// and completion sees the edit.
+func TestCompletionAfterAnEdit(t *testing.T) {
+	l := startLive(t, watch.Auto)
+	w := l.connect(t)
+	ref := mcp.ResourceReference{Type: "ref/resource", URI: "docs://{+path}"}
+	if got := complete(t, w.c, ref, "path", "new"); len(got.Values) != 0 {
+		t.Fatalf("before the edit: %q", got.Values)
+	}
+	before := l.srv.store.Snapshot()
+	writeFile(t, l.root, "docs/newfolder/page.md", "# Page\n")
+	mcptest.Eventually(t, "a new snapshot", func() bool { return l.srv.store.Snapshot() != before })
+	mcptest.Eventually(t, "its folder tree built without a completion", func() bool {
+		_, ok := l.srv.store.Snapshot().Attached(docTreeKey{})
+		return ok
+	})
+	if got := complete(t, w.c, ref, "path", "new"); !cmp.Equal(got.Values, []string{"newfolder/"}) {
+		t.Errorf("after the edit: %q, want newfolder/", got.Values)
 	}
 }
