@@ -77,7 +77,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 		}
 		var server []string
 		if res.IsError {
-			for _, m := range listed.FindAllStringSubmatch(mcptestText(res), -1) {
+			for _, m := range listed.FindAllStringSubmatch(mcptest.Text(res), -1) {
 				server = append(server, m[1])
 			}
 		}
@@ -158,16 +158,6 @@ func headingIDs(t *testing.T, page string) []string {
 	}
 	walk(doc, false)
 	return ids
-}
-
-func mcptestText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // copyPath copies a file or a folder.
