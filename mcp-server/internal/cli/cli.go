@@ -150,6 +150,9 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		MaxQueued:         cfg.MaxQueued,
 		Budgets:           budget.New(),
 	}
+	if cfg.PublicURL != "" {
+		opts.WikiURL = cfg.PublicURL + "/wiki/"
+	}
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {
 		m = metrics.New(cfg.Version)
@@ -218,6 +221,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		Logger:             log,
 		Metrics:            m,
 		Refusal:            content.Refusal,
+		WithWikiURL:        mcpserver.WithWikiURL,
 	}
 	var err error
 	if opts.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {

@@ -33,6 +33,7 @@ type config struct {
 	MaxDocBytes      int64
 	LogLevel         slog.Level
 	LogFormat        string
+	PublicURL        string // where clients reach the server (its wiki at /wiki/); empty: unknown
 
 	Watch             watch.Mode
 	WatchPollInterval time.Duration
@@ -90,6 +91,8 @@ func flags() []cli.Flag {
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
 			Usage: "log format: text or json"},
+		&cli.StringFlag{Name: "public-url", EnvVars: []string{envName("public-url")}, DefaultText: "none: in HTTP mode, the address each client reached",
+			Usage: "the URL where people and clients reach this server, e.g. https://docs.example.com: its wiki at /wiki/ is the websiteUrl given in initialize and where search hits link their sections (with --stdio, a wiki served elsewhere)"},
 		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
 		&cli.BoolFlag{Name: "wiki", EnvVars: []string{envName("wiki")}, Value: true, Category: "HTTP mode",
@@ -168,6 +171,10 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, usagef("--watch-poll-interval %s: use at least 100ms", cfg.WatchPollInterval)
 	}
 
+	if cfg.PublicURL, err = publicURL(c.String("public-url")); err != nil {
+		return cfg, err
+	}
+
 	root, err := dataRoot(c.String("data-root"))
 	if err != nil {
 		return cfg, err
@@ -183,6 +190,19 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, nil
 	}
 	return cfg, httpConfig(c, &cfg)
+}
+
+// publicURL checks --public-url: an absolute http or https URL with
+// nothing after its path, returned without a trailing slash.
+func publicURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", usagef("--public-url %q: want an http or https URL such as https://docs.example.com", s)
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
 }
 
 // httpConfig checks the flags of HTTP mode.

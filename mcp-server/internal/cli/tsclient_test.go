@@ -34,6 +34,8 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		t.Errorf("registry: %+v", got.Registry)
 	case got.Resources != 5 || got.ResourceRead.MimeType != "text/markdown":
 		t.Errorf("resources: %d listed, read %+v; want 2 docs + 3 repo files", got.Resources, got.ResourceRead)
+	case !got.Completion.Capability || !cmp.Equal(got.Completion.Paths, []string{"guide/", "index.md"}) || len(got.Completion.Hooks) != 0:
+		t.Errorf("completion: %+v, want the capability, the top level's folder and doc, no hooks (the registry is empty)", got.Completion)
 	case got.PromptBytes < 500 || got.PromptBytes > 8<<10:
 		t.Errorf("prompt is %d bytes", got.PromptBytes)
 	}

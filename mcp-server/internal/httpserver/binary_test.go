@@ -257,6 +257,9 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Errorf("bad path: %+v", got.BadPath)
 	case got.Registry.IsError || int64(got.Registry.Bytes) != registry.Size():
 		t.Errorf("registry: %+v, want %d bytes", got.Registry, registry.Size())
+	case !got.Completion.Capability || !cmp.Equal(got.Completion.Paths, []string{"guide/", "index.md"}) ||
+		!cmp.Equal(got.Completion.Hooks, []string{"player.joined", "chat.message"}) || !cmp.Equal(got.Completion.PromptHooks, []string{"player.joined"}):
+		t.Errorf("completion: %+v", got.Completion)
 	case got.Resources != 5 || got.ResourceRead.MimeType != "text/markdown":
 		t.Errorf("resources: %d listed, read %+v; want 2 docs + 3 repo files", got.Resources, got.ResourceRead)
 	case got.PromptBytes == 0:

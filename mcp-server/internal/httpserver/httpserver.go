@@ -99,6 +99,11 @@ type Options struct {
 	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
 	// mcpserver.Server.Refusal).
 	Refusal func(ctx context.Context, message []byte) []byte
+
+	// WithWikiURL, when set, is given each MCP request's context and the
+	// wiki's URL as the client reached it (http://HOST/wiki/), while the
+	// wiki is built, for links into it (mcpserver.WithWikiURL).
+	WithWikiURL func(ctx context.Context, base string) context.Context
 }
 
 // Status is what /health reports about what the server serves, from its
@@ -197,6 +202,9 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 			server.WithSessionIdleTTL(opts.SessionIdleTimeout),
 			server.WithHeartbeatInterval(min(opts.SessionIdleTimeout/3, maxHeartbeat)),
 		)
+	}
+	if opts.WithWikiURL != nil {
+		mcpOpts = append(mcpOpts, server.WithHTTPContextFunc(s.wikiContext))
 	}
 	if len(opts.AllowedOrigins) > 0 {
 		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,21 @@ func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	setFileHeaders(w.Header(), name, info)
 	http.ServeContent(w, r, name, info.ModTime(), f)
+}
+
+// wikiContext tells an MCP request where the wiki is, as its client
+// reached this server (Options.WithWikiURL), while a site is built and
+// served (not with NoWiki). The Host was checked (checkHost) before the
+// request got here.
+func (s *Server) wikiContext(ctx context.Context, r *http.Request) context.Context {
+	if s.opts.NoWiki || !s.wikiPresent() {
+		return ctx
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return s.opts.WithWikiURL(ctx, scheme+"://"+r.Host+"/wiki/")
 }
 
 // wikiPresent reports whether the site folder holds a built site.

@@ -73,16 +73,16 @@ const maxHookMatches = 10
 
 // matchHooks returns the hooks matching q in registry order, or nothing when
 // the registry is unavailable: a doc search does not fail for it.
-func (s *Server) matchHooks(q search.Query) []HookMatch {
+// A hook matches when one of its fields holds every matcher's text.
+func (s *Server) matchHooks(ms []*search.Matcher) []HookMatch {
 	reg, err := s.hooks()
 	if reg == nil || err != nil {
 		return nil
 	}
-	m := search.NewMatcher(q.Text, q.CaseSensitive)
 	var out []HookMatch
 	for _, h := range reg.Hooks {
 		for _, f := range []struct{ name, text string }{{"name", h.Name}, {"summary", h.Summary}, {"description", h.Description}} {
-			if off, _ := m.Index(f.text); off >= 0 {
+			if _, _, ok := indexAll(f.text, ms); ok {
 				out = append(out, HookMatch{Name: h.Name, Kind: string(h.Kind), Summary: h.Summary, Field: f.name})
 				break
 			}

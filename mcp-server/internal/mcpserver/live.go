@@ -56,7 +56,9 @@ func (s *Server) update(ctx context.Context, b watch.Batch, observe bool) {
 	}
 	if next != prev {
 		s.store.Replace(next)
+		s.servedSince.Store(time.Now().UnixNano())
 		s.indexInBackground(prev, next)
+		prebuildTree(prev, next)
 	}
 	s.Publish(Change{Prev: prev, Next: next, Diff: diff, Files: b.Files})
 }

@@ -26,13 +26,14 @@ const (
 )
 
 func (s *Server) moddingContextPrompt() (mcp.Prompt, server.PromptHandlerFunc) {
-	prompt := mcp.NewPrompt("mod_modding_context",
+	prompt := mcp.NewPrompt(moddingContextName,
 		mcp.WithPromptTitle("Modkit repository context"),
 		mcp.WithPromptDescription("Compact context for a task in this repository: layout, conventions, where docs and hooks live, the doc titles, and how to use this server's tools."),
 		mcp.WithArgument("task", mcp.ArgumentDescription("What you are about to do, e.g. \"add a hook for crafting\". Optional.")),
+		mcp.WithArgument("hook", mcp.ArgumentDescription("A hook the task is about, e.g. player.joined: its registry entry is included. Optional.")),
 	)
 	return prompt, func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		text := s.moddingContext(req.Params.Arguments["task"])
+		text := s.moddingContext(req.Params.Arguments["task"], req.Params.Arguments["hook"])
 		return &mcp.GetPromptResult{
 			Description: "Context for working in the modkit repository",
 			Messages:    []mcp.PromptMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(text)}},
@@ -40,11 +41,17 @@ func (s *Server) moddingContextPrompt() (mcp.Prompt, server.PromptHandlerFunc) {
 	}
 }
 
-func (s *Server) moddingContext(task string) string {
+// moddingContextName is the prompt's name.
+const moddingContextName = "mod_modding_context"
+
+func (s *Server) moddingContext(task, hook string) string {
 	var b strings.Builder
 	b.WriteString("You are working in the modkit repository: a Go modding framework (hooks that mods handle) and the docs-mcp server that serves its documentation.\n\n")
 	if task = strings.TrimSpace(task); task != "" {
 		fmt.Fprintf(&b, "## Task\n\n%s\n\n", clip(task, maxTaskBytes))
+	}
+	if hook = strings.TrimSpace(hook); hook != "" {
+		fmt.Fprintf(&b, "## Hook %s\n\n%s\n", clip(hook, maxTaskBytes), s.hookEntry(hook))
 	}
 	b.WriteString(strings.Replace(layout, "# Repository layout", "## Layout", 1))
 	b.WriteString("\n## Conventions (from CONTRIBUTING.md)\n\n")
@@ -53,6 +60,16 @@ func (s *Server) moddingContext(task string) string {
 	b.WriteString(docList(s.store.Snapshot()))
 	b.WriteString("\n" + usingTools)
 	return b.String()
+}
+
+// hookEntry is a hook's registry entry as mod_get_hook gives it, or a line
+// saying why there is none.
+func (s *Server) hookEntry(name string) string {
+	_, text, err := s.getHook(context.Background(), GetHookInput{Name: name})
+	if err != nil {
+		return fmt.Sprintf("(%v)\n", s.publicError(context.Background(), "reading the hook registry", err))
+	}
+	return text
 }
 
 // conventions returns the "Conventions" section of CONTRIBUTING.md, or a

@@ -30,7 +30,7 @@ func TestModdingContextPrompt(t *testing.T) {
 		"## Layout",
 		"- Hooks are named category.snake_case.\n- Wrap errors with context.", // CONTRIBUTING.md's Conventions section
 		"- guide/intro.md: Introduction",                                      // doc titles
-		"mod_search_docs {query}",
+		"mod_search_docs {query, match?}",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("prompt lacks %q", want)
@@ -156,7 +156,7 @@ func TestResources(t *testing.T) {
 		b, _ := json.Marshal(tmpl.URITemplate)
 		got = append(got, string(b))
 	}
-	if diff := cmp.Diff([]string{`"docs://{+path}"`}, got); diff != "" {
+	if diff := cmp.Diff([]string{`"docs://{+path}"`, `"hook://{name}"`}, got); diff != "" {
 		t.Errorf("templates (-want +got):\n%s", diff)
 	}
 }

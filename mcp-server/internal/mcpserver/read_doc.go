@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/mark3labs/mcp-go/server"
@@ -11,23 +12,34 @@ import (
 // ReadDocInput are the arguments of mod_read_doc.
 type ReadDocInput struct {
 	Path      string `json:"path" jsonschema:"Doc path relative to docs/, as listed by mod_list_doc_paths or returned by mod_search_docs, e.g. server/tools.md."`
-	StartLine int    `json:"start_line,omitempty" jsonschema:"First line to return (1-based). Default 1."`
-	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line to return (1-based, inclusive). Default: the last line."`
+	Section   string `json:"section,omitempty" jsonschema:"Read only this section: a heading's anchor as mod_search_docs and the wiki give it (e.g. mod_read_doc in server/tools.md), or the heading's text. The section runs from the heading to the next heading of the same or a higher level."`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"First line to return (1-based). Default 1, or the section's first line. With section: a line inside it, to continue a cut section."`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line to return (1-based, inclusive). Default: the last line of the doc or of the section."`
 }
 
 // ReadDocOutput is the result of mod_read_doc.
 type ReadDocOutput struct {
-	Path  string `json:"path" jsonschema:"Doc path relative to docs/."`
-	Title string `json:"title" jsonschema:"The doc's title."`
-	URI   string `json:"uri" jsonschema:"Resource URI of the doc."`
+	Path    string       `json:"path" jsonschema:"Doc path relative to docs/."`
+	Title   string       `json:"title" jsonschema:"The doc's title."`
+	URI     string       `json:"uri" jsonschema:"Resource URI of the doc (with #anchor when a section was read)."`
+	Section *SectionInfo `json:"section,omitempty" jsonschema:"The section read, when section was given."`
 	LineRange
 	Generation uint64 `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
 }
 
+// SectionInfo names a section of a doc and the lines it spans.
+type SectionInfo struct {
+	Heading   string `json:"heading" jsonschema:"The heading's text, as written."`
+	Anchor    string `json:"anchor" jsonschema:"The heading's anchor, as in the wiki's URL of the section."`
+	Level     int    `json:"level" jsonschema:"Heading level, 1 to 6."`
+	StartLine int    `json:"start_line" jsonschema:"The heading's line."`
+	EndLine   int    `json:"end_line" jsonschema:"The section's last line."`
+}
+
 func (s *Server) readDocTool() server.ServerTool {
 	return newTool(s, "mod_read_doc", "Read a doc",
-		"Read a doc from docs/ by its path, whole or a range of lines. Long docs are cut on a line "+
-			"boundary at the size cap; the result then says truncated and gives next_start_line.",
+		"Read a doc from docs/ by its path: whole, one section (by heading anchor or text), or a range of lines. "+
+			"Long results are cut on a line boundary at the size cap; the result then says truncated and gives next_start_line.",
 		s.readDoc)
 }
 
@@ -38,10 +50,63 @@ func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, str
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
 	text := d.Text() // decoded once, for the lines and the title
-	r, err := window(text, in.StartLine, in.EndLine, s.textBudget())
-	if err != nil {
+	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation()}
+	start, end, name := in.StartLine, in.EndLine, d.Path
+	if in.Section != "" {
+		sec, err := section(d.Path, text, in.Section)
+		if err != nil {
+			return ReadDocOutput{}, "", err
+		}
+		if start, end, err = withinSection(sec, start, end); err != nil {
+			return ReadDocOutput{}, "", err
+		}
+		out.Section = &SectionInfo{Heading: sec.Text, Anchor: sec.Anchor, Level: sec.Level, StartLine: sec.Line, EndLine: sec.EndLine}
+		out.URI += "#" + sec.Anchor
+		name += "#" + sec.Anchor
+	}
+	if out.LineRange, err = window(text, start, end, s.textBudget()); err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), LineRange: r, Generation: snap.Generation()}
-	return out, r.text(d.Path), nil
+	return out, out.LineRange.text(name), nil
+}
+
+// section finds the section of a doc's text that name names, or says
+// which headings the doc has.
+func section(path, text, name string) (docs.Section, error) {
+	all := docs.Sections(text)
+	if sec, ok := docs.FindSection(all, name); ok {
+		return sec, nil
+	}
+	if len(all) == 0 {
+		return docs.Section{}, inputErrorf("no section %q in %s: it has no headings; read it without section", name, path)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no section %q in %s; give one of its headings' anchors (or the heading's text):", name, path)
+	for i, sec := range all {
+		if i == maxListedSections {
+			fmt.Fprintf(&b, "\n… and %d more", len(all)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n%s#%s  %s %s  (line %d)", strings.Repeat("  ", sec.Level-1), sec.Anchor, strings.Repeat("#", sec.Level), sec.Text, sec.Line)
+	}
+	return docs.Section{}, inputErrorf("%s", b.String())
+}
+
+// maxListedSections bounds the headings an unknown section's error lists.
+const maxListedSections = 200
+
+// withinSection is the line range to read of a section: all of it, or from
+// start (a line inside it, to continue a cut section) to end (at most its
+// last line).
+func withinSection(sec docs.Section, start, end int) (int, int, error) {
+	if start == 0 {
+		start = sec.Line
+	}
+	if start < sec.Line || start > sec.EndLine {
+		return 0, 0, inputErrorf("start_line %d is outside section %q (lines %d-%d)", start, sec.Anchor, sec.Line, sec.EndLine)
+	}
+	if end == 0 || end > sec.EndLine {
+		end = sec.EndLine
+	}
+	return start, end, nil
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -15,6 +16,9 @@ import (
 
 const (
 	docScheme        = "docs://"
+	docTemplate      = docScheme + "{+path}"
+	hookScheme       = "hook://"
+	hookTemplate     = hookScheme + "{name}"
 	registryURI      = "repo://framework/mod_hooks.json"
 	contributingURI  = "repo://CONTRIBUTING.md"
 	layoutURI        = "repo://layout"
@@ -78,13 +82,49 @@ func (s *Server) addResources(m *server.MCPServer) {
 	}
 	m.SetResources(resources...)
 	m.AddResourceTemplate(
-		mcp.NewResourceTemplate(docScheme+"{+path}", "doc",
+		mcp.NewResourceTemplate(docTemplate, "doc",
 			mcp.WithTemplateTitle("A doc by path"),
-			mcp.WithTemplateDescription("Any doc under docs/, by its path relative to docs/, e.g. docs://server/tools.md."),
+			mcp.WithTemplateDescription("Any doc under docs/, by its path relative to docs/, e.g. docs://server/tools.md; docs://server/tools.md#mod_read_doc is one section."),
 			mcp.WithTemplateMIMEType("text/markdown"),
 		),
 		s.readDocResource,
 	)
+	m.AddResourceTemplate(
+		mcp.NewResourceTemplate(hookTemplate, "hook",
+			mcp.WithTemplateTitle("A hook by name"),
+			mcp.WithTemplateDescription("One hook of the registry as JSON, as mod_get_hook gives it, e.g. hook://player.joined."),
+			mcp.WithTemplateMIMEType("application/json"),
+		),
+		s.readHookResource,
+	)
+}
+
+// readHookResource serves hook://{name}: the hook's registry entry as JSON.
+// resolveHookURI has made sure the hook exists.
+func (s *Server) readHookResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	out, _, err := s.getHook(ctx, GetHookInput{Name: strings.TrimPrefix(req.Params.URI, hookScheme)})
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.MarshalIndent(out.Hook, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode hook: %w", err)
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(text) + "\n"}}, nil
+}
+
+// resolveHookURI makes a hook:// URI that names no hook match nothing,
+// with the reason (and the nearest names) in it, as resolveDocURI does
+// for docs: the answer is then "resource not found", not an internal
+// error.
+func (s *Server) resolveHookURI(ctx context.Context, req *mcp.ReadResourceRequest) {
+	name, ok := strings.CutPrefix(req.Params.URI, hookScheme)
+	if !ok {
+		return
+	}
+	if _, _, err := s.getHook(ctx, GetHookInput{Name: name}); err != nil {
+		req.Params.URI = fmt.Sprintf("%s (%v)", req.Params.URI, s.publicError(ctx, "reading "+req.Params.URI, err))
+	}
 }
 
 // listDocs completes a page of resources/list with the docs, in path
@@ -96,7 +136,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 // the path of the last doc listed, in base64 as mcp-go's own cursors are:
 // mcp-go decodes it before this hook runs, and refuses one that is not
 // base64 with -32602.
-func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 	snap := s.store.Snapshot()
 	if snap == nil {
 		return // the request was cancelled while the docs loaded
@@ -113,6 +153,7 @@ func (s *Server) listDocs(_ context.Context, _ any, req *mcp.ListResourcesReques
 	for _, d := range all[start:end] {
 		res.Resources = append(res.Resources, docResource(d.Path, d.TitleIn(&buf)))
 	}
+	s.docsCacheHints(ctx, &res.CacheableResult)
 	res.NextCursor = ""
 	if end < len(all) {
 		res.NextCursor = mcp.Cursor(base64.StdEncoding.EncodeToString([]byte(all[end-1].Path)))
@@ -128,11 +169,14 @@ func docResource(path, title string) mcp.Resource {
 	return mcp.NewResource(uri, uri, mcp.WithResourceTitle(title), mcp.WithMIMEType("text/markdown"))
 }
 
-// readDocResource serves docs://{path}. mcp-go reports a handler's error as
-// a JSON-RPC internal error (-32603); the message says what was wrong.
+// readDocResource serves docs://{path} and docs://{path}#{anchor}, one
+// section of a doc (resolveDocURI has checked both). mcp-go reports a
+// handler's error as a JSON-RPC internal error (-32603); the message says
+// what was wrong.
 func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
-	p, err := docPathOf(uri)
+	docPart, frag := cutFragment(uri)
+	p, err := docPathOf(docPart)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +184,30 @@ func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: docText(d)}}, nil
+	text := docText(d)
+	if frag != "" {
+		sec, err := section(d.Path, text, frag)
+		if err != nil {
+			return nil, err
+		}
+		lines := docs.SplitLines(text)[sec.Line-1 : sec.EndLine]
+		text = strings.Join(lines, "\n") + "\n"
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}}, nil
+}
+
+// cutFragment splits a docs:// URI at its fragment, the anchor of a
+// section (a '#' in a path is escaped as %23, see docURI). The fragment
+// is returned unescaped.
+func cutFragment(uri string) (string, string) {
+	before, frag, ok := strings.Cut(uri, "#")
+	if !ok {
+		return uri, ""
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return before, frag
 }
 
 func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFunc {
@@ -216,12 +283,20 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 	if !strings.HasPrefix(uri, docScheme) || s.awaitDocs(ctx) != nil {
 		return
 	}
-	p, err := docPathOf(uri)
+	docPart, frag := cutFragment(uri)
+	p, err := docPathOf(docPart)
 	if err == nil {
 		var d *docs.Doc
 		if d, err = s.store.Snapshot().Doc(p); err == nil {
-			req.Params.URI = docURI(d.Path)
-			return
+			if frag == "" {
+				req.Params.URI = docURI(d.Path)
+				return
+			}
+			var sec docs.Section
+			if sec, err = section(d.Path, d.Text(), frag); err == nil {
+				req.Params.URI = docURI(d.Path) + "#" + sec.Anchor
+				return
+			}
 		}
 	}
 	req.Params.URI = fmt.Sprintf("%s (%v)", uri, s.publicError(ctx, "reading "+uri, err))

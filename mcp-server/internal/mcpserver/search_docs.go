@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -31,6 +33,7 @@ type SearchDocsInput struct {
 	Query         string `json:"query" jsonschema:"Text to find, matched as a plain substring of a line (not a regular expression, not ranked). At most 1024 bytes."`
 	CaseSensitive bool   `json:"case_sensitive,omitempty" jsonschema:"Match case exactly. Default false: Unicode case-insensitive."`
 	PathPrefix    string `json:"path_prefix,omitempty" jsonschema:"Only search docs whose path (relative to docs/) starts with this, e.g. server/ or clients/."`
+	Match         string `json:"match,omitempty" jsonschema:"substring (the default): a line matches when it contains the query as written. all_terms: the query is split at spaces into terms, and a line matches when it contains every term, in any order (each still a plain substring)."`
 	Limit         *int   `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
 }
@@ -42,6 +45,21 @@ type SearchDocsOutput struct {
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
 	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+
+	// Docs are the docs of the page's matches, in order, as resource_link
+	// items that follow the text (see linker): a client can offer them to
+	// open or subscribe to, and one that ignores links loses nothing.
+	Docs []mcp.ResourceLink `json:"-"`
+}
+
+func (o SearchDocsOutput) links() []mcp.Content {
+	out := make([]mcp.Content, 0, len(o.Docs))
+	for _, l := range o.Docs {
+		if slices.ContainsFunc(o.Matches, func(m SearchMatch) bool { return m.URI == l.URI }) {
+			out = append(out, l) // else its match did not fit the page
+		}
+	}
+	return out
 }
 
 // SearchMatch is one matching line.
@@ -50,15 +68,17 @@ type SearchMatch struct {
 	Line    int    `json:"line" jsonschema:"1-based line number."`
 	Column  int    `json:"column" jsonschema:"1-based column of the match, in characters (Unicode code points)."`
 	Heading string `json:"heading" jsonschema:"Trail of headings above the line, outermost first, joined with ' > '; empty above the first heading."`
+	Anchor  string `json:"anchor,omitempty" jsonschema:"Anchor of the section the line is in (the innermost heading above it): pass it to mod_read_doc as section to read just that section. Absent above the first heading."`
 	Snippet string `json:"snippet" jsonschema:"The line, trimmed around the match; an ellipsis marks a cut."`
 	URI     string `json:"uri" jsonschema:"Resource URI of the doc."`
+	URL     string `json:"url,omitempty" jsonschema:"The section's page in the wiki, when this server knows where the wiki is served."`
 }
 
 func (s *Server) searchDocsTool() server.ServerTool {
 	return newTool(s, "mod_search_docs", "Search the docs",
 		"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
-			"results in path then line order (not ranked), each with its heading trail and a snippet. "+
-			"Open a hit with mod_read_doc using its path and line. Hooks of the registry whose name or text matches are listed too.",
+			"results in path then line order (not ranked), each with its heading trail, its section's anchor and a snippet. "+
+			"Read a hit's section with mod_read_doc (path and section: the anchor). Hooks of the registry whose name or text matches are listed too.",
 		s.searchDocs)
 }
 
@@ -82,8 +102,26 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if err != nil {
 		return out, "", fmt.Errorf("path_prefix: %w", err)
 	}
-	q := search.Query{Text: in.Query, CaseSensitive: in.CaseSensitive, PathPrefix: prefix}
-	fp := fingerprint(q.Text, strconv.FormatBool(q.CaseSensitive), q.PathPrefix)
+	terms, err := queryTerms(in.Query, in.Match)
+	if err != nil {
+		return out, "", err
+	}
+	// The index narrows the search by the longest term (the rarest, as a
+	// rule); the others are checked on each line it yields.
+	longest := slices.IndexFunc(terms, func(t string) bool {
+		return !slices.ContainsFunc(terms, func(u string) bool { return len(u) > len(t) })
+	})
+	q := search.Query{Text: terms[longest], CaseSensitive: in.CaseSensitive, PathPrefix: prefix}
+	matchers := make([]*search.Matcher, len(terms))
+	for i, t := range terms {
+		matchers[i] = search.NewMatcher(t, in.CaseSensitive)
+	}
+	others := slices.Delete(slices.Clone(matchers), longest, longest+1)
+	parts := []string{in.Query, strconv.FormatBool(q.CaseSensitive), q.PathPrefix}
+	if in.Match == matchAllTerms {
+		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
+	}
+	fp := fingerprint(parts...)
 	var after search.Position
 	if in.Cursor != "" {
 		c, err := decodeCursor(in.Cursor, "search", fp)
@@ -100,10 +138,22 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	var (
 		headingsOf *docs.Doc // the doc whose headings are in headings
 		headings   []docs.Heading
+		anchors    []string
+		wiki       = s.wikiURL(ctx)
 	)
 	for m := range search.Find(ctx, snap, q, after, indexWait) {
 		if err := ctx.Err(); err != nil {
 			return out, "", err
+		}
+		off, length := m.Offset, m.Length
+		if len(others) > 0 {
+			o, l, ok := indexAll(m.Text, others)
+			if !ok {
+				continue
+			}
+			if o < off {
+				off, length = o, l
+			}
 		}
 		if len(out.Matches) == limit {
 			out.HasMore = true
@@ -113,16 +163,29 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			// Headings are found in the text when asked for: once per doc
 			// of the page, however many of its lines match.
 			headingsOf, headings = m.Doc, docs.Headings(m.Source)
+			anchors = docs.Anchors(headings)
+			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
+			link.Title = docs.Title(m.Doc.Path, m.Source)
+			out.Docs = append(out.Docs, link)
 		}
 		sm := SearchMatch{
 			Path:    m.Doc.Path,
 			Line:    m.Line,
-			Column:  utf8.RuneCountInString(m.Text[:m.Offset]) + 1,
+			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
 			Heading: strings.Join(docs.Trail(headings, m.Line), " > "),
-			Snippet: snippet(m.Text, m.Offset, m.Length),
+			Snippet: snippet(m.Text, off, length),
 			URI:     docURI(m.Doc.Path),
 		}
-		cost := len(sm.Path) + len(sm.Heading) + len(sm.Snippet) + len(sm.URI) + 64
+		if i := docs.Innermost(headings, m.Line); i >= 0 {
+			sm.Anchor = anchors[i]
+		}
+		if wiki != "" {
+			sm.URL = wiki + wikiPage(m.Doc.Path)
+			if sm.Anchor != "" {
+				sm.URL += "#" + sm.Anchor
+			}
+		}
+		cost := len(sm.Path) + len(sm.Heading) + len(sm.Anchor) + len(sm.Snippet) + len(sm.URI) + len(sm.URL) + 64
 		if budget -= cost; budget < 0 && len(out.Matches) > 0 {
 			out.HasMore = true // the size cap cuts the page short
 			break
@@ -130,16 +193,59 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		out.Matches = append(out.Matches, sm)
 	}
 	if in.Cursor == "" {
-		out.Hooks = s.matchHooks(q)
+		out.Hooks = s.matchHooks(matchers)
 	}
 	if out.HasMore {
 		last := out.Matches[len(out.Matches)-1]
 		out.NextCursor = cursor{Kind: "search", Query: fp, Path: last.Path, Line: last.Line}.encode()
 	}
-	return out, out.text(in.Query), nil
+	return out, out.text(in.Query, terms), nil
 }
 
-func (o SearchDocsOutput) text(query string) string {
+// The values of mod_search_docs' match argument.
+const (
+	matchSubstring = "substring"
+	matchAllTerms  = "all_terms"
+)
+
+// queryTerms is what a line must contain for a query in a match mode: the
+// query itself, or with all_terms each of its space-separated terms (once).
+func queryTerms(query, match string) ([]string, error) {
+	switch match {
+	case "", matchSubstring:
+		return []string{query}, nil
+	case matchAllTerms:
+		var terms []string
+		for _, t := range strings.Fields(query) {
+			if !slices.Contains(terms, t) {
+				terms = append(terms, t)
+			}
+		}
+		if len(terms) == 0 {
+			return nil, inputErrorf("query has no terms: with match all_terms, give words separated by spaces")
+		}
+		return terms, nil
+	}
+	return nil, inputErrorf("match %q is not a mode; use %s (the default) or %s", match, matchSubstring, matchAllTerms)
+}
+
+// indexAll finds every matcher's text in line: the earliest match of them
+// all, and whether each was found.
+func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
+	off = -1
+	for _, m := range ms {
+		o, l := m.Index(line)
+		if o < 0 {
+			return -1, 0, false
+		}
+		if off < 0 || o < off {
+			off, length = o, l
+		}
+	}
+	return off, length, true
+}
+
+func (o SearchDocsOutput) text(query string, terms []string) string {
 	var b strings.Builder
 	for _, h := range o.Hooks {
 		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
@@ -148,7 +254,11 @@ func (o SearchDocsOutput) text(query string) string {
 		b.WriteString("[details: mod_get_hook]\n\n")
 	}
 	if len(o.Matches) == 0 {
-		fmt.Fprintf(&b, "No line in the docs contains %q.", query)
+		if len(terms) > 1 {
+			fmt.Fprintf(&b, "No line in the docs contains all of %s.", quoteAll(terms))
+		} else {
+			fmt.Fprintf(&b, "No line in the docs contains %q.", query)
+		}
 		return b.String()
 	}
 	size := 64
@@ -167,7 +277,8 @@ func (o SearchDocsOutput) text(query string) string {
 		if m.Heading != "" {
 			b.WriteString("  (")
 			b.WriteString(m.Heading)
-			b.WriteString(")")
+			b.WriteString(")  #")
+			b.WriteString(m.Anchor)
 		}
 		b.WriteString("\n    ")
 		b.WriteString(m.Snippet)
@@ -197,4 +308,13 @@ func snippet(line string, off, n int) string {
 		s += "…"
 	}
 	return s
+}
+
+// quoteAll quotes each term, joined with commas: "a", "b".
+func quoteAll(terms []string) string {
+	q := make([]string, len(terms))
+	for i, t := range terms {
+		q[i] = strconv.Quote(t)
+	}
+	return strings.Join(q, ", ")
 }

@@ -1,11 +1,17 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
@@ -70,7 +76,7 @@ func TestSearchDocsResultFields(t *testing.T) {
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
 	want := SearchDocsOutput{
 		Matches: []SearchMatch{{
-			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters",
+			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters", Anchor: "filters",
 			Snippet: `A filter hook transforms a value. The Kelvin sign \u212A is not the letter K.`,
 			URI:     "docs://guide/intro.md",
 		}},
@@ -79,8 +85,63 @@ func TestSearchDocsResultFields(t *testing.T) {
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "guide/intro.md:11:15") || !strings.Contains(text, "[1 match]") {
-		t.Errorf("text copy lacks the location or the count:\n%s", text)
+	if !strings.Contains(text, "guide/intro.md:11:15  (Introduction > Filters)  #filters\n") || !strings.Contains(text, "[1 match]") {
+		t.Errorf("text copy lacks the location, the anchor or the count:\n%s", text)
+	}
+}
+
+// TestSearchDocsLinks checks that hits lead somewhere: each names its
+// section's wiki URL when the server knows the wiki's address, and the
+// result links each matched doc once, after the text.
+func TestSearchDocsLinks(t *testing.T) {
+	c := newClient(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"})
+	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	var out SearchDocsOutput
+	mcptest.Decode(t, res, &out)
+	if len(out.Matches) < 3 {
+		t.Fatalf("want matches in several docs, got %+v", out.Matches)
+	}
+	var wantLinks []string
+	for _, m := range out.Matches {
+		want := "https://docs.example/wiki/" + wikiPage(m.Path)
+		if m.Anchor != "" {
+			want += "#" + m.Anchor
+		}
+		if m.URL != want || (m.Anchor == "") != (m.Heading == "") {
+			t.Errorf("%s:%d: url %q anchor %q (heading %q), want url %q", m.Path, m.Line, m.URL, m.Anchor, m.Heading, want)
+		}
+		if !slices.Contains(wantLinks, m.URI) {
+			wantLinks = append(wantLinks, m.URI)
+		}
+	}
+	if _, ok := res.Content[0].(mcp.TextContent); !ok {
+		t.Errorf("the first content item is %T, want the text", res.Content[0])
+	}
+	var links []string
+	for _, item := range res.Content[1:] {
+		l, ok := item.(mcp.ResourceLink)
+		if !ok || l.MIMEType != "text/markdown" || l.Title == "" {
+			t.Errorf("content after the text: %#v, want resource links with a title", item)
+			continue
+		}
+		links = append(links, l.URI)
+	}
+	if diff := cmp.Diff(wantLinks, links); diff != "" {
+		t.Errorf("resource links (-want +got):\n%s", diff)
+	}
+	for doc, page := range map[string]string{"index.md": "", "server/index.md": "server/", "guide/intro.md": "guide/intro/", "A b/Ü.md": "a%20b/%C3%BC/"} {
+		if got := wikiPage(doc); got != page {
+			t.Errorf("wikiPage(%q) = %q, want %q", doc, got, page)
+		}
+	}
+
+	// Without a known wiki there are no URLs.
+	c = newClient(t, fixtureRoot, Options{})
+	plain, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
+	for _, m := range plain.Matches {
+		if m.URL != "" {
+			t.Errorf("%s:%d has url %q with no wiki known", m.Path, m.Line, m.URL)
+		}
 	}
 }
 
@@ -155,7 +216,7 @@ func TestSearchDocsErrors(t *testing.T) {
 		{"negative limit", map[string]any{"query": "x", "limit": -1}, "out of range"},
 		{"limit 0", map[string]any{"query": "x", "limit": 0}, "limit 0 is out of range; use 1 to 200"},
 		{"wrong type", map[string]any{"query": 42}, "argument query must be a string, not number"},
-		{"unknown argument", map[string]any{"query": "x", "regex": true}, `unknown argument "regex"; this tool takes: query, case_sensitive, path_prefix, limit, cursor`},
+		{"unknown argument", map[string]any{"query": "x", "regex": true}, `unknown argument "regex"; this tool takes: query, case_sensitive, path_prefix, match, limit, cursor`},
 		{"escaping prefix", map[string]any{"query": "x", "path_prefix": "../"}, `path_prefix: invalid doc path "../"`},
 		{"garbage cursor", map[string]any{"query": "x", "cursor": "%%%"}, "invalid cursor"},
 		{"cursor of another query", map[string]any{"query": "x", "cursor": other.NextCursor}, "made for other arguments"},
@@ -168,5 +229,78 @@ func TestSearchDocsErrors(t *testing.T) {
 				t.Errorf("error %q does not say %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSearchDocsAllTerms checks the all_terms mode against its definition
+// (a line holds every term, in any order) on every line of the fixture,
+// page by page, and that the default stays the exact substring.
+func TestSearchDocsAllTerms(t *testing.T) {
+	dir := copyTree(t, fixtureRoot)
+	writeFile(t, dir, "docs/terms.md", "# Terms\n\nthe hook registry lists hooks\nregistry first, then the HOOK\nonly a hook here\nhook-registry joined\n")
+	c := newClient(t, dir, Options{})
+
+	var want []string
+	snap, err := docs.Load(t.Context(), filepath.Join(dir, "docs"), docs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range snap.Docs() {
+		for n, line := range d.Lines() {
+			l := strings.ToLower(line)
+			if strings.Contains(l, "hook") && strings.Contains(l, "registry") {
+				want = append(want, fmt.Sprintf("%s:%d", d.Path, n))
+			}
+		}
+	}
+	var got []string
+	args := map[string]any{"query": " registry  hook registry", "match": "all_terms", "limit": 2}
+	for page := 0; page < 50; page++ {
+		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		for _, m := range out.Matches {
+			got = append(got, fmt.Sprintf("%s:%d", m.Path, m.Line))
+		}
+		if !out.HasMore {
+			break
+		}
+		args["cursor"] = out.NextCursor
+	}
+	if len(want) < 4 {
+		t.Fatalf("the fixture has %d lines with both terms; the test needs several", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("all_terms matches (-want +got):\n%s", diff)
+	}
+
+	// The column and snippet point at the earliest term.
+	out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "HOOK first", "match": "all_terms", "case_sensitive": true})
+	if len(out.Matches) != 1 || out.Matches[0].Column != 10 {
+		t.Errorf("case-sensitive all_terms: %+v, want one match at column 10", out.Matches)
+	}
+	// The default is unchanged: the query as one substring.
+	out, _ = mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "registry hook", "path_prefix": "terms.md"})
+	if len(out.Matches) != 0 {
+		t.Errorf("substring mode matched %+v", out.Matches)
+	}
+	_, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "zeppelin hook", "match": "all_terms"})
+	if text != `No line in the docs contains all of "zeppelin", "hook".` {
+		t.Errorf("no match: %q", text)
+	}
+	for args, want := range map[string]string{
+		`{"query": "   ", "match": "all_terms"}`: "query has no terms",
+		`{"query": "x", "match": "regex"}`:       `match "regex" is not a mode; use substring (the default) or all_terms`,
+	} {
+		var a map[string]any
+		if err := json.Unmarshal([]byte(args), &a); err != nil {
+			t.Fatal(err)
+		}
+		if got := mcptest.CallErr(t, c, "mod_search_docs", a); !strings.Contains(got, want) {
+			t.Errorf("%s: error %q, want %q", args, got, want)
+		}
+	}
+	// A cursor of one mode is refused in the other.
+	page, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook", "match": "all_terms", "limit": 1})
+	if got := mcptest.CallErr(t, c, "mod_search_docs", map[string]any{"query": "hook", "limit": 1, "cursor": page.NextCursor}); !strings.Contains(got, "made for other arguments") {
+		t.Errorf("all_terms cursor in substring mode: %q", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,7 +39,12 @@ type Options struct {
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
-	Logger           *slog.Logger
+	// WikiURL is where the wiki is served, an absolute URL ending in
+	// /wiki/ (from --public-url): search hits link to their sections
+	// there, and initialize gives it as websiteUrl. Empty: per request,
+	// where the HTTP transport says (WithWikiURL), else no links.
+	WikiURL string
+	Logger  *slog.Logger
 
 	// How Run follows the docs folder, the registry and CONTRIBUTING.md.
 	Watch             watch.Mode
@@ -70,6 +76,8 @@ type Server struct {
 	subs      *subscriptions
 	watcher   *watch.Watcher // follows the files on disk while Run runs
 	applyMu   sync.Mutex     // held while a batch of changes is applied
+
+	servedSince atomic.Int64 // when the snapshot served was put in the store, Unix nanoseconds (docsTTL)
 
 	opened   chan struct{} // closed once the server has its docs (Open)
 	openOnce sync.Once
@@ -111,9 +119,13 @@ func New(opts Options) *Server {
 	})
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
-	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) { s.resolveDocURI(ctx, req) })
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) {
+		s.resolveDocURI(ctx, req)
+		s.resolveHookURI(ctx, req)
+	})
 	waits := s.waitForDocs(hooks)
 	hooks.AddAfterListResources(s.listDocs)
+	s.identityHooks(hooks)
 
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),
@@ -125,6 +137,11 @@ func New(opts Options) *Server {
 		// docs come and go (see Publish).
 		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(false),
+		// completion/complete: doc paths, hook names, the prompt's
+		// arguments (completion.go).
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(s),
+		server.WithResourceCompletionProvider(s),
 		server.WithPaginationLimit(resourcePageSize),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
@@ -132,7 +149,7 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		// Outermost: errors from the docs wait are made public too.
 		server.WithResourceHandlerMiddleware(s.publicResourceErrors),
-	}, waits...)
+	}, append(waits, s.identityOptions()...)...)
 	if opts.Observer != nil {
 		options = append(options, server.WithTracer(opts.Observer.Tracer()))
 	}

@@ -167,6 +167,7 @@ const steadyGCPercent = 10
 func (s *Server) Open(snap *docs.Snapshot) {
 	s.openOnce.Do(func() {
 		s.store.Replace(snap)
+		s.servedSince.Store(time.Now().UnixNano())
 		s.indexInBackground(nil, snap)
 		close(s.opened)
 	})

@@ -58,15 +58,24 @@ func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.Too
 		if err != nil {
 			return s.toolError(ctx, tool, err), nil
 		}
-		return mcp.NewToolResultStructured(out, text), nil
+		res := mcp.NewToolResultStructured(out, text)
+		if l, ok := any(out).(linker); ok {
+			res.Content = append(res.Content, l.links()...)
+		}
+		return res, nil
 	}
 }
+
+// linker is a result that links to resources (resource_link content
+// items, after its text).
+type linker interface{ links() []mcp.Content }
 
 // readOnlyTool declares a tool with every annotation set: mcp-go defaults
 // to destructive and open-world otherwise.
 func readOnlyTool(name, title, description string, opts ...mcp.ToolOption) mcp.Tool {
 	return mcp.NewTool(name, append([]mcp.ToolOption{
 		mcp.WithDescription(description),
+		mcp.WithToolTitle(title),
 		mcp.WithTitleAnnotation(title),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),

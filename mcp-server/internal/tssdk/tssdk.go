@@ -83,6 +83,12 @@ type Summary struct {
 	Resources    int
 	ResourceRead struct{ URI, MimeType string }
 	PromptBytes  int
+	// Completion: completion/complete of doc paths from the top, of
+	// hook://{name} from "", and of the prompt's hook argument from "p".
+	Completion struct {
+		Capability                bool
+		Paths, Hooks, PromptHooks []string
+	}
 	// Over HTTP only: the session had an id, and DELETE ended it.
 	Session, Terminated bool
 }

@@ -51,6 +51,16 @@ if (doc) {
 const prompt = await client.getPrompt({ name: "mod_modding_context", arguments: { task: "add a hook" } });
 summary.promptBytes = prompt.messages[0].content.text.length;
 
+// completion/complete: doc paths from the top, hook names for hook://{name}
+// and for the prompt's hook argument.
+const complete = async (ref, name, value) => (await client.complete({ ref, argument: { name, value } })).completion.values;
+summary.completion = {
+  capability: !!client.getServerCapabilities()?.completions,
+  paths: await complete({ type: "ref/resource", uri: "docs://{+path}" }, "path", ""),
+  hooks: await complete({ type: "ref/resource", uri: "hook://{name}" }, "name", ""),
+  promptHooks: await complete({ type: "ref/prompt", name: "mod_modding_context" }, "hook", "p"),
+};
+
 if (mode === "http") {
   summary.session = Boolean(transport.sessionId);
   await transport.terminateSession();

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -45,6 +46,17 @@ func Decode(t testing.TB, res *mcp.CallToolResult, v any) {
 	if err != nil {
 		t.Fatalf("structured content: %v", err)
 	}
+}
+
+// Text is the text content of a result, its text items joined.
+func Text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
 }
 
 // BuildDocsMCP builds the docs-mcp server of the repository at root into

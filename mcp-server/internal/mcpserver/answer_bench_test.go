@@ -1,0 +1,228 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+)
+
+// The bytes-to-answer measure: for 20 questions about this repository, each
+// with the section of its docs that answers it (testdata/answers), the bytes
+// of tool results an assistant takes in before it has read that section,
+// the way assistants work: search, then open the hits in the order the
+// search gives them until the answer is in what it read.
+//
+//   - whole docs: each hit's doc read whole (following next_start_line when
+//     cut), one doc after another;
+//   - guessed ranges: a window of lines around each hit (10 before, 50
+//     after), and in the answering section more windows until it is all read;
+//   - sections: each hit's section read by its anchor (mod_read_doc section).
+//
+// Bytes are those of the results' text (what most clients show the model);
+// the whole results, JSON with structuredContent, are counted too.
+//
+//	go test -run TestBytesToAnswer -v ./mcp-server/internal/mcpserver
+
+type question struct {
+	Question, Query, Path, Section string
+}
+
+// reading is one way of reading the hits, and what it cost.
+type reading struct {
+	name       string
+	text, json int // bytes
+	calls      int
+}
+
+func (r *reading) call(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil || res.IsError {
+		t.Fatalf("%s %v: %v %v", name, args, err, res)
+	}
+	for _, item := range res.Content {
+		if tc, ok := item.(mcp.TextContent); ok {
+			r.text += len(tc.Text)
+		}
+	}
+	b, _ := json.Marshal(res)
+	r.json += len(b)
+	r.calls++
+	return res
+}
+
+func TestBytesToAnswer(t *testing.T) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
+		t.Skipf("no repository docs here: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "answers", "questions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var questions []question
+	if err := json.Unmarshal(b, &questions); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, root, Options{})
+	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	totals := map[string]*reading{}
+	var order []string
+	var report strings.Builder
+	fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s\n", "question", "answering section", "whole docs", "ranges", "sections")
+	for _, q := range questions {
+		d, ok := snap.Lookup(q.Path)
+		if !ok {
+			t.Fatalf("%q: no doc %s", q.Question, q.Path)
+		}
+		answer, ok := docs.FindSection(docs.Sections(d.Text()), q.Section)
+		if !ok || answer.Anchor != q.Section {
+			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
+		}
+		var row []string
+		for _, way := range []func(*testing.T, *client.Client, question, docs.Section) *reading{wholeDocs, guessedRanges, sectionReads} {
+			r := way(t, c, q, answer)
+			if totals[r.name] == nil {
+				totals[r.name] = &reading{name: r.name}
+				order = append(order, r.name)
+			}
+			tot := totals[r.name]
+			tot.text, tot.json, tot.calls = tot.text+r.text, tot.json+r.json, tot.calls+r.calls
+			row = append(row, fmt.Sprintf("%7d (%d)", r.text, r.calls))
+		}
+		fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s\n", q.Question, q.Path+"#"+q.Section, row[0], row[1], row[2])
+	}
+	fmt.Fprintf(&report, "\n%-14s %14s %14s %8s\n", "reading", "text bytes", "result bytes", "calls")
+	for _, name := range order {
+		r := totals[name]
+		fmt.Fprintf(&report, "%-14s %14d %14d %8d\n", name, r.text, r.json, r.calls)
+	}
+	t.Logf("bytes to reach the answering section of %d questions (text bytes (calls)):\n%s", len(questions), report.String())
+	if whole, sections := totals["whole docs"].text, totals["sections"].text; sections >= whole {
+		t.Errorf("section reads took %d bytes, whole docs %d: no saving", sections, whole)
+	}
+}
+
+// hits pages through the search's matches, counting every page, until
+// stop says it has what it needs (or the matches end).
+func hits(t *testing.T, c *client.Client, r *reading, q question, each func(SearchMatch) bool) {
+	t.Helper()
+	args := map[string]any{"query": q.Query}
+	for {
+		var out SearchDocsOutput
+		mcptest.Decode(t, r.call(t, c, "mod_search_docs", args), &out)
+		for _, m := range out.Matches {
+			if each(m) {
+				return
+			}
+		}
+		if !out.HasMore {
+			t.Fatalf("%s: %q: the search for %q never reached %s#%s", r.name, q.Question, q.Query, q.Path, q.Section)
+		}
+		args["cursor"] = out.NextCursor
+	}
+}
+
+// readAll reads a range of a doc (0, 0: all of it) with mod_read_doc,
+// following next_start_line, and returns the last line read.
+func readAll(t *testing.T, c *client.Client, r *reading, args map[string]any) int {
+	t.Helper()
+	for {
+		var out ReadDocOutput
+		mcptest.Decode(t, r.call(t, c, "mod_read_doc", args), &out)
+		if !out.Truncated {
+			return out.EndLine
+		}
+		args["start_line"] = out.NextStartLine
+	}
+}
+
+func wholeDocs(t *testing.T, c *client.Client, q question, _ docs.Section) *reading {
+	r := &reading{name: "whole docs"}
+	var read []string
+	hits(t, c, r, q, func(m SearchMatch) bool {
+		if slices.Contains(read, m.Path) {
+			return false
+		}
+		read = append(read, m.Path)
+		readAll(t, c, r, map[string]any{"path": m.Path})
+		return m.Path == q.Path
+	})
+	return r
+}
+
+func guessedRanges(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
+	r := &reading{name: "ranges"}
+	covered := map[string][][2]int{} // path -> windows read
+	in := func(path string, line int) bool {
+		return slices.ContainsFunc(covered[path], func(w [2]int) bool { return w[0] <= line && line <= w[1] })
+	}
+	all := func() bool { // the answering section is all read
+		for l := answer.Line; l <= answer.EndLine; l++ {
+			if !in(q.Path, l) {
+				return false
+			}
+		}
+		return true
+	}
+	hits(t, c, r, q, func(m SearchMatch) bool {
+		if !in(m.Path, m.Line) {
+			start := max(1, m.Line-10)
+			end := readAll(t, c, r, map[string]any{"path": m.Path, "start_line": start, "end_line": m.Line + 50})
+			covered[m.Path] = append(covered[m.Path], [2]int{start, end})
+		}
+		if m.Path != q.Path || m.Line < answer.Line || m.Line > answer.EndLine {
+			return all()
+		}
+		// In the answering section: read on, and back, until all of it is.
+		for l := answer.Line; l <= answer.EndLine; l++ {
+			if !in(m.Path, l) {
+				end := readAll(t, c, r, map[string]any{"path": m.Path, "start_line": l, "end_line": l + 59})
+				covered[m.Path] = append(covered[m.Path], [2]int{l, end})
+				l = end
+			}
+		}
+		return true
+	})
+	return r
+}
+
+func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
+	r := &reading{name: "sections"}
+	var read []string
+	hits(t, c, r, q, func(m SearchMatch) bool {
+		key := m.Path + "#" + m.Anchor
+		if m.Anchor == "" || slices.Contains(read, key) {
+			return false
+		}
+		read = append(read, key)
+		var out ReadDocOutput
+		mcptest.Decode(t, r.call(t, c, "mod_read_doc", map[string]any{"path": m.Path, "section": m.Anchor}), &out)
+		end := out.EndLine
+		if out.Truncated {
+			end = readAll(t, c, r, map[string]any{"path": m.Path, "section": m.Anchor, "start_line": out.NextStartLine})
+		}
+		// Read when this section holds the answering one.
+		return m.Path == q.Path && out.Section.StartLine <= answer.Line && answer.EndLine <= end
+	})
+	return r
+}

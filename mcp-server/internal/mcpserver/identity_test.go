@@ -1,0 +1,104 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+)
+
+// TestIdentity: initialize gives the wiki as websiteUrl, the icon as a
+// data: URI of icon.svg, and every tool a title.
+func TestIdentity(t *testing.T) {
+	c, init := initialize(t, openServer(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"}))
+	if got := init.ServerInfo.WebsiteURL; got != "https://docs.example/wiki/" {
+		t.Errorf("websiteUrl %q", got)
+	}
+	if len(init.ServerInfo.Icons) != 1 || init.ServerInfo.Icons[0].MIMEType != "image/svg+xml" {
+		t.Fatalf("icons %+v", init.ServerInfo.Icons)
+	}
+	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(init.ServerInfo.Icons[0].Src, "data:image/svg+xml;base64,"))
+	if err != nil || string(svg) != string(icon) || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("the icon is not icon.svg: %v", err)
+	}
+	tools, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Title == "" || tool.Title != tool.Annotations.Title {
+			t.Errorf("%s: title %q, annotation title %q", tool.Name, tool.Title, tool.Annotations.Title)
+		}
+	}
+
+	// A request with the wiki's address in its context (HTTP mode without
+	// --public-url) gets it as websiteUrl.
+	msg := openServer(t, fixtureRoot, Options{}).MCP().HandleMessage(WithWikiURL(context.Background(), "http://127.0.0.1:3040/wiki/"),
+		[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	b, err := json.Marshal(msg)
+	if err != nil || !strings.Contains(string(b), `"websiteUrl":"http://127.0.0.1:3040/wiki/"`) {
+		t.Errorf("initialize with the wiki in the context: %s (%v)", b, err)
+	}
+}
+
+// TestCacheHints: a 2026-07-28 client gets an hour on the fixed lists, and
+// on the docs a tenth of the snapshot's age (none just after it was
+// served), or maxDocsTTL with --watch off; no hints for an older client.
+func TestCacheHints(t *testing.T) {
+	for _, tt := range []struct {
+		mode    watch.Mode
+		wantTTL int64
+	}{{watch.Auto, 0}, {watch.Off, maxDocsTTL.Milliseconds()}} {
+		c, err := client.NewInProcessClient(openServer(t, fixtureRoot, Options{Watch: tt.mode}).MCP())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.Start(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		tools, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl, ok := tools.TTL(); !ok || ttl != fixedTTL.Milliseconds() {
+			t.Errorf("%s: tools/list ttl %d (%v), want %d", tt.mode, ttl, ok, fixedTTL.Milliseconds())
+		}
+		list, err := c.ListResources(t.Context(), mcp.ListResourcesRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl, ok := list.TTL(); !ok || ttl > tt.wantTTL || (tt.mode == watch.Off && ttl != tt.wantTTL) {
+			t.Errorf("%s: resources/list ttl %d (%v), want %d", tt.mode, ttl, ok, tt.wantTTL)
+		}
+		var rr mcp.ReadResourceRequest
+		rr.Params.URI = "docs://index.md"
+		read, err := c.ReadResource(t.Context(), rr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl, ok := read.TTL(); !ok || ttl > tt.wantTTL || (tt.mode == watch.Off && ttl != tt.wantTTL) {
+			t.Errorf("%s: resources/read ttl %d (%v), want %d", tt.mode, ttl, ok, tt.wantTTL)
+		}
+	}
+	// A request of an older version carries no hints.
+	srv := openServer(t, fixtureRoot, Options{Watch: watch.Off})
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://index.md"}}`,
+	} {
+		b, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), []byte(req)))
+		if err != nil || strings.Contains(string(b), "ttlMs") || !strings.Contains(string(b), "docs://index.md") {
+			t.Errorf("%s → %.300s (%v), want no ttlMs", req, b, err)
+		}
+	}
+}
