@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
@@ -95,8 +96,8 @@ func tsCell(t *testing.T, node, script, calls, transport, rev string) {
 	if want := pagedDocs + 3; r.Resources != want {
 		fail("list everything", "%d resources over all pages, want %d", r.Resources, want)
 	}
-	if len(r.Templates) != 1 || len(r.Prompts) != 1 {
-		fail("list everything", "templates %v, prompts %v", r.Templates, r.Prompts)
+	if !slices.Equal(r.Templates, []string{"docs://{+path}", "hook://{name}"}) || len(r.Prompts) != 1 {
+		fail("list everything", "templates %v (want docs://{+path} and hook://{name}), prompts %v", r.Templates, r.Prompts)
 	}
 	schemas := map[string]any{}
 	for _, tool := range r.Tools {
