@@ -130,13 +130,13 @@ func docResource(path, title string) mcp.Resource {
 
 // readDocResource serves docs://{path}. mcp-go reports a handler's error as
 // a JSON-RPC internal error (-32603); the message says what was wrong.
-func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
 	p, err := docPathOf(uri)
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.store.Snapshot().Doc(p)
+	d, err := s.store.Snapshot().Doc(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 	p, err := docPathOf(uri)
 	if err == nil {
 		var d *docs.Doc
-		if d, err = s.store.Snapshot().Doc(p); err == nil {
+		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
 			req.Params.URI = docURI(d.Path)
 			return
 		}

@@ -1,0 +1,21 @@
+package docs
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the CPU time the process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func nearest(b *testing.B, s *Snapshot, p string) []string {
+	return s.Nearest(context.Background(), p, 5)
+}
