@@ -1,9 +1,9 @@
+//go:build unix
+
 package docs
 
 import (
-	"context"
 	"syscall"
-	"testing"
 	"time"
 )
 
@@ -14,8 +14,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func nearest(b *testing.B, s *Snapshot, p string) []string {
-	return s.Nearest(context.Background(), p, 5)
 }

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -56,4 +57,9 @@ func BenchmarkPathIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(ix.data)+4*(len(ix.byName)+len(ix.starts)+len(ix.counts))), "bytes")
+}
+
+func nearest(b *testing.B, s *Snapshot, p string) []string {
+	b.Helper()
+	return s.Nearest(context.Background(), p, 5)
 }
