@@ -174,7 +174,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	var err error
 	if cfg.Stdio {
-		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout)
+		err = serveStdio(serveCtx, log, srv.MCP(), stdin, stdout, cfg.MaxLineBytes)
 	} else {
 		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
@@ -184,10 +184,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	return err
 }
 
-func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer) error {
+func serveStdio(ctx context.Context, log *slog.Logger, mcp *server.MCPServer, stdin io.Reader, stdout io.Writer, maxLine int) error {
 	stdio := server.NewStdioServer(mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
-	pipes := newAnswered(ctx, stdin, stdout)
+	pipes := newAnswered(ctx, stdin, stdout, maxLine)
 	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
@@ -241,12 +241,13 @@ func stopReason(ctx context.Context) string {
 	return "stdin closed"
 }
 
+// newLogger logs to w, every value capped (see capped).
 func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(capped{slog.NewJSONHandler(w, opts)})
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(capped{slog.NewTextHandler(w, opts)})
 }
 
 // buildVersion reads the version from the build information: the module

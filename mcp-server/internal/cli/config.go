@@ -32,6 +32,7 @@ type config struct {
 	MaxDocBytes      int64
 	LogLevel         slog.Level
 	LogFormat        string
+	MaxLineBytes     int // stdio mode
 
 	Watch             watch.Mode
 	WatchPollInterval time.Duration
@@ -84,6 +85,8 @@ func flags() []cli.Flag {
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
 			Usage: "log format: text or json"},
+		&cli.IntFlag{Name: "max-line-bytes", EnvVars: []string{envName("max-line-bytes")}, Value: DefaultMaxLineBytes,
+			Usage: "with --stdio, longest message line read from stdin (at least 4096); a longer one is answered with a JSON-RPC error and not read"},
 		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
 		&cli.StringFlag{Name: "site-dir", EnvVars: []string{envName("site-dir")}, Value: filepath.Join("build", "wiki"), Category: "HTTP mode",
@@ -132,6 +135,7 @@ func configFrom(c *cli.Context) (config, error) {
 		LogFormat:        c.String("log-format"),
 		MaxSubscriptions: c.Int("max-subscriptions"),
 		MaxQueued:        c.Int("max-queued-notifications"),
+		MaxLineBytes:     c.Int("max-line-bytes"),
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(c.String("log-level"))); err != nil {
 		return cfg, usagef("--log-level %q: use debug, info, warn or error", c.String("log-level"))
@@ -141,6 +145,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MaxResultBytes < minResultBytes {
 		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MaxResultBytes, minResultBytes)
+	}
+	if cfg.MaxLineBytes < 4096 {
+		return cfg, usagef("--max-line-bytes %d is too small: use at least 4096", cfg.MaxLineBytes)
 	}
 	if cfg.MaxDocBytes < 1 {
 		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.MaxDocBytes)

@@ -23,19 +23,55 @@ const drainTimeout = 30 * time.Second
 // the pipe (printf ... | docs-mcp --stdio) would then lose the last answers.
 // answered stands between the server and both pipes: it counts the requests
 // read and the responses written, and holds EOF back until they are equal.
+//
+// It also caps the length of a line (maxLine bytes, newline included): a
+// longer one is read to its end without being kept, and answered with a
+// JSON-RPC error naming the limit; mcp-go never sees it. A line is read
+// into one buffer, reused for the next line unless it grew past
+// keptLineBuffer: the line is copied once here, and once more by mcp-go.
 type answered struct {
 	ctx     context.Context
 	in      *bufio.Reader
 	out     io.Writer
-	pending []byte // the rest of a line read but not yet passed on
+	maxLine int
+	line    []byte // the buffer of the line being passed on
+	pending []byte // the rest of that line, not yet passed on
 
 	mu      sync.Mutex // guards owed and changed, and writes to out
 	owed    int
 	changed chan struct{} // closed and replaced whenever owed drops
 }
 
-func newAnswered(ctx context.Context, in io.Reader, out io.Writer) *answered {
-	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, changed: make(chan struct{})}
+// DefaultMaxLineBytes is the default longest stdio line (--max-line-bytes).
+const DefaultMaxLineBytes = 16 << 20
+
+// keptLineBuffer is the largest line buffer kept for the next line.
+const keptLineBuffer = 1 << 20
+
+func newAnswered(ctx context.Context, in io.Reader, out io.Writer, maxLine int) *answered {
+	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, maxLine: maxLine, changed: make(chan struct{})}
+}
+
+// readLine reads the next line into a.line. A line longer than a.maxLine
+// is read to its end but not kept: tooLong, and an empty line.
+func (a *answered) readLine() (line []byte, tooLong bool, err error) {
+	if cap(a.line) > keptLineBuffer {
+		a.line = nil
+	}
+	line = a.line[:0]
+	for {
+		frag, err := a.in.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > a.maxLine {
+			tooLong, line = true, line[:0]
+		}
+		if !tooLong {
+			line = append(line, frag...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			a.line = line
+			return line, tooLong, err
+		}
+	}
 }
 
 // Reader returns the input side, to hand to the server.
@@ -46,7 +82,12 @@ func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
 
 func (a *answered) read(p []byte) (int, error) {
 	for len(a.pending) == 0 {
-		line, err := a.in.ReadBytes('\n')
+		line, tooLong, err := a.readLine()
+		if tooLong {
+			if werr := a.reply(lineTooLong(a.maxLine)); werr != nil {
+				return 0, werr
+			}
+		}
 		if len(line) > 0 && line[len(line)-1] != '\n' {
 			// End of input cut the last line short. mcp-go drops a line
 			// that ends at EOF without a newline, and its request would
@@ -55,10 +96,7 @@ func (a *answered) read(p []byte) (int, error) {
 		}
 		if refusal := refuse(line); refusal != nil {
 			// Answered here; mcp-go never sees the line.
-			a.mu.Lock()
-			_, werr := a.out.Write(refusal)
-			a.mu.Unlock()
-			if werr != nil {
+			if werr := a.reply(refusal); werr != nil {
 				return 0, werr
 			}
 			line = nil
@@ -76,6 +114,14 @@ func (a *answered) read(p []byte) (int, error) {
 	n := copy(p, a.pending)
 	a.pending = a.pending[n:]
 	return n, nil
+}
+
+// reply writes an answer of answered's own.
+func (a *answered) reply(msg []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err := a.out.Write(msg)
+	return err
 }
 
 func (a *answered) write(p []byte) (int, error) {
@@ -154,6 +200,16 @@ func refuse(line []byte) []byte {
 		}
 		message = "a request's id must be a string or a number, not null"
 	}
+	return invalidRequest(message)
+}
+
+// lineTooLong is the answer to a line longer than the cap: its id is not
+// known, since the line is not read.
+func lineTooLong(maxLine int) []byte {
+	return invalidRequest(fmt.Sprintf("the message is longer than the %d-byte limit of one line (--max-line-bytes); it was not read", maxLine))
+}
+
+func invalidRequest(message string) []byte {
 	b, _ := json.Marshal(message)
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%s}}`+"\n", b)
 }
