@@ -149,6 +149,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		MaxSubscriptions:  cfg.MaxSubscriptions,
 		MaxQueued:         cfg.MaxQueued,
 		Budgets:           budget.New(),
+		Work:              cfg.Work,
 	}
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {

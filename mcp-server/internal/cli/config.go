@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
@@ -33,6 +34,7 @@ type config struct {
 	LogLevel         slog.Level
 	LogFormat        string
 	MaxLineBytes     int // stdio mode
+	Work             budget.WorkLimits
 
 	Watch             watch.Mode
 	WatchPollInterval time.Duration
@@ -77,6 +79,12 @@ func flags() []cli.Flag {
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
+		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: mcpserver.DefaultWorkLimits().Running, DefaultText: "the number of cores",
+			Usage: "most tool calls and doc reads running at once; the others wait in a queue where clients take turns"},
+		&cli.IntFlag{Name: "max-client-work", EnvVars: []string{envName("max-client-work")}, Value: mcpserver.DefaultWorkLimits().PerClient,
+			Usage: "most tool calls and doc reads of one client (an MCP session, else an address) running at once"},
+		&cli.DurationFlag{Name: "work-queue-timeout", EnvVars: []string{envName("work-queue-timeout")}, Value: mcpserver.DefaultWorkLimits().MaxWait,
+			Usage: "longest wait of a request for its turn; past it the request gets a JSON-RPC error saying the server is busy"},
 		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
 		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: watch.DefaultPollInterval,
@@ -136,6 +144,8 @@ func configFrom(c *cli.Context) (config, error) {
 		MaxSubscriptions: c.Int("max-subscriptions"),
 		MaxQueued:        c.Int("max-queued-notifications"),
 		MaxLineBytes:     c.Int("max-line-bytes"),
+		Work: budget.WorkLimits{Running: c.Int("max-concurrent-work"), PerClient: c.Int("max-client-work"),
+			MaxWait: c.Duration("work-queue-timeout")},
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(c.String("log-level"))); err != nil {
 		return cfg, usagef("--log-level %q: use debug, info, warn or error", c.String("log-level"))
@@ -145,6 +155,12 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MaxResultBytes < minResultBytes {
 		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MaxResultBytes, minResultBytes)
+	}
+	if cfg.Work.Running < 1 || cfg.Work.PerClient < 1 {
+		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.Work.Running, cfg.Work.PerClient)
+	}
+	if cfg.Work.MaxWait < 10*time.Millisecond {
+		return cfg, usagef("--work-queue-timeout %s: use at least 10ms", cfg.Work.MaxWait)
 	}
 	if cfg.MaxLineBytes < 4096 {
 		return cfg, usagef("--max-line-bytes %d is too small: use at least 4096", cfg.MaxLineBytes)

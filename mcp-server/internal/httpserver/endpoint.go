@@ -120,7 +120,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		writeError(w, errStopping, msg.ID)
 		return
 	}
-	ctx, release, evicted, err := s.sessions.admit(r.Context())
+	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
 	if err != nil {
 		s.refuse(w, fmt.Errorf("%w (limit %d)", err, s.opts.MaxSessions), msg.ID)
 		return

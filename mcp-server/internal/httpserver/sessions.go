@@ -31,10 +31,12 @@ var (
 // its reservation.
 //
 // Nobody is locked out: a session that has done nothing since initialize
-// expires after initIdle, and at the cap admit makes room by ending the
+// expires after initIdle, and at the cap admit makes room by ending a
+// session of the client (address) that holds the most sessions: its
 // session that has gone unused longest (never-used ones first) among those
-// with no open stream and no request in flight. Only when every session is
-// busy is a new one refused.
+// with no open stream and no request in flight. So a script that opens
+// sessions in a loop ends its own sessions, not another client's. Only
+// when every session is busy is a new one refused.
 type sessions struct {
 	max      int
 	idle     time.Duration // a session unused this long expires
@@ -55,6 +57,7 @@ type sessions struct {
 }
 
 type session struct {
+	client   string // the address it was opened from
 	lastSeen time.Time
 	used     bool               // a request other than initialize and notifications/initialized was made
 	inFlight int                // requests being answered
@@ -77,10 +80,12 @@ func (s *sessions) generate(r *reservation) string {
 	id := rand.Text()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	client := ""
 	if r != nil {
 		r.settle()
+		client = r.client
 	}
-	s.live[id] = &session{lastSeen: s.now()}
+	s.live[id] = &session{client: client, lastSeen: s.now()}
 	return id
 }
 
@@ -210,8 +215,9 @@ func (s *sessions) touch(id string) error {
 // session id manager mcp-go uses for that request, so the id it mints fills
 // exactly the slot reserved for it.
 type reservation struct {
-	s    *sessions
-	done bool // the slot was filled or released; guarded by s.mu
+	s      *sessions
+	client string // the address of the initialize request
+	done   bool   // the slot was filled or released; guarded by s.mu
 }
 
 // settle gives the slot up once, filled or released. The caller holds r.s.mu.
@@ -246,7 +252,7 @@ func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdMana
 // unused longest (see makeRoomLocked), and fails with errSessionsFull only
 // when every session is busy. evicted is the number of sessions it ended
 // to make room.
-func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), evicted int, err error) {
+func (s *sessions) admit(ctx context.Context, client string) (_ context.Context, release func(), evicted int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.live)+s.admitting >= s.max {
@@ -259,7 +265,7 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 		evicted = 1
 	}
 	s.admitting++
-	r := &reservation{s: s}
+	r := &reservation{s: s, client: client}
 	return context.WithValue(ctx, reservationKey{}, r), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -268,10 +274,15 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 }
 
 // makeRoomLocked ends one idle session to make room for a new one: of the
-// sessions with no open stream and no request in flight, the one never used
-// since initialize that is oldest, else the one unused longest. It reports
-// false when every session is busy. The caller holds mu.
+// sessions with no open stream and no request in flight, one of the
+// client holding the most sessions: its session never used since
+// initialize that is oldest, else the one unused longest. It reports false
+// when every session is busy. The caller holds mu.
 func (s *sessions) makeRoomLocked() bool {
+	held := map[string]int{}
+	for _, ss := range s.live {
+		held[ss.client]++
+	}
 	var (
 		victim string
 		best   *session
@@ -280,8 +291,9 @@ func (s *sessions) makeRoomLocked() bool {
 		if ss.stream != nil || ss.inFlight > 0 {
 			continue
 		}
-		if best == nil || (!ss.used && best.used) ||
-			(ss.used == best.used && ss.lastSeen.Before(best.lastSeen)) {
+		if best == nil || held[ss.client] > held[best.client] ||
+			held[ss.client] == held[best.client] && ((!ss.used && best.used) ||
+				(ss.used == best.used && ss.lastSeen.Before(best.lastSeen))) {
 			victim, best = id, ss
 		}
 	}

@@ -136,11 +136,21 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.store.Snapshot().Doc(ctx, p)
+	var (
+		d    *docs.Doc
+		text string
+	)
+	if werr := s.work.Do(ctx, clientOf(ctx), func() {
+		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
+			text = docText(d)
+		}
+	}); werr != nil {
+		return nil, werr
+	}
 	if err != nil {
 		return nil, err
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: docText(d)}}, nil
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}}, nil
 }
 
 func (s *Server) fileResource(path, what, mime string) server.ResourceHandlerFunc {

@@ -39,7 +39,7 @@ type SearchDocsInput struct {
 // SearchDocsOutput is the result of mod_search_docs.
 type SearchDocsOutput struct {
 	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain, or when the search stopped before the end of the docs (one call reads at most 4 MiB of text); pass next_cursor to go on."`
+	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain, or when the search stopped before the end of the docs (one call reads at most 2 MiB of text); pass next_cursor to go on."`
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
 	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`

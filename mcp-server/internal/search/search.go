@@ -164,10 +164,10 @@ type Budget struct {
 	Err     error    // when Stopped: ErrBudgetSpent or the context's error
 }
 
-// CallBytes is the text one search call of the tools reads at most: 4 MiB,
-// about 8 ms of CPU on this machine's cores when every doc read is
+// CallBytes is the text one search call of the tools reads at most: 2 MiB,
+// about 4 ms of CPU on this machine's cores when every doc read is
 // decoded and matched in vain (BenchmarkCostliestQuery).
-const CallBytes = 4 << 20
+const CallBytes = 2 << 20
 
 // ErrBudgetSpent says that a search read the text its Budget allowed.
 var ErrBudgetSpent = errors.New("search read the most text one call may read")
