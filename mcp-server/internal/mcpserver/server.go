@@ -81,7 +81,7 @@ type Server struct {
 	hookCache hookCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
-	work      *budget.Queue // tool calls and doc reads take turns here
+	work      *budget.Queue  // tool calls and doc reads take turns here
 	watcher   *watch.Watcher // follows the files on disk while Run runs
 	applyMu   sync.Mutex     // held while a batch of changes is applied
 
