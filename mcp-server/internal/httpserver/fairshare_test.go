@@ -119,9 +119,14 @@ func TestHostileFairShare(t *testing.T) {
 				p.addr, sid, len(body), body)
 			c.Close()
 		}
-		waitUntil(t, "no work running", func() bool {
-			u := usage(health(t, p), "work")
-			return u.Used != nil && *u.Used == 0
+		// The abandoned requests are done when the server stops using CPU.
+		last := cpuOf(t, p)
+		waitUntil(t, "the server idle", func() bool {
+			time.Sleep(time.Second)
+			now := cpuOf(t, p)
+			idle := now-last <= 20*time.Millisecond
+			last = now
+			return idle
 		})
 		mustBeServed(t, p, "the abandoned requests")
 		used, rss := cpuOf(t, p)-cpu, rssMiB(t, p)
@@ -141,24 +146,12 @@ func TestHostileFairShare(t *testing.T) {
 func normalClient(t *testing.T, url string, stop <-chan struct{}) []time.Duration {
 	ctx, cancel := context.WithTimeout(context.Background(), liveness)
 	defer cancel()
-	tr, err := transport.NewStreamableHTTP(url)
+	c, err := startClient(ctx, url, http.DefaultClient)
 	if err != nil {
-		t.Error(err)
+		t.Errorf("the normal client: %v", err)
 		return nil
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20250618))
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	init.Params.ClientInfo = mcp.Implementation{Name: "normal", Version: "1"}
-	if err := c.Start(ctx); err != nil {
-		t.Error(err)
-		return nil
-	}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Errorf("the normal client's initialize: %v", err)
-		return nil
-	}
 	var lat []time.Duration
 	for {
 		select {
@@ -177,6 +170,27 @@ func normalClient(t *testing.T, url string, stop <-chan struct{}) []time.Duratio
 		}
 		lat = append(lat, time.Since(start))
 	}
+}
+
+// startClient starts mcp-go's client on url over hc, on protocol
+// 2025-06-18 (with sessions), and initializes it.
+func startClient(ctx context.Context, url string, hc *http.Client) (*client.Client, error) {
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+	if err != nil {
+		return nil, err
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20250618))
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+	init.Params.ClientInfo = mcp.Implementation{Name: "normal", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	return c, nil
 }
 
 // cpuOf is the CPU time (user and system) the process has used, from
@@ -250,20 +264,9 @@ func TestHostileSessionChurn(t *testing.T) {
 	// The normal client connects from another address.
 	hc := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext}}
 	connect := func() *client.Client {
-		tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+		c, err := startClient(context.Background(), url, hc)
 		if err != nil {
-			t.Fatal(err)
-		}
-		c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20250618))
-		ctx := context.Background()
-		if err := c.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-		init.Params.ClientInfo = mcp.Implementation{Name: "normal", Version: "1"}
-		if _, err := c.Initialize(ctx, init); err != nil {
-			t.Fatalf("the normal client's initialize: %v", err)
+			t.Fatalf("the normal client: %v", err)
 		}
 		return c
 	}
