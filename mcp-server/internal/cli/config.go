@@ -104,7 +104,7 @@ func flags() []cli.Flag {
 		&cli.DurationFlag{Name: "session-init-timeout", EnvVars: []string{envName("session-init-timeout")}, Value: httpserver.DefaultSessionInitTimeout, Category: "HTTP mode",
 			Usage: "end an MCP session that has made no request since initialize after this long"},
 		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: httpserver.DefaultMaxSessions, Category: "HTTP mode",
-			Usage: "most live MCP sessions; at the cap a new session ends the idle one unused longest, and initialize gets 503 only when every session is busy"},
+			Usage: "most live MCP sessions; at the cap a new session ends an idle one of the client address holding the most sessions, and initialize gets 503 only when every session is busy"},
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: httpserver.DefaultMaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together; GET streams also at most half of --max-sessions); past it a new stream gets 503"},
 		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: httpserver.DefaultStreamWriteTimeout, Category: "HTTP mode",

@@ -144,9 +144,7 @@ func TestHostileFairShare(t *testing.T) {
 // another, until stop is closed, and returns each call's round trip. Every
 // call must succeed.
 func normalClient(t *testing.T, url string, stop <-chan struct{}) []time.Duration {
-	ctx, cancel := context.WithTimeout(context.Background(), liveness)
-	defer cancel()
-	c, err := startClient(ctx, url, http.DefaultClient)
+	c, err := startClient(context.Background(), url, http.DefaultClient)
 	if err != nil {
 		t.Errorf("the normal client: %v", err)
 		return nil
@@ -162,8 +160,10 @@ func normalClient(t *testing.T, url string, stop <-chan struct{}) []time.Duratio
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "mod_search_docs"
 		req.Params.Arguments = map[string]any{"query": corpusgen.RareIdentifier, "limit": 50}
+		ctx, cancel := context.WithTimeout(context.Background(), liveness)
 		start := time.Now()
 		res, err := c.CallTool(ctx, req)
+		cancel()
 		if err != nil || res.IsError {
 			t.Errorf("the normal client's search failed: %v %v", err, res)
 			return lat
