@@ -100,9 +100,6 @@ func NewQueue(limits WorkLimits, budgets *Budgets) *Queue {
 	return w
 }
 
-// Limits returns the queue's limits.
-func (w *Queue) Limits() WorkLimits { return w.limits }
-
 // Do runs f in c's turn: at once when a slot is free and c has no request
 // waiting, else once the queue gives c its turn. It returns a *BusyError
 // when the turn did not come within MaxWait, or the context's error when
@@ -134,7 +131,6 @@ func (w *Queue) acquire(ctx context.Context, c Client) error {
 		w.mu.Unlock()
 		return nil
 	}
-	cl.at, cl.spent = time.Now(), cl.spentAt(time.Now())
 	wt := &waiter{ready: make(chan struct{})}
 	if len(cl.waiters) == 0 {
 		w.turns = append(w.turns, c)
@@ -181,8 +177,9 @@ func (w *Queue) release(c Client, ran time.Duration) {
 	w.forget(c, cl)
 }
 
-// dispatch gives free slots to the waiting clients in turn, one request
-// each, skipping those at their own limit. Called with w.mu held.
+// dispatch gives free slots to waiting clients, one request at a time:
+// of those below their own limit, the one whose requests ran least lately,
+// else the one waiting longest. Called with w.mu held.
 func (w *Queue) dispatch() {
 	now := time.Now()
 	for w.running < w.limits.Running {
@@ -196,20 +193,18 @@ func (w *Queue) dispatch() {
 		if i < 0 {
 			return
 		}
-		{
-			c := w.turns[i]
-			cl := w.clients[c]
-			wt := cl.waiters[0]
-			cl.waiters = cl.waiters[1:]
-			wt.granted = true
-			close(wt.ready)
-			w.running++
-			cl.running++
-			// c's turn is over: to the back of the line, or out of it.
-			w.turns = append(w.turns[:i], w.turns[i+1:]...)
-			if len(cl.waiters) > 0 {
-				w.turns = append(w.turns, c)
-			}
+		c := w.turns[i]
+		cl := w.clients[c]
+		wt := cl.waiters[0]
+		cl.waiters = cl.waiters[1:]
+		wt.granted = true
+		close(wt.ready)
+		w.running++
+		cl.running++
+		// c's turn is over: to the back of the line, or out of it.
+		w.turns = append(w.turns[:i], w.turns[i+1:]...)
+		if len(cl.waiters) > 0 {
+			w.turns = append(w.turns, c)
 		}
 	}
 }
