@@ -22,6 +22,12 @@ const fixtureRoot = "testdata/repo"
 // initialised with a protocol version that has sessions.
 func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	t.Helper()
+	return connect(t, newServer(t, dataRoot, opts))
+}
+
+// newServer serves dataRoot with opts, its docs loaded.
+func newServer(t *testing.T, dataRoot string, opts Options) *Server {
+	t.Helper()
 	opts, docsDir := withFixture(t, dataRoot, opts)
 	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
 	if err != nil {
@@ -29,7 +35,7 @@ func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	}
 	srv := New(opts)
 	srv.Open(snap)
-	return connect(t, srv)
+	return srv
 }
 
 // withFixture points opts at the repository dataRoot, as the CLI does, and

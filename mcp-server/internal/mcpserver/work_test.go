@@ -9,20 +9,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // TestWorkQueueRefusal holds the only work slot for another client: a tool
 // call waits its turn, and past --work-queue-timeout gets a JSON-RPC error
 // naming the limits, counted as a refusal of the work budget.
 func TestWorkQueueRefusal(t *testing.T) {
-	opts, docsDir := withFixture(t, fixtureRoot, Options{Work: budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 50 * time.Millisecond}})
-	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(opts)
-	srv.Open(snap)
+	srv := newServer(t, fixtureRoot, Options{Work: budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 50 * time.Millisecond}})
 	c := connect(t, srv)
 
 	hold, held := make(chan struct{}), make(chan struct{})
@@ -31,7 +24,7 @@ func TestWorkQueueRefusal(t *testing.T) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "mod_search_docs"
 	req.Params.Arguments = map[string]any{"query": "hook"}
-	_, err = c.CallTool(context.Background(), req)
+	_, err := c.CallTool(context.Background(), req)
 	close(hold)
 	if err == nil || !strings.Contains(err.Error(), "server busy") || !strings.Contains(err.Error(), "--max-concurrent-work") {
 		t.Errorf("a call with every slot taken: %v, want a busy error naming --max-concurrent-work", err)
