@@ -1,6 +1,6 @@
 // Package budget keeps the limits on what clients can make the server
 // hold (connections, request bodies, sessions, streams, subscriptions,
-// queued notifications), how much of each is in use, and how many requests
+// queued notifications, requests at work), how much of each is in use, and how many requests
 // each has refused. It is the one place refusals are counted: /health
 // reports it, and metrics can read the same Report.
 package budget
@@ -25,6 +25,7 @@ const (
 	Streams       Name = "streams"       // open event streams: GET /mcp and subscriptions/listen (--max-streams)
 	Subscriptions Name = "subscriptions" // resource subscriptions of one session (--max-subscriptions)
 	Notifications Name = "notifications" // notifications queued for one session (--max-queued-notifications)
+	Work          Name = "work"          // requests doing work at once (--max-concurrent-work, --max-client-work, --work-queue-timeout)
 )
 
 // Budgets is a set of budgets. The zero value is not usable; call New. A

@@ -149,6 +149,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		MaxSubscriptions:  cfg.MaxSubscriptions,
 		MaxQueued:         cfg.MaxQueued,
 		Budgets:           budget.New(),
+		Work:              cfg.Work,
 	}
 	if cfg.PublicURL != "" {
 		opts.WikiURL = cfg.PublicURL + "/wiki/"
@@ -177,7 +178,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	var err error
 	if cfg.Stdio {
-		err = serveStdio(serveCtx, log, srv, stdin, stdout)
+		err = serveStdio(serveCtx, log, srv, stdin, stdout, cfg.MaxLineBytes)
 	} else {
 		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
@@ -187,10 +188,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	return err
 }
 
-func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer) error {
+func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
 	stdio := server.NewStdioServer(content.MCP())
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
-	pipes := newAnswered(ctx, stdin, stdout, content.Refusal)
+	pipes := newAnswered(ctx, stdin, stdout, maxLine, content.Refusal)
 	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
@@ -252,12 +253,13 @@ func stopReason(ctx context.Context) string {
 	return "stdin closed"
 }
 
+// newLogger logs to w, every value capped (see capped).
 func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(capped{slog.NewJSONHandler(w, opts)})
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(capped{slog.NewTextHandler(w, opts)})
 }
 
 // buildVersion reads the version from the build information: the module

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
@@ -34,6 +35,8 @@ type config struct {
 	LogLevel         slog.Level
 	LogFormat        string
 	PublicURL        string // where clients reach the server (its wiki at /wiki/); empty: unknown
+	MaxLineBytes     int    // stdio mode
+	Work             budget.WorkLimits
 
 	Watch             watch.Mode
 	WatchPollInterval time.Duration
@@ -83,6 +86,12 @@ func flags() []cli.Flag {
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
+		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: mcpserver.DefaultWorkLimits().Running, DefaultText: "the number of cores",
+			Usage: "most tool calls and doc reads running at once; the others wait in a queue where clients take turns"},
+		&cli.IntFlag{Name: "max-client-work", EnvVars: []string{envName("max-client-work")}, Value: mcpserver.DefaultWorkLimits().PerClient,
+			Usage: "most tool calls and doc reads of one client (an MCP session, else an address) running at once"},
+		&cli.DurationFlag{Name: "work-queue-timeout", EnvVars: []string{envName("work-queue-timeout")}, Value: mcpserver.DefaultWorkLimits().MaxWait,
+			Usage: "longest wait of a request for its turn; past it the request gets a JSON-RPC error saying the server is busy"},
 		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
 		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: watch.DefaultPollInterval,
@@ -93,6 +102,8 @@ func flags() []cli.Flag {
 			Usage: "log format: text or json"},
 		&cli.StringFlag{Name: "public-url", EnvVars: []string{envName("public-url")}, DefaultText: "none: in HTTP mode, the address each client reached",
 			Usage: "the URL where people and clients reach this server, e.g. https://docs.example.com: its wiki at /wiki/ is the websiteUrl given in initialize and where search hits link their sections (with --stdio, a wiki served elsewhere)"},
+		&cli.IntFlag{Name: "max-line-bytes", EnvVars: []string{envName("max-line-bytes")}, Value: DefaultMaxLineBytes,
+			Usage: "with --stdio, longest message line read from stdin (at least 4096); a longer one is answered with a JSON-RPC error and not read"},
 		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
 		&cli.BoolFlag{Name: "wiki", EnvVars: []string{envName("wiki")}, Value: true, Category: "HTTP mode",
@@ -104,7 +115,7 @@ func flags() []cli.Flag {
 		&cli.DurationFlag{Name: "session-init-timeout", EnvVars: []string{envName("session-init-timeout")}, Value: httpserver.DefaultSessionInitTimeout, Category: "HTTP mode",
 			Usage: "end an MCP session that has made no request since initialize after this long"},
 		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: httpserver.DefaultMaxSessions, Category: "HTTP mode",
-			Usage: "most live MCP sessions; at the cap a new session ends the idle one unused longest, and initialize gets 503 only when every session is busy"},
+			Usage: "most live MCP sessions; at the cap a new session ends an idle one of the client address holding the most sessions, and initialize gets 503 only when every session is busy"},
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: httpserver.DefaultMaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together; GET streams also at most half of --max-sessions); past it a new stream gets 503"},
 		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: httpserver.DefaultStreamWriteTimeout, Category: "HTTP mode",
@@ -143,6 +154,9 @@ func configFrom(c *cli.Context) (config, error) {
 		LogFormat:        c.String("log-format"),
 		MaxSubscriptions: c.Int("max-subscriptions"),
 		MaxQueued:        c.Int("max-queued-notifications"),
+		MaxLineBytes:     c.Int("max-line-bytes"),
+		Work: budget.WorkLimits{Running: c.Int("max-concurrent-work"), PerClient: c.Int("max-client-work"),
+			MaxWait: c.Duration("work-queue-timeout")},
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(c.String("log-level"))); err != nil {
 		return cfg, usagef("--log-level %q: use debug, info, warn or error", c.String("log-level"))
@@ -152,6 +166,15 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MaxResultBytes < minResultBytes {
 		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MaxResultBytes, minResultBytes)
+	}
+	if cfg.Work.Running < 1 || cfg.Work.PerClient < 1 {
+		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.Work.Running, cfg.Work.PerClient)
+	}
+	if cfg.Work.MaxWait < 10*time.Millisecond {
+		return cfg, usagef("--work-queue-timeout %s: use at least 10ms", cfg.Work.MaxWait)
+	}
+	if cfg.MaxLineBytes < 4096 {
+		return cfg, usagef("--max-line-bytes %d is too small: use at least 4096", cfg.MaxLineBytes)
 	}
 	if cfg.MaxDocBytes < 1 {
 		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.MaxDocBytes)

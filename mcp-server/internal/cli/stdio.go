@@ -28,11 +28,19 @@ const drainTimeout = 30 * time.Second
 //
 // It also keeps a promise mcp-go does not: a request the client cancelled
 // (notifications/cancelled) gets no response.
+//
+// And it caps the length of a line (maxLine bytes, newline included): a
+// longer one is read to its end without being kept, and answered with a
+// JSON-RPC error naming the limit; mcp-go never sees it. A line is read
+// into one buffer, reused for the next line unless it grew past
+// keptLineBuffer: the line is copied once here, and once more by mcp-go.
 type answered struct {
 	ctx     context.Context
 	in      *bufio.Reader
 	out     io.Writer
-	pending []byte // the rest of a line read but not yet passed on
+	maxLine int
+	line    []byte // the buffer of the line being passed on
+	pending []byte // the rest of that line, not yet passed on
 	// refusal answers a request mcp-go would answer wrongly (nil: none;
 	// see mcpserver.Server.Refusal).
 	refusal func(context.Context, []byte) []byte
@@ -44,9 +52,37 @@ type answered struct {
 	changed   chan struct{}   // closed and replaced whenever a request is answered
 }
 
-func newAnswered(ctx context.Context, in io.Reader, out io.Writer, refusal func(context.Context, []byte) []byte) *answered {
-	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, refusal: refusal,
+// DefaultMaxLineBytes is the default longest stdio line (--max-line-bytes).
+const DefaultMaxLineBytes = 16 << 20
+
+// keptLineBuffer is the largest line buffer kept for the next line.
+const keptLineBuffer = 1 << 20
+
+func newAnswered(ctx context.Context, in io.Reader, out io.Writer, maxLine int, refusal func(context.Context, []byte) []byte) *answered {
+	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, maxLine: maxLine, refusal: refusal,
 		open: map[string]bool{}, cancelled: map[string]bool{}, changed: make(chan struct{})}
+}
+
+// readLine reads the next line into a.line. A line longer than a.maxLine
+// is read to its end but not kept: tooLong, and an empty line.
+func (a *answered) readLine() (line []byte, tooLong bool, err error) {
+	if cap(a.line) > keptLineBuffer {
+		a.line = nil
+	}
+	line = a.line[:0]
+	for {
+		frag, err := a.in.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > a.maxLine {
+			tooLong, line = true, line[:0]
+		}
+		if !tooLong {
+			line = append(line, frag...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			a.line = line
+			return line, tooLong, err
+		}
+	}
 }
 
 // Reader returns the input side, to hand to the server.
@@ -57,7 +93,12 @@ func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
 
 func (a *answered) read(p []byte) (int, error) {
 	for len(a.pending) == 0 {
-		line, err := a.in.ReadBytes('\n')
+		line, tooLong, err := a.readLine()
+		if tooLong {
+			if werr := a.reply(lineTooLong(a.maxLine)); werr != nil {
+				return 0, werr
+			}
+		}
 		if len(line) > 0 && line[len(line)-1] != '\n' {
 			// End of input cut the last line short. mcp-go drops a line
 			// that ends at EOF without a newline, and its request would
@@ -72,10 +113,7 @@ func (a *answered) read(p []byte) (int, error) {
 		}
 		if refusal != nil {
 			// Answered here; mcp-go never sees the line.
-			a.mu.Lock()
-			_, werr := a.out.Write(refusal)
-			a.mu.Unlock()
-			if werr != nil {
+			if werr := a.reply(refusal); werr != nil {
 				return 0, werr
 			}
 			line = nil
@@ -93,6 +131,14 @@ func (a *answered) read(p []byte) (int, error) {
 	n := copy(p, a.pending)
 	a.pending = a.pending[n:]
 	return n, nil
+}
+
+// reply writes an answer of answered's own.
+func (a *answered) reply(msg []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err := a.out.Write(msg)
+	return err
 }
 
 func (a *answered) write(p []byte) (int, error) {
@@ -210,6 +256,16 @@ func refuse(line []byte) []byte {
 		}
 		message = "a request's id must be a string or a number, not null"
 	}
+	return invalidRequest(message)
+}
+
+// lineTooLong is the answer to a line longer than the cap: its id is not
+// known, since the line is not read.
+func lineTooLong(maxLine int) []byte {
+	return invalidRequest(fmt.Sprintf("the message is longer than the %d-byte limit of one line (--max-line-bytes); it was not read", maxLine))
+}
+
+func invalidRequest(message string) []byte {
 	b, _ := json.Marshal(message)
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%s}}`+"\n", b)
 }

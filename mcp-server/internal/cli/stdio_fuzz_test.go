@@ -83,7 +83,7 @@ func FuzzStdio(f *testing.F) {
 		// One server per run, as per process: mcp-go's stdio session is global.
 		content := mcpserver.New(opts)
 		content.Open(snap)
-		if err := serveStdio(context.Background(), log, content, bytes.NewReader(input), &out); err != nil {
+		if err := serveStdio(context.Background(), log, content, bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
 			t.Fatalf("serveStdio: %v", err)
 		}
 

@@ -269,3 +269,32 @@ func TestStdioInvalidRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioLineCap sends a line past --max-line-bytes: it is answered with
+// an Invalid Request naming the limit, not read, and the next request is
+// served; one line just under the cap is served as usual.
+func TestStdioLineCap(t *testing.T) {
+	s := start(t, "--stdio", "--data-root", repo(t), "--max-line-bytes", "65536")
+	s.send(t, initLine)
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+strings.Repeat("x", 1<<20)+`"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+strings.Repeat("y", 60_000)+`"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	s.stdin.Close()
+	got := s.responses(t, 4)
+	if code := s.wait(t); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+	e, _ := got["<nil>"]["error"].(map[string]any)
+	if msg, _ := e["message"].(string); e == nil || e["code"] != float64(-32600) || !strings.Contains(msg, "65536-byte limit") || !strings.Contains(msg, "--max-line-bytes") {
+		t.Errorf("a 1 MiB line: got %v, want -32600 naming the 65536-byte limit and its flag", got["<nil>"])
+	}
+	if _, ok := got["2"]; ok {
+		t.Errorf("the line past the cap was answered as a request: %.200v", got["2"])
+	}
+	if r, _ := got["3"]["result"].(map[string]any); r == nil || r["isError"] != true {
+		t.Errorf("a line under the cap: got %.200v, want the tool's answer", got["3"])
+	}
+	if got["4"]["result"] == nil {
+		t.Errorf("the request after the long line got %v", got["4"])
+	}
+}

@@ -8,6 +8,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"iter"
@@ -156,8 +157,9 @@ func (s *Snapshot) Skipped() []Skipped { return s.skipped }
 
 // Doc returns the doc at a client-supplied path. The error wraps
 // ErrInvalidPath for a refused path and ErrNotFound, as a *NotFoundError
-// listing the nearest valid paths, for a path that names no doc.
-func (s *Snapshot) Doc(p string) (*Doc, error) {
+// listing the nearest valid paths, for a path that names no doc (none once
+// ctx is done).
+func (s *Snapshot) Doc(ctx context.Context, p string) (*Doc, error) {
 	clean, err := CleanPath(p)
 	if err != nil {
 		return nil, err
@@ -165,7 +167,7 @@ func (s *Snapshot) Doc(p string) (*Doc, error) {
 	if d, ok := s.Lookup(clean); ok {
 		return d, nil
 	}
-	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(clean, 5)}
+	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(ctx, clean, 5)}
 }
 
 // Attach returns the value attached to the snapshot under key, first

@@ -267,9 +267,13 @@ func listFolder(root *os.Root, dir string, buf *[]byte) ([]loadJob, []Skipped, e
 				link := &folder{root: root, fd: -1} // not owned: root stays open
 				link.jobs.Store(1)
 				jobs = append(jobs, loadJob{dir: ".", folder: link, names: []string{p}})
+			case !info.IsDir():
+				skipped = append(skipped, Skipped{Path: p, Reason: notRegular(info.Mode())})
 			}
 		case t.IsRegular():
 			names = append(names, name)
+		default:
+			skipped = append(skipped, Skipped{Path: p, Reason: notRegular(t)})
 		}
 	}
 	fd := &folder{root: sub, dir: f, fd: int(f.Fd()), owned: sub != root}
@@ -327,10 +331,14 @@ func listMarkdown(ctx context.Context, root *os.Root, start string, stamps bool)
 			case err != nil:
 				skipped = append(skipped, Skipped{Path: p, Reason: "symlink leads outside the docs folder or nowhere"})
 				return nil
+			case info.IsDir():
+				return nil
 			case !info.Mode().IsRegular():
+				skipped = append(skipped, Skipped{Path: p, Reason: notRegular(info.Mode())})
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
+			skipped = append(skipped, Skipped{Path: p, Reason: notRegular(d.Type())})
 			return nil
 		}
 		f := file{path: p}
@@ -407,7 +415,15 @@ func readDoc(root *os.Root, name, p string, maxBytes int64, buf *[]byte) readRes
 	skip := func(format string, args ...any) readResult {
 		return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf(format, args...)}}
 	}
-	f, err := root.Open(name)
+	// Only a regular file is opened: opening a named pipe waits for a
+	// writer (and would hold up the load or the reload behind it), and a
+	// device may never end. The check comes first, and the open does not
+	// wait where the system allows (openFlags), for a file swapped in
+	// between.
+	if info, err := root.Stat(name); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		return skip("%s", notRegular(info.Mode()))
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return readResult{gone: true}
@@ -422,8 +438,11 @@ func readDoc(root *os.Root, name, p string, maxBytes int64, buf *[]byte) readRes
 	if err != nil {
 		return skip("cannot stat: %s", trimPathError(err))
 	}
-	if !info.Mode().IsRegular() {
-		return readResult{gone: true} // a folder or device now has the name
+	switch {
+	case info.IsDir():
+		return readResult{gone: true} // a folder now has the name
+	case !info.Mode().IsRegular():
+		return skip("%s", notRegular(info.Mode()))
 	}
 	st := stampOf(info)
 	if info.Size() > maxBytes {
@@ -482,4 +501,18 @@ func trimPathError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// notRegular is the reason a file that is not a regular file is skipped:
+// a named pipe, a socket or a device is never opened.
+func notRegular(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe, not a regular file: never opened"
+	case mode&fs.ModeSocket != 0:
+		return "a socket, not a regular file: never opened"
+	case mode&fs.ModeDevice != 0:
+		return "a device, not a regular file: never opened"
+	}
+	return "not a regular file: never opened"
 }

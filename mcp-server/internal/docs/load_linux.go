@@ -56,6 +56,12 @@ func readDir(f *os.File, sub *os.Root, scratch *[]byte) ([]dirEntry, error) {
 			switch typ {
 			case syscall.DT_DIR:
 				e.typ = fs.ModeDir
+			case syscall.DT_FIFO:
+				e.typ = fs.ModeNamedPipe
+			case syscall.DT_SOCK:
+				e.typ = fs.ModeSocket
+			case syscall.DT_CHR, syscall.DT_BLK:
+				e.typ = fs.ModeDevice
 			case syscall.DT_REG:
 			case syscall.DT_LNK:
 				e.typ = fs.ModeSymlink
@@ -120,6 +126,10 @@ func readDocAt(dirfd int, name, p string, maxBytes int64, buf *[]byte) (readResu
 	}
 	return docOf(p, b, st), true
 }
+
+// openFlags are added to the flags of every open of a doc: a named pipe
+// swapped in after its check does not hold the open up.
+const openFlags = syscall.O_NONBLOCK
 
 func openat(dirfd int, name string) (int, error) {
 	for {

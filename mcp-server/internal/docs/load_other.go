@@ -7,6 +7,10 @@ import (
 	"os"
 )
 
+// openFlags are added to the flags of every open of a doc: nothing here,
+// where the type check before the open is what keeps pipes out.
+const openFlags = 0
+
 // readDir lists the folder open as f (in sub) with the entries' types.
 func readDir(f *os.File, sub *os.Root, _ *[]byte) ([]dirEntry, error) {
 	entries, err := f.ReadDir(-1)

@@ -89,7 +89,7 @@ func TestLoad(t *testing.T) {
 	if snap.Generation() != 7 {
 		t.Errorf("generation = %d, want 7", snap.Generation())
 	}
-	if d, err := snap.Doc("alias.md"); err != nil || d.Title() != "Intro" {
+	if d, err := snap.Doc(context.Background(), "alias.md"); err != nil || d.Title() != "Intro" {
 		t.Errorf(`Doc("alias.md") = %v, %v; want the linked intro page`, d, err)
 	}
 }
@@ -105,10 +105,10 @@ func TestSnapshotDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := snap.Doc("../etc/passwd"); !errors.Is(err, ErrInvalidPath) {
+	if _, err := snap.Doc(context.Background(), "../etc/passwd"); !errors.Is(err, ErrInvalidPath) {
 		t.Errorf("Doc(../etc/passwd) error = %v, want ErrInvalidPath", err)
 	}
-	_, err = snap.Doc("tools.md")
+	_, err = snap.Doc(context.Background(), "tools.md")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Doc(tools.md) error = %v, want a NotFoundError", err)

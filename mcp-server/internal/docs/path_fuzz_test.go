@@ -76,7 +76,7 @@ func FuzzCleanPath(f *testing.F) {
 			}
 		}
 
-		d, derr := snap.Doc(p)
+		d, derr := snap.Doc(context.Background(), p)
 		switch {
 		case derr == nil && err != nil:
 			t.Fatalf("Doc(%q) found %s for a path CleanPath refuses", p, d.Path)

@@ -185,7 +185,7 @@ func TestUpdate(t *testing.T) {
 				t.Errorf("update and full load disagree (-load +update):\n%s", d)
 			}
 			for _, d := range full.Docs() {
-				got, err := next.Doc(d.Path)
+				got, err := next.Doc(context.Background(), d.Path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -213,16 +213,16 @@ func TestUpdateSharesUnchangedDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"a.md", "c/d.md"} {
-			old, _ := prev.Doc(p)
-			now, _ := next.Doc(p)
+			old, _ := prev.Doc(context.Background(), p)
+			now, _ := next.Doc(context.Background(), p)
 			if old != now {
 				t.Errorf("%+v: %s was read again though it did not change", ch, p)
 			}
 		}
-		if d, _ := next.Doc("b.md"); d.Title() != "B, edited" {
+		if d, _ := next.Doc(context.Background(), "b.md"); d.Title() != "B, edited" {
 			t.Errorf("%+v: b.md title = %q, want the edited one", ch, d.Title())
 		}
-		if old, _ := prev.Doc("b.md"); old.Title() != "B" {
+		if old, _ := prev.Doc(context.Background(), "b.md"); old.Title() != "B" {
 			t.Errorf("the old snapshot changed under its readers: b.md title = %q", old.Title())
 		}
 	}

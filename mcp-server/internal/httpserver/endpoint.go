@@ -156,7 +156,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 	}
-	ctx, release, evicted, err := s.sessions.admit(r.Context())
+	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
 	if err != nil {
 		limit := s.opts.MaxSessions
 		if errors.Is(err, errSubjectFull) {

@@ -335,9 +335,23 @@ func TestFaultMessyTree(t *testing.T) {
 			if res.IsError || !strings.Contains(mcptest.Text(res), "before\x00after") {
 				t.Errorf("doc with a NUL byte: %q", mcptest.Text(res))
 			}
-			res = mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "e\x00a"})
-			if res.IsError || !strings.Contains(mcptest.Text(res), "nul.md:3") {
-				t.Errorf("search for a NUL byte: %q", mcptest.Text(res))
+			// A call reads at most 4 MiB of text: past the 50 MB doc, the
+			// search goes on from its cursor.
+			args := map[string]any{"query": "e\x00a"}
+			for page := 0; ; page++ {
+				res = mcptest.Call(t, c, "mod_search_docs", args)
+				var out struct {
+					HasMore    bool   `json:"has_more"`
+					NextCursor string `json:"next_cursor"`
+				}
+				mcptest.Decode(t, res, &out)
+				if res.IsError || strings.Contains(mcptest.Text(res), "nul.md:3") || !out.HasMore || page == 3 {
+					if !strings.Contains(mcptest.Text(res), "nul.md:3") {
+						t.Errorf("search for a NUL byte, page %d: %q", page, mcptest.Text(res))
+					}
+					break
+				}
+				args["cursor"] = out.NextCursor
 			}
 			if res := mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": "latin1.md"}); !res.IsError {
 				t.Errorf("a doc that is not UTF-8 was served: %s", mcptest.Text(res))

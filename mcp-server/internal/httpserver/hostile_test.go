@@ -662,3 +662,29 @@ func TestHostileNotificationStorm(t *testing.T) {
 		t.Errorf("exit %d after SIGTERM, want 0", code)
 	}
 }
+
+// Log amplification: a request whose method name is 3 MiB, and one whose
+// Mcp-Session-Id is 60 KB, each add a few hundred bytes a value to the
+// log, marked as cut, not their input (the method was logged twice).
+func TestHostileLogAmplification(t *testing.T) {
+	p := start(t, nil)
+	url := "http://" + p.addr + "/mcp"
+	sid := rawSession(t, p)
+	before := len(p.stderr.String())
+	method := strings.Repeat("m", 3<<20)
+	if _, _, _, err := post(url, sid, `{"jsonrpc":"2.0","id":9,"method":"`+method+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := post(url, strings.Repeat("S", 60_000), `{"jsonrpc":"2.0","id":10,"method":"ping"}`); err != nil {
+		t.Fatal(err)
+	}
+	mustBeServed(t, p, "the oversized fields")
+	grown := len(p.stderr.String()) - before
+	t.Logf("the log grew by %d bytes", grown)
+	if grown > 32<<10 {
+		t.Errorf("the log grew by %d bytes for a 3 MiB method and a 60 KB session id, want a few KB", grown)
+	}
+	if !strings.Contains(p.stderr.String(), "…[cut: 3145728 bytes]") {
+		t.Error("the method name is not marked as cut in the log")
+	}
+}

@@ -186,6 +186,11 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 		// The Host check lives in checkHost, for every path; one
 		// implementation, not two that could disagree.
 		server.WithDisableLocalhostProtection(true),
+		// The client's address, for the per-client limits of the work
+		// queue when a request has no session (see mcpserver's clientOf).
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			return budget.WithClientAddr(ctx, clientHost(r.RemoteAddr))
+		}),
 	}
 	if opts.Stateless {
 		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
@@ -339,4 +344,13 @@ func (s *Server) Shutdown(ctx context.Context) {
 	if err := s.mcp.Shutdown(ctx); err != nil {
 		s.log.Warn("end mcp sessions", "err", err)
 	}
+}
+
+// clientHost is the host of a remote address: a client's connections
+// share it, whatever their ports.
+func clientHost(remote string) string {
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		return host
+	}
+	return remote
 }

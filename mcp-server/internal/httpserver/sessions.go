@@ -35,10 +35,12 @@ var (
 // its reservation.
 //
 // Nobody is locked out: a session that has done nothing since initialize
-// expires after initIdle, and at the cap admit makes room by ending the
+// expires after initIdle, and at the cap admit makes room by ending a
+// session of the client (address) that holds the most sessions: its
 // session that has gone unused longest (never-used ones first) among those
-// with no open stream and no request in flight. Only when every session is
-// busy is a new one refused.
+// with no open stream and no request in flight. So a script that opens
+// sessions in a loop ends its own sessions, not another client's. Only
+// when every session is busy is a new one refused.
 //
 // With OAuth, each session belongs to the subject whose token opened it:
 // only that subject's requests reach it (anyone else gets 404, as for an
@@ -70,6 +72,7 @@ type sessions struct {
 
 type session struct {
 	subject  string // whose token opened it; "" without OAuth
+	client   string // the address it was opened from
 	lastSeen time.Time
 	used     bool               // a request other than initialize and notifications/initialized was made
 	inFlight int                // requests being answered
@@ -95,7 +98,7 @@ func (s *sessions) generate(r *reservation) string {
 	ss := &session{lastSeen: s.now()}
 	if r != nil {
 		r.settle()
-		ss.subject = r.subject
+		ss.subject, ss.client = r.subject, r.client
 	}
 	s.live[id] = ss
 	return id
@@ -242,7 +245,8 @@ func (s *sessions) touch(id string) error {
 type reservation struct {
 	s       *sessions
 	subject string
-	done    bool // the slot was filled or released; guarded by s.mu
+	client  string // the address of the initialize request
+	done    bool   // the slot was filled or released; guarded by s.mu
 }
 
 // settle gives the slot up once, filled or released. The caller holds r.s.mu.
@@ -281,7 +285,7 @@ func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdMana
 // when every session is busy. A subject at perSubject makes room among its
 // own sessions the same way, else gets errSubjectFull. evicted is the
 // number of sessions it ended to make room.
-func (s *sessions) admit(ctx context.Context) (_ context.Context, release func(), evicted int, err error) {
+func (s *sessions) admit(ctx context.Context, client string) (_ context.Context, release func(), evicted int, err error) {
 	subject, _ := oauth.Subject(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -305,7 +309,7 @@ func (s *sessions) admit(ctx context.Context) (_ context.Context, release func()
 	}
 	s.admitting++
 	s.admittingBy[subject]++
-	r := &reservation{s: s, subject: subject}
+	r := &reservation{s: s, subject: subject, client: client}
 	return context.WithValue(ctx, reservationKey{}, r), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -327,10 +331,15 @@ func (s *sessions) heldLocked(subject string) int {
 
 // makeRoomLocked ends one idle session to make room for a new one: of the
 // sessions with no open stream and no request in flight (of subject, when
-// one is given), the one never used since initialize that is oldest, else
-// the one unused longest. It reports false when every such session is
-// busy. The caller holds mu.
+// one is given), one of the client (address) holding the most sessions:
+// its session never used since initialize that is oldest, else the one
+// unused longest. It reports false when every such session is busy. The
+// caller holds mu.
 func (s *sessions) makeRoomLocked(subject string) bool {
+	held := map[string]int{}
+	for _, ss := range s.live {
+		held[ss.client]++
+	}
 	var (
 		victim string
 		best   *session
@@ -339,8 +348,9 @@ func (s *sessions) makeRoomLocked(subject string) bool {
 		if ss.stream != nil || ss.inFlight > 0 || (subject != "" && ss.subject != subject) {
 			continue
 		}
-		if best == nil || (!ss.used && best.used) ||
-			(ss.used == best.used && ss.lastSeen.Before(best.lastSeen)) {
+		if best == nil || held[ss.client] > held[best.client] ||
+			held[ss.client] == held[best.client] && ((!ss.used && best.used) ||
+				(ss.used == best.used && ss.lastSeen.Before(best.lastSeen))) {
 			victim, best = id, ss
 		}
 	}

@@ -21,7 +21,7 @@ func TestSessionsLifecycle(t *testing.T) {
 	for _, id := range []string{a, b} {
 		s.live[id].inFlight++ // busy: admit may not make room
 	}
-	_, _, _, err := s.admit(context.Background())
+	_, _, _, err := s.admit(context.Background(), "")
 	full := errors.Is(err, errSessionsFull)
 	for _, id := range []string{a, b} {
 		s.live[id].inFlight--
@@ -39,7 +39,7 @@ func TestSessionsLifecycle(t *testing.T) {
 	doneStream()
 	now = now.Add(2 * time.Minute) // a idle since its stream closed
 	aAfter := s.touch(a)
-	_, release, evicted, err := s.admit(context.Background())
+	_, release, evicted, err := s.admit(context.Background(), "")
 	if err != nil || evicted != 0 {
 		t.Fatalf("admit after expiry: %v, %d sessions ended to make room, want none", err, evicted)
 	}
@@ -64,7 +64,7 @@ func TestSessionsLifecycle(t *testing.T) {
 // its own slot: live plus admitting never counts a session twice.
 func TestReservation(t *testing.T) {
 	s := newSessions(1, time.Minute, time.Minute)
-	ctx, release, _, err := s.admit(context.Background())
+	ctx, release, _, err := s.admit(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestSessionsMakeRoom(t *testing.T) {
 	s.now = func() time.Time { return now }
 	tick := func() { now = now.Add(time.Second) }
 	admit := func() (string, int, error) {
-		ctx, release, evicted, err := s.admit(context.Background())
+		ctx, release, evicted, err := s.admit(context.Background(), "")
 		if err != nil {
 			return "", 0, err
 		}
@@ -167,5 +167,35 @@ func TestSessionsMakeRoom(t *testing.T) {
 	}
 	if _, err := s.Validate(used2); err != nil {
 		t.Errorf("used2, recently used, was ended: %v", err)
+	}
+}
+
+// TestSessionsChurnEndsItsOwn fills the sessions with a script's, used
+// more recently than a normal client's: at the cap, the script's next
+// session ends one of the script's, not the client's idle one.
+func TestSessionsChurnEndsItsOwn(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	s := newSessions(4, time.Hour, time.Minute)
+	s.now = func() time.Time { return now }
+	open := func(client string) string {
+		ctx, release, _, err := s.admit(context.Background(), client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		id := ctx.Value(reservationKey{}).(*reservation).Generate()
+		now = now.Add(time.Second)
+		s.touch(id)
+		return id
+	}
+	normal := open("192.0.2.1")
+	for range 20 {
+		open("192.0.2.66")
+	}
+	if _, err := s.Validate(normal); err != nil {
+		t.Errorf("the normal client's session ended while a script churned: %v", err)
+	}
+	if n := s.count(); n != 4 {
+		t.Errorf("%d sessions live, want the cap of 4", n)
 	}
 }

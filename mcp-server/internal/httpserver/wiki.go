@@ -63,6 +63,9 @@ func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			f.Close()
 		}
+		if errors.Is(err, errNotRegular) {
+			s.log.Warn("wiki file skipped", "path", name, "err", err)
+		}
 		s.notFound(w, r, root)
 		return
 	}
@@ -101,7 +104,20 @@ func hasIndex(root *os.Root) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
+// errNotRegular refuses to open what is neither a folder nor a regular
+// file: opening a named pipe waits for a writer, so 32 requests for one
+// would hold every connection, and a device may never end.
+var errNotRegular = errors.New("not a regular file or folder")
+
+// openFile opens name in root, but only a regular file or a folder: the
+// type is checked before the open. A pipe swapped in between the check and
+// the open would still be opened; the site folder is the operator's.
 func openFile(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	if info, err := root.Stat(name); err != nil {
+		return nil, nil, err
+	} else if !info.Mode().IsRegular() && !info.IsDir() {
+		return nil, nil, fmt.Errorf("open %s: %w (%s)", name, errNotRegular, info.Mode().Type())
+	}
 	f, err := root.Open(name)
 	if err != nil {
 		return nil, nil, err

@@ -37,7 +37,7 @@ func TestCompletion(t *testing.T) {
 	for _, p := range []string{"guide/sub/deep.md", "guide/zeta/z.md", "guide/alpha.md", "gx.md"} {
 		writeFile(t, dir, "docs/"+p, "# "+p+"\n")
 	}
-	c, init := initialize(t, openServer(t, dir, Options{}))
+	c, init := initialize(t, newServer(t, dir, Options{}))
 	if init.Capabilities.Completions == nil {
 		t.Error("initialize does not advertise completions")
 	}

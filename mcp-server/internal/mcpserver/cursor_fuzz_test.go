@@ -80,7 +80,7 @@ func FuzzCursor(f *testing.F) {
 					if e.Path <= path {
 						t.Fatalf("list after %q returned %q", path, e.Path)
 					}
-					if _, err := snap.Doc(e.Path); err != nil {
+					if _, err := snap.Doc(context.Background(), e.Path); err != nil {
 						t.Fatalf("listed %q, which is not a doc: %v", e.Path, err)
 					}
 				}

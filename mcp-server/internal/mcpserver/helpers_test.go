@@ -22,11 +22,11 @@ const fixtureRoot = "testdata/repo"
 // initialised with a protocol version that has sessions.
 func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
 	t.Helper()
-	return connect(t, openServer(t, dataRoot, opts))
+	return connect(t, newServer(t, dataRoot, opts))
 }
 
-// openServer is a server of the repository dataRoot with its docs loaded.
-func openServer(t *testing.T, dataRoot string, opts Options) *Server {
+// newServer serves dataRoot with opts, its docs loaded.
+func newServer(t *testing.T, dataRoot string, opts Options) *Server {
 	t.Helper()
 	opts, docsDir := withFixture(t, dataRoot, opts)
 	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})

@@ -16,7 +16,7 @@ import (
 // TestIdentity: initialize gives the wiki as websiteUrl, the icon as a
 // data: URI of icon.svg, and every tool a title.
 func TestIdentity(t *testing.T) {
-	c, init := initialize(t, openServer(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"}))
+	c, init := initialize(t, newServer(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"}))
 	if got := init.ServerInfo.WebsiteURL; got != "https://docs.example/wiki/" {
 		t.Errorf("websiteUrl %q", got)
 	}
@@ -39,7 +39,7 @@ func TestIdentity(t *testing.T) {
 
 	// A request with the wiki's address in its context (HTTP mode without
 	// --public-url) gets it as websiteUrl.
-	msg := openServer(t, fixtureRoot, Options{}).MCP().HandleMessage(WithWikiURL(context.Background(), "http://127.0.0.1:3040/wiki/"),
+	msg := newServer(t, fixtureRoot, Options{}).MCP().HandleMessage(WithWikiURL(context.Background(), "http://127.0.0.1:3040/wiki/"),
 		[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
 	b, err := json.Marshal(msg)
 	if err != nil || !strings.Contains(string(b), `"websiteUrl":"http://127.0.0.1:3040/wiki/"`) {
@@ -55,7 +55,7 @@ func TestCacheHints(t *testing.T) {
 		mode    watch.Mode
 		wantTTL int64
 	}{{watch.Auto, 0}, {watch.Off, maxDocsTTL.Milliseconds()}} {
-		c, err := client.NewInProcessClient(openServer(t, fixtureRoot, Options{Watch: tt.mode}).MCP())
+		c, err := client.NewInProcessClient(newServer(t, fixtureRoot, Options{Watch: tt.mode}).MCP())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestCacheHints(t *testing.T) {
 		}
 	}
 	// A request of an older version carries no hints.
-	srv := openServer(t, fixtureRoot, Options{Watch: watch.Off})
+	srv := newServer(t, fixtureRoot, Options{Watch: watch.Off})
 	for _, req := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"resources/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://index.md"}}`,

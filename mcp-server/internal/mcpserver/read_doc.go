@@ -43,9 +43,9 @@ func (s *Server) readDocTool() server.ServerTool {
 		s.readDoc)
 }
 
-func (s *Server) readDoc(_ context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
+func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
 	snap := s.store.Snapshot()
-	d, err := snap.Doc(in.Path)
+	d, err := snap.Doc(ctx, in.Path)
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}

@@ -76,9 +76,10 @@ func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
 		if !strings.HasPrefix(uri, docScheme) {
 			return nil
 		}
-		p, err := docPathOf(uri)
+		docPart, _ := cutFragment(uri) // a section's anchor is checked when it is read
+		p, err := docPathOf(docPart)
 		if err == nil {
-			_, err = s.store.Snapshot().Doc(p)
+			_, err = s.store.Snapshot().Doc(ctx, p)
 		}
 		if err == nil {
 			return nil

@@ -173,18 +173,27 @@ func docResource(path, title string) mcp.Resource {
 // section of a doc (resolveDocURI has checked both). mcp-go reports a
 // handler's error as a JSON-RPC internal error (-32603); the message says
 // what was wrong.
-func (s *Server) readDocResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
 	docPart, frag := cutFragment(uri)
 	p, err := docPathOf(docPart)
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.store.Snapshot().Doc(p)
+	var (
+		d    *docs.Doc
+		text string
+	)
+	if werr := s.work.Do(ctx, clientOf(ctx), func() {
+		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
+			text = docText(d)
+		}
+	}); werr != nil {
+		return nil, werr
+	}
 	if err != nil {
 		return nil, err
 	}
-	text := docText(d)
 	if frag != "" {
 		sec, err := section(d.Path, text, frag)
 		if err != nil {
@@ -287,7 +296,7 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 	p, err := docPathOf(docPart)
 	if err == nil {
 		var d *docs.Doc
-		if d, err = s.store.Snapshot().Doc(p); err == nil {
+		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
 			if frag == "" {
 				req.Params.URI = docURI(d.Path)
 				return

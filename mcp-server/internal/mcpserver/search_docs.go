@@ -41,7 +41,7 @@ type SearchDocsInput struct {
 // SearchDocsOutput is the result of mod_search_docs.
 type SearchDocsOutput struct {
 	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain; pass next_cursor to get them."`
+	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain, or when the search stopped before the end of the docs (one call reads at most 2 MiB of text); pass next_cursor to go on."`
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
 	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
@@ -141,10 +141,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		anchors    []string
 		wiki       = s.wikiURL(ctx)
 	)
-	for m := range search.Find(ctx, snap, q, after, indexWait) {
-		if err := ctx.Err(); err != nil {
-			return out, "", err
-		}
+	// One call reads at most search.CallBytes of text: a query the index
+	// cannot narrow down (every doc holds its three-letter pieces, no line
+	// holds it) goes on from its cursor, a few milliseconds a call.
+	read := search.Budget{Bytes: search.CallBytes}
+	for m := range search.Find(ctx, snap, q, after, indexWait, &read) {
 		off, length := m.Offset, m.Length
 		if len(others) > 0 {
 			o, l, ok := indexAll(m.Text, others)
@@ -192,14 +193,22 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		out.Matches = append(out.Matches, sm)
 	}
+	if err := ctx.Err(); err != nil {
+		return out, "", err
+	}
 	if in.Cursor == "" {
 		out.Hooks = s.matchHooks(matchers)
 	}
-	if out.HasMore {
+	stoppedAt := ""
+	switch {
+	case read.Stopped && !out.HasMore:
+		out.HasMore, stoppedAt = true, read.Resume.Path
+		out.NextCursor = cursor{Kind: "search", Query: fp, Path: read.Resume.Path, Line: read.Resume.Line}.encode()
+	case out.HasMore:
 		last := out.Matches[len(out.Matches)-1]
 		out.NextCursor = cursor{Kind: "search", Query: fp, Path: last.Path, Line: last.Line}.encode()
 	}
-	return out, out.text(in.Query, terms), nil
+	return out, out.text(in.Query, terms, stoppedAt), nil
 }
 
 // The values of mod_search_docs' match argument.
@@ -245,7 +254,9 @@ func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
 	return off, length, true
 }
 
-func (o SearchDocsOutput) text(query string, terms []string) string {
+// text is the readable copy of the result. stoppedAt is the doc before
+// which the search stopped for its text budget, if it did.
+func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) string {
 	var b strings.Builder
 	for _, h := range o.Hooks {
 		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
@@ -253,13 +264,16 @@ func (o SearchDocsOutput) text(query string, terms []string) string {
 	if len(o.Hooks) > 0 {
 		b.WriteString("[details: mod_get_hook]\n\n")
 	}
-	if len(o.Matches) == 0 {
-		if len(terms) > 1 {
-			fmt.Fprintf(&b, "No line in the docs contains all of %s.", quoteAll(terms))
-		} else {
-			fmt.Fprintf(&b, "No line in the docs contains %q.", query)
-		}
+	what := strconv.Quote(query)
+	if len(terms) > 1 {
+		what = "all of " + quoteAll(terms)
+	}
+	if len(o.Matches) == 0 && stoppedAt == "" {
+		fmt.Fprintf(&b, "No line in the docs contains %s.", what)
 		return b.String()
+	}
+	if len(o.Matches) == 0 {
+		fmt.Fprintf(&b, "No line in the docs before %s contains %s.\n", stoppedAt, what)
 	}
 	size := 64
 	for _, m := range o.Matches {
@@ -285,7 +299,11 @@ func (o SearchDocsOutput) text(query string, terms []string) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\n[%s", plural(len(o.Matches), "match", "matches"))
-	if o.HasMore {
+	switch {
+	case stoppedAt != "":
+		fmt.Fprintf(&b, "; the search stopped before %s, having read the most text one call reads (%d MiB): call again with cursor=%q to search the rest",
+			stoppedAt, search.CallBytes>>20, o.NextCursor)
+	case o.HasMore:
 		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
 	}
 	b.WriteString("]")

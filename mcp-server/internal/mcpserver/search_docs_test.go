@@ -304,3 +304,41 @@ func TestSearchDocsAllTerms(t *testing.T) {
 		t.Errorf("all_terms cursor in substring mode: %q", got)
 	}
 }
+
+// TestSearchDocsReadBudget checks that a search the index cannot narrow
+// down (every doc holds the query's three-letter pieces, almost no line
+// holds the query) stops after search.CallBytes of text with a cursor, and
+// that the pages walk every doc without losing a match.
+func TestSearchDocsReadBudget(t *testing.T) {
+	const query = "the the the the"
+	dir := copyTree(t, fixtureRoot)
+	line := strings.Repeat("the cat and the dog the end; ", 8) + "\n"
+	for i := range 12 {
+		writeFile(t, dir, fmt.Sprintf("docs/big/%02d.md", i), strings.Repeat(line, (1<<20)/len(line)))
+	}
+	writeFile(t, dir, "docs/big/99.md", "# Last\n\nsaid "+query+" at last\n")
+	c := newClient(t, dir, Options{})
+	args := map[string]any{"query": query}
+	var found []SearchMatch
+	pages := 0
+	for ; ; pages++ {
+		if pages > 12 {
+			t.Fatal("paging does not end")
+		}
+		out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
+		found = append(found, out.Matches...)
+		if !out.HasMore {
+			break
+		}
+		if len(out.Matches) == 0 && !strings.Contains(text, "the search stopped before big/") {
+			t.Errorf("page %d: empty with more to come, but the text does not say where the search stopped:\n%s", pages, text)
+		}
+		args["cursor"] = out.NextCursor
+	}
+	if pages < 2 {
+		t.Errorf("the search took %d pages; 12 MiB of text should take several", pages+1)
+	}
+	if len(found) != 1 || found[0].Path != "big/99.md" {
+		t.Errorf("matches = %+v, want the one in big/99.md", found)
+	}
+}

@@ -1,12 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
@@ -16,13 +14,7 @@ import (
 // waits for it, bounded, or scans), and again once it is built: the answers
 // are the same, and none is an error.
 func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
-	opts, docsDir := withFixture(t, fixtureRoot, Options{})
-	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(opts)
-	srv.Open(snap)
+	srv := newServer(t, fixtureRoot, Options{})
 	c := connect(t, srv)
 
 	queries := []map[string]any{
@@ -41,7 +33,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 		t.Fatal("the first query matches nothing in the fixture; the test checks nothing")
 	}
 
-	p := search.IndexOf(snap)
+	p := search.IndexOf(srv.store.Snapshot())
 	<-p.Done()
 	if ix, err := p.Index(); ix == nil || err != nil {
 		t.Fatalf("no index after the build: %v", err)

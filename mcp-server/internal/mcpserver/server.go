@@ -9,10 +9,12 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,6 +57,17 @@ type Options struct {
 	MaxSubscriptions int             // resources one session may subscribe to; 0 means DefaultMaxSubscriptions
 	MaxQueued        int             // notifications waiting for one session; 0 means DefaultMaxQueuedNotifications
 	Budgets          *budget.Budgets // where refusals are counted; nil means a set of its own
+
+	// Work limits the tool calls and doc reads running at once, in all and
+	// per client, and how long one waits for its turn (see budget.Queue);
+	// zero fields take DefaultWorkLimits'.
+	Work budget.WorkLimits
+}
+
+// DefaultWorkLimits are the work queue's defaults: as many requests at
+// work as the process has cores, two per client, a wait of 10 s at most.
+func DefaultWorkLimits() budget.WorkLimits {
+	return budget.WorkLimits{Running: runtime.GOMAXPROCS(0), PerClient: 2, MaxWait: 10 * time.Second}
 }
 
 // Observer measures the server (metrics.Metrics is one): every request
@@ -74,6 +87,7 @@ type Server struct {
 	hookCache hookCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
+	work      *budget.Queue  // tool calls and doc reads take turns here
 	watcher   *watch.Watcher // follows the files on disk while Run runs
 	applyMu   sync.Mutex     // held while a batch of changes is applied
 
@@ -108,7 +122,12 @@ func New(opts Options) *Server {
 		opts.Budgets = budget.New()
 	}
 	opts.Budgets.Define(budget.Notifications, int64(opts.MaxQueued), nil)
-	s := &Server{opts: opts, store: docs.NewStore(nil), log: opts.Logger, opened: make(chan struct{})}
+	def := DefaultWorkLimits()
+	opts.Work.Running = cmp.Or(opts.Work.Running, def.Running)
+	opts.Work.PerClient = cmp.Or(opts.Work.PerClient, def.PerClient)
+	opts.Work.MaxWait = cmp.Or(opts.Work.MaxWait, def.MaxWait)
+	s := &Server{opts: opts, store: docs.NewStore(nil), log: opts.Logger, opened: make(chan struct{}),
+		work: budget.NewQueue(opts.Work, opts.Budgets)}
 	s.subs = newSubscriptions(opts.MaxSubscriptions, s.serves, opts.Budgets, opts.Logger)
 	s.watcher = watch.New(watch.Options{
 		Mode:         opts.Watch,

@@ -11,6 +11,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // tools are the tools the server registers, in the order tools/list gives
@@ -54,13 +57,19 @@ func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.Too
 		if err := bind(req, &in); err != nil {
 			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", tool, err)), nil
 		}
-		out, text, err := f(ctx, in)
-		if err != nil {
-			return s.toolError(ctx, tool, err), nil
-		}
-		res := mcp.NewToolResultStructured(out, text)
-		if l, ok := any(out).(linker); ok {
-			res.Content = append(res.Content, l.links()...)
+		var res *mcp.CallToolResult
+		if err := s.work.Do(ctx, clientOf(ctx), func() {
+			out, text, err := f(ctx, in)
+			if err != nil {
+				res = s.toolError(ctx, tool, err)
+				return
+			}
+			res = mcp.NewToolResultStructured(out, text)
+			if l, ok := any(out).(linker); ok {
+				res.Content = append(res.Content, l.links()...)
+			}
+		}); err != nil {
+			return nil, err // a JSON-RPC error: busy (naming the limits), or the request ended
 		}
 		return res, nil
 	}
@@ -69,6 +78,23 @@ func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.Too
 // linker is a result that links to resources (resource_link content
 // items, after its text).
 type linker interface{ links() []mcp.Content }
+
+// clientOf is the client a request's work is charged to in the work queue:
+// with OAuth the token's subject (all of one user's sessions share one
+// share), else its session, else (without sessions) its address, else the
+// one local client of stdio.
+func clientOf(ctx context.Context) budget.Client {
+	if sub, ok := oauth.Subject(ctx); ok {
+		return budget.Client("subject " + sub)
+	}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		return budget.Client("session " + cs.SessionID())
+	}
+	if addr := budget.ClientAddr(ctx); addr != "" {
+		return budget.Client("address " + addr)
+	}
+	return "local"
+}
 
 // readOnlyTool declares a tool with every annotation set: mcp-go defaults
 // to destructive and open-world otherwise.

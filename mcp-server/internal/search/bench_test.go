@@ -37,6 +37,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// benchTempDir is the folder of the benchmarks' corpora, removed by
+// TestMain.
+var benchTempDir = sync.OnceValue(func() string {
+	dir, err := os.MkdirTemp("", "search-bench-")
+	if err != nil {
+		panic(err)
+	}
+	benchDir = dir
+	return dir
+})
+
 func benchCorpus(b *testing.B, files int) *docs.Snapshot {
 	b.Helper()
 	benchMu.Lock()
@@ -44,14 +55,7 @@ func benchCorpus(b *testing.B, files int) *docs.Snapshot {
 	if s, ok := benchCorpora[files]; ok {
 		return s
 	}
-	if benchDir == "" {
-		dir, err := os.MkdirTemp("", "search-bench-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchDir = dir
-	}
-	dir := filepath.Join(benchDir, fmt.Sprint(files))
+	dir := filepath.Join(benchTempDir(), fmt.Sprint(files))
 	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 1, Files: files}); err != nil {
 		b.Fatal(err)
 	}

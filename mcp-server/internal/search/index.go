@@ -605,10 +605,14 @@ func mix(x uint64) uint64 {
 // Matches yields the same matches as the package-level Matches on the
 // index's snapshot, in the same order.
 func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
+	return ix.matches(q, after, nil)
+}
+
+func (ix *Index) matches(q Query, after Position, b *Budget) iter.Seq[Match] {
 	if q.Text == "" || !utf8.ValidString(q.Text) {
 		// An empty query matches every line, and invalid UTF-8 can match
 		// inside a rune: n-grams of runes cannot narrow either down.
-		return Matches(ix.snap, q, after)
+		return matches(ix.snap, q, after, b)
 	}
 	hashes := queryHashes(q.Text)
 	m := NewMatcher(q.Text, q.CaseSensitive)
@@ -618,7 +622,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 		hi := lo + sort.Search(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i].Path, q.PathPrefix) })
 		first := sort.Search(len(ix.segs), func(i int) bool { return ix.offs[i]+ix.lens[i] > lo })
 		cs := make([]postings, 0, len(hashes))
-		var buf []byte // scratch for scanDoc
+		r := reader{budget: b}
 		for si := first; si < len(ix.segs) && ix.offs[si] < hi; si++ {
 			sg, off := ix.segs[si].Load(), ix.offs[si]
 			if sg == nil {
@@ -628,7 +632,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 					if doc.Path == after.Path {
 						from = after.Line
 					}
-					if !scanDoc(doc, from, m, &buf, yield) {
+					if !scanDoc(doc, from, m, &r, yield) {
 						return
 					}
 				}
@@ -653,7 +657,7 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 					if doc.Path == after.Path {
 						line = after.Line
 					}
-					if !scanDoc(doc, line, m, &buf, yield) {
+					if !scanDoc(doc, line, m, &r, yield) {
 						return
 					}
 				}

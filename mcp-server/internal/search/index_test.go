@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
@@ -382,7 +384,7 @@ func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
 	q := Query{Text: "ka"}
 	want := collect(Matches(snap, q, Position{}), 0)
 	// A zero wait scans unless the index happens to be ready: same answer.
-	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0), 0)); diff != "" {
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
 		t.Errorf("Find without waiting (-want +got):\n%s", diff)
 	}
 	p := IndexOf(snap)
@@ -393,7 +395,7 @@ func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
 	if IndexOf(snap) != p {
 		t.Error("IndexOf built a second index for the same snapshot")
 	}
-	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0), 0)); diff != "" {
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
 		t.Errorf("Find with the index (-want +got):\n%s", diff)
 	}
 	if len(want) == 0 {
@@ -434,5 +436,47 @@ func TestMatchesKeepTheirText(t *testing.T) {
 		if len(docs) < 20 {
 			t.Fatalf("%s: %d matches in %d docs: too few to tell", name, len(kept), len(docs))
 		}
+	}
+}
+
+// TestFindBudget walks a query page by page with a small text budget, from
+// the index and from the scan, and checks that the pages add up to the
+// unbounded answer; and that a cancelled search reads nothing.
+func TestFindBudget(t *testing.T) {
+	dir := t.TempDir()
+	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(1, 1)), 60)
+	snap := load(t, dir)
+	q := Query{Text: "ka"}
+	want := collect(Matches(snap, q, Position{}), 0)
+	if len(want) == 0 {
+		t.Fatal("the query matched nothing; the test checks nothing")
+	}
+	for _, wait := range []time.Duration{0, time.Minute} {
+		var got []hit
+		after, pages := Position{}, 0
+		for ; ; pages++ {
+			b := Budget{Bytes: 300}
+			got = append(got, collect(Find(context.Background(), snap, q, after, wait, &b), 0)...)
+			if !b.Stopped {
+				break
+			}
+			if !errors.Is(b.Err, ErrBudgetSpent) {
+				t.Fatalf("stopped for %v, want ErrBudgetSpent", b.Err)
+			}
+			after = b.Resume
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("wait %v: pages of 300 bytes (-want +got):\n%s", wait, diff)
+		}
+		if pages < 3 {
+			t.Errorf("wait %v: %d pages; 300 bytes a page should take more", wait, pages)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := Budget{}
+	if got := collect(Find(ctx, snap, q, Position{}, 0, &b), 0); len(got) != 0 || !b.Stopped || !errors.Is(b.Err, context.Canceled) || b.read != 0 {
+		t.Errorf("cancelled search: %d matches, stopped %v (%v), %d bytes read; want none, stopped for the context, nothing read", len(got), b.Stopped, b.Err, b.read)
 	}
 }

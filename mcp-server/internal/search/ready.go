@@ -83,27 +83,30 @@ func (p *Pending) Index() (*Index, error) {
 }
 
 // Find yields the matches of q in snap after the position after, exactly
-// as Matches does. It answers from snap's index, built or being built (the
-// segments not built yet are scanned). The build plans its segments at
-// once for a first snapshot; for a later one, it first waits for the
-// previous snapshot's index, whose segments it takes over, and Find waits
-// up to wait for that. When there is no index by then (or it cannot be
-// built, or ctx ends first) Find scans, which gives the same results, only
-// more slowly.
-func Find(ctx context.Context, snap *docs.Snapshot, q Query, after Position, wait time.Duration) iter.Seq[Match] {
+// as Matches does, within b (nil: no bound; b.Ctx defaults to ctx). It
+// answers from snap's index, built or being built (the segments not built
+// yet are scanned). The build plans its segments at once for a first
+// snapshot; for a later one, it first waits for the previous snapshot's
+// index, whose segments it takes over, and Find waits up to wait for that.
+// When there is no index by then (or it cannot be built, or ctx ends
+// first) Find scans, which gives the same results, only more slowly.
+func Find(ctx context.Context, snap *docs.Snapshot, q Query, after Position, wait time.Duration, b *Budget) iter.Seq[Match] {
+	if b != nil && b.Ctx == nil {
+		b.Ctx = ctx
+	}
 	p := IndexOf(snap)
 	if ix := p.partial.Load(); ix != nil {
-		return ix.Matches(q, after)
+		return ix.matches(q, after, b)
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-p.planned:
 		if ix := p.partial.Load(); ix != nil {
-			return ix.Matches(q, after)
+			return ix.matches(q, after, b)
 		}
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	return Matches(snap, q, after)
+	return matches(snap, q, after, b)
 }

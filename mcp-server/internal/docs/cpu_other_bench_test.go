@@ -1,0 +1,10 @@
+//go:build !unix
+
+package docs
+
+import (
+	"time"
+)
+
+// cpuTime is not measured here: the benchmarks report 0 CPU.
+func cpuTime() time.Duration { return 0 }
