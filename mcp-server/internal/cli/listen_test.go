@@ -217,7 +217,7 @@ func TestStdioUnknownURIs(t *testing.T) {
 		return answer{code, msg}
 	}
 	want := map[string]answer{
-		"2": {-32002, `resource not found: "docs://guide/intro2.md": no doc at "guide/intro2.md"; nearest valid paths: guide/intro.md, index.md`},
+		"2": {-32002, `resource not found: "docs://guide/intro2.md": no doc at "guide/intro2.md"; nearest valid paths: guide/intro.md`},
 		"3": {-32602, `no such resource: "docs://guide/intro2.md"; subscribe to a URI from resources/list`},
 	}
 	if diff := cmp.Diff(want, map[string]answer{"2": errorOf("2"), "3": errorOf("3")}); diff != "" {

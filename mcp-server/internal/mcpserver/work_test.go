@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // TestWorkQueueRefusal holds the only work slot for another client: a tool
@@ -36,5 +37,26 @@ func TestWorkQueueRefusal(t *testing.T) {
 	}
 	if _, err := c.CallTool(context.Background(), req); err != nil {
 		t.Errorf("a call once the slot is free: %v", err)
+	}
+}
+
+// TestClientOf checks whom a request's work is charged to: with OAuth the
+// token's subject wins over the session and the address, so one user's
+// sessions share one share of the queue.
+func TestClientOf(t *testing.T) {
+	ctx := context.Background()
+	addr := budget.WithClientAddr(ctx, "192.0.2.1")
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		want budget.Client
+	}{
+		{"stdio", ctx, "local"},
+		{"address", addr, "address 192.0.2.1"},
+		{"subject", oauth.WithSubject(addr, "alice"), "subject alice"},
+	} {
+		if got := clientOf(tc.ctx); got != tc.want {
+			t.Errorf("%s: clientOf = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
