@@ -26,7 +26,10 @@ import (
 // The manifest is version 0.3 of the format (server type "binary";
 // 0.4 only adds "uv"), checked by the official mcpb validate in the
 // release's test. It has no icon: the format wants a PNG, and the server's
-// icon is an SVG that nothing in the Go standard library rasterises.
+// icon is an SVG. The Go standard library draws no SVG; oksvg (the Go SVG
+// rasteriser, unreleased since 2022) drew it without the rounded corners
+// and with unscaled strokes; rsvg-convert would make every release need a
+// non-Go tool. Claude Desktop shows a default icon instead.
 type mcpbManifest struct {
 	ManifestVersion string                    `json:"manifest_version"`
 	Name            string                    `json:"name"`
