@@ -5,8 +5,9 @@
 //
 // It writes to the output folder one static binary per target,
 // docs-mcp_VERSION_OS_ARCH (.exe on Windows), each stamped with VERSION
-// (docs-mcp --version prints it); SHA256SUMS, in the format sha256sum -c
-// reads; and docs-mcp_VERSION.spdx.json, an SPDX 2.3 document listing each
+// (docs-mcp --version prints it); beside each, docs-mcp_VERSION_OS_ARCH.mcpb,
+// a Claude Desktop bundle holding it (see mcpb.go); SHA256SUMS of both, in
+// the format sha256sum -c reads; and docs-mcp_VERSION.spdx.json, an SPDX 2.3 document listing each
 // binary and the Go modules built into it, read from the binaries' own
 // build information (what go version -m prints). Then it runs the binary
 // built for this machine, if there is one, with --version and checks that

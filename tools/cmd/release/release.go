@@ -39,7 +39,11 @@ func run(version, out string, targets []string, w io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	var bins []string
+	mod, err := time.Parse(time.RFC3339, created())
+	if err != nil {
+		return err
+	}
+	var bins, bundles []string
 	for _, t := range targets {
 		goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")
 		if !ok || goos == "" || goarch == "" {
@@ -54,9 +58,15 @@ func run(version, out string, targets []string, w io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(w, "built %s (%s)\n", name, time.Since(start).Round(time.Millisecond))
+		mcpb := fmt.Sprintf("docs-mcp_%s_%s_%s.mcpb", version, goos, goarch)
+		if err := bundle(filepath.Join(out, mcpb), filepath.Join(out, name), version, goos, mod); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", mcpb)
 		bins = append(bins, name)
+		bundles = append(bundles, mcpb)
 	}
-	sums, err := checksums(out, bins)
+	sums, err := checksums(out, append(slices.Clone(bins), bundles...))
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,9 @@ import (
 
 // TestRelease builds the release for this machine's platform and checks
 // what a user checks: the binary runs and prints its version (run does),
-// SHA256SUMS holds its checksum, and the SBOM lists it and the modules
-// built into it.
+// SHA256SUMS holds its checksum and its bundle's, the Claude Desktop
+// bundle holds it and passes mcpb validate, and the SBOM lists it and the
+// modules built into it.
 func TestRelease(t *testing.T) {
 	out := t.TempDir()
 	target := runtime.GOOS + "/" + runtime.GOARCH
@@ -33,10 +34,17 @@ func TestRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
-	if err != nil || string(sums) != sum+"  "+name+"\n" {
-		t.Errorf("SHA256SUMS = %q (%v), want %q", sums, err, sum+"  "+name+"\n")
+	bundle := fmt.Sprintf("docs-mcp_v0.0.0-test_%s_%s.mcpb", runtime.GOOS, runtime.GOARCH)
+	bundleSum, err := sha256File(filepath.Join(out, bundle))
+	if err != nil {
+		t.Fatal(err)
 	}
+	wantSums := sum + "  " + name + "\n" + bundleSum + "  " + bundle + "\n"
+	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
+	if err != nil || string(sums) != wantSums {
+		t.Errorf("SHA256SUMS = %q (%v), want %q", sums, err, wantSums)
+	}
+	checkBundle(t, out, name, "v0.0.0-test")
 	b, err := os.ReadFile(filepath.Join(out, "docs-mcp_v0.0.0-test.spdx.json"))
 	if err != nil {
 		t.Fatal(err)

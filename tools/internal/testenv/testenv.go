@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -54,4 +55,22 @@ func FreePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// NodePackages makes sure a test can run the Node packages of dir (a
+// committed package.json and package-lock.json): it ends the test through
+// Missing without node or npm, and runs npm ci there when node_modules
+// lacks pkg (.ci/run installs them first).
+func NodePackages(t testing.TB, dir, pkg, why string) {
+	t.Helper()
+	LookPath(t, "node", why)
+	LookPath(t, "npm", why)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg))); err == nil {
+		return
+	}
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
 }
