@@ -301,3 +301,74 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 		t.Errorf("a failed build left %s behind", out)
 	}
 }
+
+// TestBuildMessyLinks builds a tree holding the link shapes of real
+// reference docs (testdata/messy: stray %, spaces, <...>, unbalanced
+// parentheses, raw HTML anchors, links into missing files, a file name with
+// a space). With -broken-links=warn the build succeeds, writes every page and
+// lists each bad reference with its file and line, leaving it as written;
+// the default mode fails and names each one.
+func TestBuildMessyLinks(t *testing.T) {
+	root := fixture(t)
+	if err := os.CopyFS(filepath.Join(root, "docs", "messy"), os.DirFS(filepath.Join("testdata", "messy"))); err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{File: "docs/messy/a file.md", Line: 3, Msg: `broken link "gone.md": docs/messy/gone.md does not exist`},
+		{File: "docs/messy/links.md", Line: 7, Msg: `broken link "#op_%=": not a valid URL (invalid URL escape "%="); left as written`},
+		{File: "docs/messy/links.md", Line: 8, Msg: `broken link "100%.md": not a valid URL (invalid URL escape "%.m"); left as written`},
+		{File: "docs/messy/links.md", Line: 11, Msg: `broken link "no such file.md": docs/messy/no such file.md does not exist`},
+		{File: "docs/messy/links.md", Line: 12, Msg: `broken link "a\\)b.md": docs/messy/a\)b.md does not exist`},
+		{File: "docs/messy/links.md", Line: 13, Msg: `broken link "nope/missing.md#setup": docs/messy/nope/missing.md does not exist`},
+		{File: "docs/messy/links.md", Line: 15, Msg: `broken image "chart%.png": not a valid URL (invalid URL escape "%.p"); left as written`},
+	}
+
+	opt := options(t, root)
+	opt.BrokenLinks = BrokenLinksWarn
+	out, res := build(t, opt)
+	if diff := cmp.Diff(want, res.Broken); diff != "" {
+		t.Errorf("problems listed by the warn build (-want +got):\n%s", diff)
+	}
+	tr, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx searchIndex
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, p := range idx.Pages {
+		pages[p.Path] = p.URL
+	}
+	for _, doc := range tr.Docs {
+		url, ok := pages["docs/"+doc]
+		if !ok {
+			t.Errorf("docs/%s: not in the search index", doc)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(url, "/wiki/")), "index.html")); err != nil {
+			t.Errorf("docs/%s: no page written: %v", doc, err)
+		}
+	}
+	links := readFile(t, filepath.Join(out, "messy", "links", "index.html"))
+	for _, kept := range []string{
+		`<a href="#op_%25=">operator%=</a>`,     // left as written (escaped as any browser would)
+		`<a href="#op_%25=">escaped anchor</a>`, // valid all along
+		`<a href="/wiki/messy/a-file/">file with a space</a>`,
+		`<a href="%zz">anchor</a>`,
+	} {
+		if !strings.Contains(links, kept) {
+			t.Errorf("messy/links page: no %s", kept)
+		}
+	}
+
+	_, err = Build(context.Background(), options(t, root), filepath.Join(t.TempDir(), "wiki"))
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("Build in error mode = %v, want a *BuildError", err)
+	}
+	if diff := cmp.Diff(want, be.Problems); diff != "" {
+		t.Errorf("problems of the failed build (-want +got):\n%s", diff)
+	}
+}
