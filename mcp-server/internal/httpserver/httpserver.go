@@ -200,6 +200,8 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 	mux.HandleFunc("GET /wiki/", s.wiki)
 	mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
 	mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
+	// Browsers ask the origin for its icon; the wiki's is the answer.
+	mux.Handle("GET /favicon.ico", rewritePath("/wiki/favicon.ico", http.HandlerFunc(s.wiki)))
 	s.handler = s.accessLog(s.checkHost(mux))
 	return s
 }
