@@ -24,6 +24,7 @@ func TestWikiPrecompressed(t *testing.T) {
 		"data.json":    "plain json",
 		"data.json.gz": "gzip json",
 		"favicon.ico":  "icon bytes",
+		"robots.txt":   "User-agent: *",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(site, name), []byte(body), 0o644); err != nil {
@@ -54,6 +55,7 @@ func TestWikiPrecompressed(t *testing.T) {
 		{"/wiki/data.json", "br", got{200, "application/json", "", "Accept-Encoding", "plain json"}},
 		{"/wiki/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
 		{"/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
+		{"/robots.txt", "", got{200, "text/plain; charset=utf-8", "", "", "User-agent: *"}},
 	} {
 		req, err := http.NewRequest(http.MethodGet, f.http.URL+tt.path, nil)
 		if err != nil {

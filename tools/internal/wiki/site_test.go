@@ -86,12 +86,24 @@ func TestBuildFixture(t *testing.T) {
 		{"/wiki/getting-started/", `<span class="kd">func</span>`, "code is highlighted with CSS classes"},
 		{"/wiki/getting-started/", `<nav id="TableOfContents">`, "a table of contents"},
 		{"/wiki/getting-started/", `<a href="#your-first-mod">Your first mod</a>`, "the table of contents links the headings"},
-		{"/wiki/getting-started/", `<link rel="canonical" href="/wiki/getting-started/">`, "canonical under /wiki/"},
+		{"/wiki/getting-started/", `<meta property="og:title" content="Getting started with modkit">`, "OpenGraph title"},
+		{"/wiki/getting-started/", `<meta name="twitter:card" content="summary">`, "a Twitter card"},
 		{"/wiki/getting-started/", `<link rel="alternate" type="text/markdown" href="/wiki/getting-started.md"`, "the raw twin is announced"},
 		{"/wiki/hook-reference/", `<span class="kd">func</span>`, "hook examples are highlighted"},
 	} {
 		if !strings.Contains(page(c.url), c.want) {
 			t.Errorf("%s: %s: no %q", c.url, c.why, c.want)
+		}
+	}
+	// Without an absolute base URL no host is invented.
+	for _, absent := range []string{`rel="canonical"`, `og:url`} {
+		if strings.Contains(page("/wiki/getting-started/"), absent) {
+			t.Errorf("/wiki/getting-started/ holds %q though the build had no absolute base URL", absent)
+		}
+	}
+	for _, f := range []string{"sitemap.xml", "robots.txt"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s written without an absolute base URL", f)
 		}
 	}
 }
@@ -212,6 +224,24 @@ func TestBuildBaseURL(t *testing.T) {
 		if !strings.Contains(home, want) {
 			t.Errorf("home page: no %q", want)
 		}
+	}
+	page := readFile(t, filepath.Join(out, "getting-started", "index.html"))
+	for _, want := range []string{
+		`<link rel="canonical" href="https://docs.example.org/modkit/getting-started/">`,
+		`<meta property="og:url" content="https://docs.example.org/modkit/getting-started/">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("getting-started page: no %q", want)
+		}
+	}
+	sitemap := readFile(t, filepath.Join(out, "sitemap.xml"))
+	for _, want := range []string{"<loc>https://docs.example.org/modkit/</loc>", "<loc>https://docs.example.org/modkit/getting-started/</loc>", "<loc>https://docs.example.org/modkit/hook-reference/</loc>"} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("sitemap.xml: no %s:\n%s", want, sitemap)
+		}
+	}
+	if robots := readFile(t, filepath.Join(out, "robots.txt")); !strings.Contains(robots, "\nSitemap: https://docs.example.org/modkit/sitemap.xml\n") {
+		t.Errorf("robots.txt does not name the sitemap:\n%s", robots)
 	}
 	if llms := readFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
 		t.Errorf("llms.txt does not use the base URL:\n%s", llms)

@@ -182,6 +182,9 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBaseURL(opt.baseURL()); err != nil {
+		return nil, err
+	}
 	return &builder{opt: opt, out: out, params: params, hugo: opt.hugo()}, nil
 }
 
@@ -287,6 +290,11 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway (-broken-links=warn)\n", len(probs))
 	}
 
+	if base := b.opt.baseURL(); absoluteBase(base) {
+		if err := writeSitemap(tmp, base); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := compressSite(tmp); err != nil {
 		return nil, err
 	}
