@@ -160,12 +160,12 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The sidebar: open the first folder, then the first page in it.
-	const folderLink = `nav#sidebar .nav-folder summary a`
+	const folderLink = `nav#sidebar .nav-folder > a`
 	folder := get(b, "read the first folder", chromedp.Text(chromedp.CSS(folderLink), chromedp.NodeVisible))
 	folderHref := attrOf(b, chromedp.CSS(folderLink), "href")
 	b.do("open a folder from the sidebar",
 		chromedp.Click(chromedp.CSS(folderLink), chromedp.NodeVisible),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar .nav-folder details[open] summary a[aria-current="page"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar .nav-folder:has(> details[open]) > a[aria-current="page"]`)),
 	)
 	loc, title := get(b, "location", chromedp.Location()), get(b, "title", chromedp.Title())
 	if !strings.HasSuffix(loc, folderHref) || !strings.HasPrefix(title, folder) {

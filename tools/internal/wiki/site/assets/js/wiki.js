@@ -41,14 +41,6 @@
     });
   }
 
-  // On narrow screens the table of contents sits above the text: start it folded.
-  function setupToc() {
-    var toc = document.querySelector("details.toc");
-    if (toc && window.matchMedia && window.matchMedia("(max-width: 72rem)").matches) {
-      toc.open = false;
-    }
-  }
-
   // A copy button on every code block. It writes the code to the clipboard
   // and says "Copied" (data-copied on the button) once it is there.
   function setupCopy() {
@@ -476,7 +468,6 @@
 
   setupTheme();
   setupMenu();
-  setupToc();
   setupCopy();
   setupCombobox();
   setupSearchPage();
