@@ -93,6 +93,12 @@ func colorScheme(value string) chromedp.Action[chromedp.Void] {
 // browser, the server's URL and the folder for screenshots
 // (artifacts/wiki/ at the repository root).
 func startBrowser(t *testing.T, opt Options) (browser, string, string) {
+	return startBrowserFor(t, opt, 2*time.Minute)
+}
+
+// startBrowserFor is startBrowser with the time the whole test may take in
+// the browser.
+func startBrowserFor(t *testing.T, opt Options, limit time.Duration) (browser, string, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -127,7 +133,7 @@ func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancelTimeout)
 	return browser{t: t, ctx: ctx, out: out}, server, artifacts
 }

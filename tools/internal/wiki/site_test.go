@@ -88,6 +88,9 @@ func TestBuildFixture(t *testing.T) {
 		{"/wiki/getting-started/", `<a href="#your-first-mod">Your first mod</a>`, "the table of contents links the headings"},
 		{"/wiki/getting-started/", `<meta property="og:title" content="Getting started with modkit">`, "OpenGraph title"},
 		{"/wiki/getting-started/", `<meta name="twitter:card" content="summary">`, "a Twitter card"},
+		{"/wiki/getting-started/", `<div class="callout callout-warning" role="note">
+<p class="callout-title">Warning</p>`, "a GitHub alert becomes a callout"},
+		{"/wiki/", `data-mcp-connect`, "the home page says how to connect an assistant"},
 		{"/wiki/getting-started/", `<link rel="alternate" type="text/markdown" href="/wiki/getting-started.md"`, "the raw twin is announced"},
 		{"/wiki/hook-reference/", `<span class="kd">func</span>`, "hook examples are highlighted"},
 	} {
@@ -164,6 +167,7 @@ func TestBuildRepoDocs(t *testing.T) {
 		"/": "text/html", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
 		".json": "application/json", ".txt": "text/plain", ".svg": "image/svg+xml", ".png": "image/png",
 		".md": "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+		".ico": "image/x-icon",
 	}
 	for url, page := range crawled.Pages {
 		ext := path.Ext(url)
@@ -177,6 +181,41 @@ func TestBuildRepoDocs(t *testing.T) {
 		}
 		if !strings.HasPrefix(page.ContentType, want) {
 			t.Errorf("GET %s: Content-Type %q, want %s…", url, page.ContentType, want)
+		}
+	}
+	// HTML, CSS, JS and the search index come compressed to a browser that accepts it.
+	encoded := map[string]bool{}
+	for url := range crawled.Pages {
+		ext := path.Ext(url)
+		if strings.HasSuffix(url, "/") {
+			ext = "/"
+		}
+		if encoded[ext] || !strings.Contains("/ .css .js .json", ext) || len(crawled.Pages[url].Body) < compressMin {
+			continue
+		}
+		req, err := http.NewRequest(http.MethodGet, server+url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if ce, vary := resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"); ce != "br" || vary != "Accept-Encoding" {
+			t.Errorf("GET %s with Accept-Encoding br: Content-Encoding %q, Vary %q; want br, Accept-Encoding", url, ce, vary)
+		}
+		encoded[ext] = true
+	}
+	if len(encoded) != 4 {
+		t.Errorf("compression checked for %v, want HTML, CSS, JS and JSON", encoded)
+	}
+	for _, p := range []string{"/favicon.ico", "/wiki/favicon.ico", "/wiki/favicon.svg"} {
+		if resp, err := client.Get(server + p); err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %v %v, want 200", p, resp, err)
+		} else {
+			resp.Body.Close()
 		}
 	}
 	resp, err = client.Get(server + "/wiki/no/such/page/")
