@@ -83,10 +83,11 @@
       if (a) a.setAttribute("aria-current", "true");
       current = a;
     }
-    window.addEventListener("scroll", function () {
+    function schedule() {
       if (!pending) { pending = true; requestAnimationFrame(update); }
-    }, { passive: true });
-    update();
+    }
+    window.addEventListener("scroll", schedule, { passive: true });
+    schedule(); // in the next frame, when layout is done anyway: no forced reflow at load
   }
 
   // The words searched are highlighted on the page a result leads to: the
