@@ -166,7 +166,7 @@ func TestBuildRepoDocs(t *testing.T) {
 	types := map[string]string{
 		"/": "text/html", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
 		".json": "application/json", ".txt": "text/plain", ".svg": "image/svg+xml", ".png": "image/png",
-		".md": "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+		".md":  "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
 		".ico": "image/x-icon",
 	}
 	for url, page := range crawled.Pages {
