@@ -4,7 +4,8 @@
 # as docs/wiki.md reports them. It builds the wiki, serves it with docs-mcp as readers
 # get it, and runs Lighthouse (pinned here) in Debian's chromium.
 #
-#   npm ci --prefix tools/internal/wiki/testdata/lighthouse
+#   npm install --prefix tools/internal/wiki/testdata/lighthouse   (npm ci refuses this lock:
+#   "Missing: third-party-web@0.30.0", an npm quirk with lighthouse 12.8.2's dependencies)
 #   tools/internal/wiki/testdata/lighthouse/lighthouse.sh [OUTDIR]
 #
 # Run from the repository root. Scores depend on the machine's load: Lighthouse
@@ -33,10 +34,10 @@ for page in "" server/configuration/ hook-reference/; do
 			--only-categories=performance,accessibility,best-practices,seo \
 			--output=json --output-path="$out/$name.json" >/dev/null
 		node -e '
-			const r = require(process.argv[1]), c = r.categories, s = k => Math.round(c[k].score * 100);
+			const r = require(require("path").resolve(process.argv[1])), c = r.categories, s = k => Math.round(c[k].score * 100);
 			console.log(process.argv[2].padEnd(16), process.argv[3].padEnd(8),
 				...["performance", "accessibility", "best-practices", "seo"].map(k => String(s(k)).padStart(5)),
 				r.audits["cumulative-layout-shift"].displayValue.padStart(6))' \
-			"$PWD/$out/$name.json" "${page:-home}" "$form"
+			"$out/$name.json" "${page:-home}" "$form"
 	done
 done
