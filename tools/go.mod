@@ -3,6 +3,7 @@ module github.com/docs-mcp/docs-mcp/tools
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.2.1
 	github.com/chromedp/cdproto v0.159.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/docs-mcp/docs-mcp/framework v0.0.0

@@ -244,6 +244,10 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 		mux.HandleFunc("GET /wiki/", s.wiki)
 		mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
 		mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
+		// Browsers and crawlers ask the origin for these; the wiki's are the answer
+		// (robots.txt exists when the wiki was built with an absolute -base-url).
+		mux.Handle("GET /favicon.ico", rewritePath("/wiki/favicon.ico", http.HandlerFunc(s.wiki)))
+		mux.Handle("GET /robots.txt", rewritePath("/wiki/robots.txt", http.HandlerFunc(s.wiki)))
 	}
 	s.handler = s.accessLog(s.checkHost(mux))
 	return s

@@ -71,6 +71,16 @@ func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	setFileHeaders(w.Header(), name, info)
+	if enc, ef, einfo := precompressed(root, name, r.Header.Get("Accept-Encoding")); ef != nil {
+		defer ef.Close()
+		w.Header().Set("Content-Encoding", enc)
+		w.Header().Add("Vary", "Accept-Encoding")
+		setFileHeaders(w.Header(), name, einfo) // the validator of what is sent
+		http.ServeContent(w, r, name, einfo.ModTime(), ef)
+		return
+	} else if enc != "" {
+		w.Header().Add("Vary", "Accept-Encoding") // a variant exists, this request refused it
+	}
 	http.ServeContent(w, r, name, info.ModTime(), f)
 }
 
@@ -87,6 +97,71 @@ func (s *Server) wikiContext(ctx context.Context, r *http.Request) context.Conte
 		scheme = "https"
 	}
 	return s.opts.WithWikiURL(ctx, scheme+"://"+r.Host+"/wiki/")
+}
+
+// encodings are the precompressed variants the wiki build writes beside a
+// text file (FILE.br, FILE.gz), best first.
+var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// precompressed opens the best variant of name that accept (a request's
+// Accept-Encoding) allows. With a variant found, it returns its encoding
+// and the open file; with variants present but none accepted, the encoding
+// of the first and no file (the response still varies by Accept-Encoding);
+// with none present, "" and no file.
+func precompressed(root *os.Root, name, accept string) (string, *os.File, fs.FileInfo) {
+	present := ""
+	for _, e := range encodings {
+		f, info, err := openFile(root, name+e.ext)
+		if err != nil {
+			continue
+		}
+		if !info.Mode().IsRegular() {
+			f.Close()
+			continue
+		}
+		if accepts(accept, e.name) {
+			return e.name, f, info
+		}
+		f.Close()
+		if present == "" {
+			present = e.name
+		}
+	}
+	return present, nil, nil
+}
+
+// accepts reports whether an Accept-Encoding header value allows coding:
+// named, or covered by "*", with a q-value above zero.
+func accepts(header, coding string) bool {
+	star := false
+	for part := range strings.SplitSeq(header, ",") {
+		token, params, _ := strings.Cut(part, ";")
+		token = strings.ToLower(strings.TrimSpace(token))
+		if token != coding && token != "*" {
+			continue
+		}
+		ok := true
+		for p := range strings.SplitSeq(params, ";") {
+			if k, v, found := strings.Cut(strings.TrimSpace(p), "="); found && strings.EqualFold(k, "q") {
+				q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				ok = err == nil && q > 0
+			}
+		}
+		if token == coding {
+			return ok
+		}
+		star = ok
+	}
+	return star
+}
+
+// rewritePath serves every request as if it asked for path.
+func rewritePath(path string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path, r2.URL.RawPath = path, ""
+		h.ServeHTTP(w, r2)
+	})
 }
 
 // wikiPresent reports whether the site folder holds a built site.

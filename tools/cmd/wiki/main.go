@@ -1,7 +1,7 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
 // tools/hugo, rebuilds it on every change, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url /wiki/] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
 //	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
 //	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
 //
@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 
 	fs := flag.NewFlagSet("wiki "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opt.BaseURL, "base-url", "", "the URL the site is served under (canonical links, llms.txt); build: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL)
+	fs.StringVar(&opt.BaseURL, "base-url", os.Getenv("WIKI_BASE_URL"), "the `URL` the site is served under; an absolute one (https://docs.example.org/modkit/) also gives canonical links, OpenGraph URLs, sitemap.xml and robots.txt (default $WIKI_BASE_URL, else build and watch: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL+")")
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
 	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; the default of watch and serve)")
 	if version == "" {

@@ -93,6 +93,12 @@ func colorScheme(value string) chromedp.Action[chromedp.Void] {
 // browser, the server's URL and the folder for screenshots
 // (artifacts/wiki/ at the repository root).
 func startBrowser(t *testing.T, opt Options) (browser, string, string) {
+	return startBrowserFor(t, opt, 2*time.Minute)
+}
+
+// startBrowserFor is startBrowser with the time the whole test may take in
+// the browser.
+func startBrowserFor(t *testing.T, opt Options, limit time.Duration) (browser, string, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -127,7 +133,7 @@ func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancelTimeout)
 	return browser{t: t, ctx: ctx, out: out}, server, artifacts
 }
@@ -160,12 +166,12 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The sidebar: open the first folder, then the first page in it.
-	const folderLink = `nav#sidebar .nav-folder summary a`
+	const folderLink = `nav#sidebar .nav-folder > a`
 	folder := get(b, "read the first folder", chromedp.Text(chromedp.CSS(folderLink), chromedp.NodeVisible))
 	folderHref := attrOf(b, chromedp.CSS(folderLink), "href")
 	b.do("open a folder from the sidebar",
 		chromedp.Click(chromedp.CSS(folderLink), chromedp.NodeVisible),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar .nav-folder details[open] summary a[aria-current="page"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar .nav-folder:has(> details[open]) > a[aria-current="page"]`)),
 	)
 	loc, title := get(b, "location", chromedp.Location()), get(b, "title", chromedp.Title())
 	if !strings.HasSuffix(loc, folderHref) || !strings.HasPrefix(title, folder) {

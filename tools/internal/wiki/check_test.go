@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"path/filepath"
@@ -57,6 +58,8 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 		byPath[p.Path] = p.URL
 	}
 	llms := string(served(t, res, "/wiki/llms.txt"))
+	// llms-full.txt is fetched, not crawled: the Markdown it holds links relative to the repository.
+	full := fetch(t, server+"/wiki/llms-full.txt")
 	sources := map[string]string{} // repository path -> raw twin path in the site
 	for _, doc := range tree.Docs {
 		sources["docs/"+doc] = doc
@@ -75,6 +78,9 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 		}
 		if !strings.Contains(llms, "(/wiki/"+twin+")") {
 			t.Errorf("%s: llms.txt does not list /wiki/%s", repoPath, twin)
+		}
+		if !strings.Contains(full, "\nSource: /wiki/"+twin+"\n") {
+			t.Errorf("%s: llms-full.txt does not hold /wiki/%s", repoPath, twin)
 		}
 		src := readFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
 		if got := res.Pages["/wiki/"+twin]; got == nil || string(got.Body) != src {
@@ -211,6 +217,21 @@ func remoteLoads(p *crawl.Page) []string {
 
 // served returns the body of a crawled path, failing the test when the
 // crawl did not fetch it with status 200.
+// fetch returns the body of url, which must answer 200.
+func fetch(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return string(b)
+}
+
 func served(t *testing.T, res *crawl.Result, urlPath string) []byte {
 	t.Helper()
 	p := res.Pages[urlPath]

@@ -26,8 +26,10 @@ func (p Problem) String() string {
 }
 
 // The layouts report references with errorf/warnf in this form (see
-// layouts/_markup/render-link.html); Hugo cannot tell a render hook the line.
-var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link) ("(?:[^"\\]|\\.)*") in (\S+): (.*)$`)
+// layouts/_markup/render-link.html), destination and file quoted with %q, so
+// that any destination and any file name (spaces, quotes) come back intact;
+// Hugo cannot tell a render hook the line.
+var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link) ("(?:[^"\\]|\\.)*") in ("(?:[^"\\]|\\.)*"): (.*)$`)
 
 type report struct {
 	kind, dest, file, detail string
@@ -42,7 +44,11 @@ func parseReport(line string) (report, bool) {
 	if err != nil {
 		return report{}, false
 	}
-	return report{kind: m[1], dest: dest, file: m[3], detail: m[4]}, true
+	file, err := strconv.Unquote(m[3])
+	if err != nil {
+		return report{}, false
+	}
+	return report{kind: m[1], dest: dest, file: file, detail: m[4]}, true
 }
 
 // problems turns the reports into located problems. A "repo link" (a link
@@ -87,14 +93,19 @@ func findLines(root *os.Root, file, dest string) []int {
 	if err != nil {
 		return []int{0}
 	}
+	return linesOf(b, dest)
+}
+
+// linesOf is findLines on a file's text.
+func linesOf(text []byte, dest string) []int {
 	needles := []string{"](" + dest, "](<" + dest, "]: " + dest, "]: <" + dest, `="` + dest + `"`}
 	var lines []int
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), len(b)+1)
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	sc.Buffer(make([]byte, 64*1024), len(text)+1)
 	for n := 1; sc.Scan(); n++ {
-		text := sc.Text()
+		line := sc.Text()
 		for _, s := range needles {
-			if strings.Contains(text, s) {
+			if strings.Contains(line, s) {
 				lines = append(lines, n)
 				break
 			}

@@ -14,11 +14,11 @@ func TestParseReport(t *testing.T) {
 		want report
 		ok   bool
 	}{
-		{`ERROR wiki: broken link "a b.md#x" in docs/c.md: docs/a b.md does not exist`,
+		{`ERROR wiki: broken link "a b.md#x" in "docs/c.md": docs/a b.md does not exist`,
 			report{kind: "broken link", dest: "a b.md#x", file: "docs/c.md", detail: "docs/a b.md does not exist"}, true},
-		{`ERROR wiki: broken image "x\"y.png" in docs/c.md: docs/x"y.png is not a file under docs/`,
-			report{kind: "broken image", dest: `x"y.png`, file: "docs/c.md", detail: `docs/x"y.png is not a file under docs/`}, true},
-		{`WARN  wiki: repo link "../README.md" in docs/index.md: README.md`,
+		{`ERROR wiki: broken image "x\"y.png" in "docs/c d.md": docs/x"y.png is not a file under docs/`,
+			report{kind: "broken image", dest: `x"y.png`, file: "docs/c d.md", detail: `docs/x"y.png is not a file under docs/`}, true},
+		{`WARN  wiki: repo link "../README.md" in "docs/index.md": README.md`,
 			report{kind: "repo link", dest: "../README.md", file: "docs/index.md", detail: "README.md"}, true},
 		{`WARN  deprecated: something`, report{}, false},
 	} {

@@ -81,7 +81,7 @@ func TestServe(t *testing.T) {
 	// A broken link written while the preview runs is reported as file:line.
 	writeFile(t, filepath.Join(root, "docs", "getting-started.md"),
 		readFile(t, filepath.Join(root, "docs", "getting-started.md"))+"\nA [dead link](gone.md).\n")
-	want := `wiki: docs/getting-started.md:36: broken link "gone.md": docs/gone.md does not exist`
+	want := `wiki: docs/getting-started.md:39: broken link "gone.md": docs/gone.md does not exist`
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !strings.Contains(log.String(), want); {
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -86,12 +86,27 @@ func TestBuildFixture(t *testing.T) {
 		{"/wiki/getting-started/", `<span class="kd">func</span>`, "code is highlighted with CSS classes"},
 		{"/wiki/getting-started/", `<nav id="TableOfContents">`, "a table of contents"},
 		{"/wiki/getting-started/", `<a href="#your-first-mod">Your first mod</a>`, "the table of contents links the headings"},
-		{"/wiki/getting-started/", `<link rel="canonical" href="/wiki/getting-started/">`, "canonical under /wiki/"},
+		{"/wiki/getting-started/", `<meta property="og:title" content="Getting started with modkit">`, "OpenGraph title"},
+		{"/wiki/getting-started/", `<meta name="twitter:card" content="summary">`, "a Twitter card"},
+		{"/wiki/getting-started/", `<div class="callout callout-warning" role="note">
+<p class="callout-title">Warning</p>`, "a GitHub alert becomes a callout"},
+		{"/wiki/", `data-mcp-connect`, "the home page says how to connect an assistant"},
 		{"/wiki/getting-started/", `<link rel="alternate" type="text/markdown" href="/wiki/getting-started.md"`, "the raw twin is announced"},
 		{"/wiki/hook-reference/", `<span class="kd">func</span>`, "hook examples are highlighted"},
 	} {
 		if !strings.Contains(page(c.url), c.want) {
 			t.Errorf("%s: %s: no %q", c.url, c.why, c.want)
+		}
+	}
+	// Without an absolute base URL no host is invented.
+	for _, absent := range []string{`rel="canonical"`, `og:url`} {
+		if strings.Contains(page("/wiki/getting-started/"), absent) {
+			t.Errorf("/wiki/getting-started/ holds %q though the build had no absolute base URL", absent)
+		}
+	}
+	for _, f := range []string{"sitemap.xml", "robots.txt"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s written without an absolute base URL", f)
 		}
 	}
 }
@@ -151,7 +166,8 @@ func TestBuildRepoDocs(t *testing.T) {
 	types := map[string]string{
 		"/": "text/html", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
 		".json": "application/json", ".txt": "text/plain", ".svg": "image/svg+xml", ".png": "image/png",
-		".md": "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+		".md":  "text/", // text/markdown with the host's mime.types, else sniffed as text/plain
+		".ico": "image/x-icon",
 	}
 	for url, page := range crawled.Pages {
 		ext := path.Ext(url)
@@ -165,6 +181,41 @@ func TestBuildRepoDocs(t *testing.T) {
 		}
 		if !strings.HasPrefix(page.ContentType, want) {
 			t.Errorf("GET %s: Content-Type %q, want %s…", url, page.ContentType, want)
+		}
+	}
+	// HTML, CSS, JS and the search index come compressed to a browser that accepts it.
+	encoded := map[string]bool{}
+	for url := range crawled.Pages {
+		ext := path.Ext(url)
+		if strings.HasSuffix(url, "/") {
+			ext = "/"
+		}
+		if encoded[ext] || !strings.Contains("/ .css .js .json", ext) || len(crawled.Pages[url].Body) < compressMin {
+			continue
+		}
+		req, err := http.NewRequest(http.MethodGet, server+url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if ce, vary := resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"); ce != "br" || vary != "Accept-Encoding" {
+			t.Errorf("GET %s with Accept-Encoding br: Content-Encoding %q, Vary %q; want br, Accept-Encoding", url, ce, vary)
+		}
+		encoded[ext] = true
+	}
+	if len(encoded) != 4 {
+		t.Errorf("compression checked for %v, want HTML, CSS, JS and JSON", encoded)
+	}
+	for _, p := range []string{"/favicon.ico", "/wiki/favicon.ico", "/wiki/favicon.svg"} {
+		if resp, err := client.Get(server + p); err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %v %v, want 200", p, resp, err)
+		} else {
+			resp.Body.Close()
 		}
 	}
 	resp, err = client.Get(server + "/wiki/no/such/page/")
@@ -212,6 +263,24 @@ func TestBuildBaseURL(t *testing.T) {
 		if !strings.Contains(home, want) {
 			t.Errorf("home page: no %q", want)
 		}
+	}
+	page := readFile(t, filepath.Join(out, "getting-started", "index.html"))
+	for _, want := range []string{
+		`<link rel="canonical" href="https://docs.example.org/modkit/getting-started/">`,
+		`<meta property="og:url" content="https://docs.example.org/modkit/getting-started/">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("getting-started page: no %q", want)
+		}
+	}
+	sitemap := readFile(t, filepath.Join(out, "sitemap.xml"))
+	for _, want := range []string{"<loc>https://docs.example.org/modkit/</loc>", "<loc>https://docs.example.org/modkit/getting-started/</loc>", "<loc>https://docs.example.org/modkit/hook-reference/</loc>"} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("sitemap.xml: no %s:\n%s", want, sitemap)
+		}
+	}
+	if robots := readFile(t, filepath.Join(out, "robots.txt")); !strings.Contains(robots, "\nSitemap: https://docs.example.org/modkit/sitemap.xml\n") {
+		t.Errorf("robots.txt does not name the sitemap:\n%s", robots)
 	}
 	if llms := readFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
 		t.Errorf("llms.txt does not use the base URL:\n%s", llms)
@@ -299,5 +368,76 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a failed build left %s behind", out)
+	}
+}
+
+// TestBuildMessyLinks builds a tree holding the link shapes of real
+// reference docs (testdata/messy: stray %, spaces, <...>, unbalanced
+// parentheses, raw HTML anchors, links into missing files, a file name with
+// a space). With -broken-links=warn the build succeeds, writes every page and
+// lists each bad reference with its file and line, leaving it as written;
+// the default mode fails and names each one.
+func TestBuildMessyLinks(t *testing.T) {
+	root := fixture(t)
+	if err := os.CopyFS(filepath.Join(root, "docs", "messy"), os.DirFS(filepath.Join("testdata", "messy"))); err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{File: "docs/messy/a file.md", Line: 3, Msg: `broken link "gone.md": docs/messy/gone.md does not exist`},
+		{File: "docs/messy/links.md", Line: 7, Msg: `broken link "#op_%=": not a valid URL (invalid URL escape "%="); left as written`},
+		{File: "docs/messy/links.md", Line: 8, Msg: `broken link "100%.md": not a valid URL (invalid URL escape "%.m"); left as written`},
+		{File: "docs/messy/links.md", Line: 11, Msg: `broken link "no such file.md": docs/messy/no such file.md does not exist`},
+		{File: "docs/messy/links.md", Line: 12, Msg: `broken link "a\\)b.md": docs/messy/a\)b.md does not exist`},
+		{File: "docs/messy/links.md", Line: 13, Msg: `broken link "nope/missing.md#setup": docs/messy/nope/missing.md does not exist`},
+		{File: "docs/messy/links.md", Line: 15, Msg: `broken image "chart%.png": not a valid URL (invalid URL escape "%.p"); left as written`},
+	}
+
+	opt := options(t, root)
+	opt.BrokenLinks = BrokenLinksWarn
+	out, res := build(t, opt)
+	if diff := cmp.Diff(want, res.Broken); diff != "" {
+		t.Errorf("problems listed by the warn build (-want +got):\n%s", diff)
+	}
+	tr, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx searchIndex
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, p := range idx.Pages {
+		pages[p.Path] = p.URL
+	}
+	for _, doc := range tr.Docs {
+		url, ok := pages["docs/"+doc]
+		if !ok {
+			t.Errorf("docs/%s: not in the search index", doc)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(url, "/wiki/")), "index.html")); err != nil {
+			t.Errorf("docs/%s: no page written: %v", doc, err)
+		}
+	}
+	links := readFile(t, filepath.Join(out, "messy", "links", "index.html"))
+	for _, kept := range []string{
+		`<a href="#op_%25=">operator%=</a>`,     // left as written (escaped as any browser would)
+		`<a href="#op_%25=">escaped anchor</a>`, // valid all along
+		`<a href="/wiki/messy/a-file/">file with a space</a>`,
+		`<a href="%zz">anchor</a>`,
+	} {
+		if !strings.Contains(links, kept) {
+			t.Errorf("messy/links page: no %s", kept)
+		}
+	}
+
+	_, err = Build(context.Background(), options(t, root), filepath.Join(t.TempDir(), "wiki"))
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("Build in error mode = %v, want a *BuildError", err)
+	}
+	if diff := cmp.Diff(want, be.Problems); diff != "" {
+		t.Errorf("problems of the failed build (-want +got):\n%s", diff)
 	}
 }

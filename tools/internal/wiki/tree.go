@@ -266,6 +266,7 @@ type siteParams struct {
 	BrokenLinks string // BrokenLinksError or BrokenLinksWarn
 	Version     string // the docs-mcp version shown in the footer
 	EditURL     string // prefix of a repository path for "Edit this page"; empty: no link
+	Icon        string // the docs-mcp icon, published as favicon.svg; empty: none
 }
 
 // writeGenerated writes the generated part of the site into dir: the folder
@@ -357,6 +358,7 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		"wikiNavFull":     len(t.Docs)+len(t.generatedSections()) <= navFullPages, // layouts/_partials/sidebar.html
 		"wikiVersion":     p.Version,                                              // layouts/baseof.html
 		"wikiEditURL":     p.EditURL,                                              // layouts/_partials/doc-footer.html
+		"wikiIcon":        p.Icon != "",                                           // layouts/baseof.html
 	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
@@ -383,6 +385,12 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	}
 	if t.Contributing {
 		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "content/contributing.md"})
+	}
+	// The site's own static files (favicon.ico), and the icon docs-mcp also
+	// names in its initialize result: one file, mounted, not copied.
+	m = append(m, mount{Source: filepath.Join(siteDir, "static"), Target: "static"})
+	if p.Icon != "" {
+		m = append(m, mount{Source: p.Icon, Target: "static/favicon.svg"})
 	}
 	m = append(m,
 		mount{Source: filepath.Join(t.Root, "framework", "mod_hooks.json"), Target: "data/mod_hooks.json"},

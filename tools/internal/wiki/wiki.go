@@ -80,6 +80,10 @@ func (o Options) brokenLinks(def string) (string, error) {
 // preview; broken is the checked BrokenLinks.
 func (o Options) params(preview bool, broken string) (siteParams, error) {
 	p := siteParams{Preview: preview, BrokenLinks: broken, Version: o.Version, EditURL: o.EditURL}
+	// The docs-mcp icon, where the checkout has it (the live image copies it).
+	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); fileExists(icon) {
+		p.Icon = icon
+	}
 	if p.Version == "" {
 		p.Version = DefaultVersion()
 	}
@@ -176,6 +180,9 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	}
 	params, err := opt.params(false, broken)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkBaseURL(opt.baseURL()); err != nil {
 		return nil, err
 	}
 	return &builder{opt: opt, out: out, params: params, hugo: opt.hugo()}, nil
@@ -283,6 +290,14 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway (-broken-links=warn)\n", len(probs))
 	}
 
+	if base := b.opt.baseURL(); absoluteBase(base) {
+		if err := writeSitemap(tmp, base); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := compressSite(tmp); err != nil {
+		return nil, err
+	}
 	res := &Result{Out: b.out, Hugo: version, Duration: took, Usage: use, Broken: probs}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -458,4 +473,9 @@ func DefaultVersion() string {
 		}
 	}
 	return "dev"
+}
+
+func fileExists(name string) bool {
+	info, err := os.Stat(name)
+	return err == nil && info.Mode().IsRegular()
 }

@@ -41,12 +41,103 @@
     });
   }
 
-  // On narrow screens the table of contents sits above the text: start it folded.
-  function setupToc() {
-    var toc = document.querySelector("details.toc");
-    if (toc && window.matchMedia && window.matchMedia("(max-width: 72rem)").matches) {
-      toc.open = false;
+  // The home page's "Connect an assistant": the MCP endpoint is this page's
+  // origin + /mcp (docs-mcp serves the wiki and MCP side by side), written
+  // into each configuration and each one-click install link.
+  function setupConnect() {
+    var box = document.querySelector("[data-mcp-connect]");
+    if (!box || !/^https?:$/.test(location.protocol)) return;
+    var url = location.origin + "/mcp";
+    box.querySelectorAll("[data-mcp-url]").forEach(function (c) { c.textContent = url; });
+    box.querySelectorAll("[data-mcp-template]").forEach(function (c) {
+      c.textContent = c.getAttribute("data-mcp-template").replace("{url}", url);
+    });
+    var links = {
+      vscode: "vscode:mcp/install?" + encodeURIComponent(JSON.stringify({ name: "docs-mcp", type: "http", url: url })),
+      cursor: "cursor://anysphere.cursor-deeplink/mcp/install?name=docs-mcp&config=" + encodeURIComponent(btoa(JSON.stringify({ url: url })))
+    };
+    box.querySelectorAll("[data-mcp-install]").forEach(function (a) {
+      a.href = links[a.getAttribute("data-mcp-install")];
+    });
+  }
+
+  // The table of contents follows the reading position: the link of the
+  // section being read (the last heading above the top of the window) is
+  // marked aria-current.
+  function setupTocFollow() {
+    var toc = document.querySelector(".toc");
+    if (!toc) return;
+    var links = {};
+    toc.querySelectorAll('a[href^="#"]').forEach(function (a) { links[decodeURIComponent(a.getAttribute("href").slice(1))] = a; });
+    var heads = [].filter.call(document.querySelectorAll("article.doc :is(h2, h3)[id]"), function (h) { return links[h.id]; });
+    if (!heads.length) return;
+    var current = null;
+    var pending = false;
+    function update() {
+      pending = false;
+      var at = null;
+      for (var i = 0; i < heads.length && heads[i].getBoundingClientRect().top < 120; i++) at = heads[i];
+      var a = at ? links[at.id] : null;
+      if (a === current) return;
+      if (current) current.removeAttribute("aria-current");
+      if (a) a.setAttribute("aria-current", "true");
+      current = a;
     }
+    function schedule() {
+      if (!pending) { pending = true; requestAnimationFrame(update); }
+    }
+    window.addEventListener("scroll", schedule, { passive: true });
+    schedule(); // in the next frame, when layout is done anyway: no forced reflow at load
+  }
+
+  // The words searched are highlighted on the page a result leads to: the
+  // result remembers the query for that page (sessionStorage), and the page
+  // marks each occurrence in its text once, then forgets it.
+  var HIGHLIGHT_KEY = "wiki-highlight";
+
+  function rememberSearch(a) {
+    if (!a || !a.dataset.q) return;
+    try {
+      sessionStorage.setItem(HIGHLIGHT_KEY, JSON.stringify({ path: new URL(a.href, location.href).pathname, q: a.dataset.q }));
+    } catch (e) { /* storage refused: no highlight */ }
+  }
+
+  function setupHighlight() {
+    document.addEventListener("click", function (e) {
+      rememberSearch(e.target.closest && e.target.closest("a.search-hit"));
+    });
+    var saved = null;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(HIGHLIGHT_KEY) || "null");
+      sessionStorage.removeItem(HIGHLIGHT_KEY);
+    } catch (e) { return; }
+    var article = document.querySelector("article.doc");
+    if (!saved || !saved.q || saved.path !== location.pathname || !article) return;
+    var q = saved.q.toLowerCase();
+    var walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+      var low = n.nodeValue.toLowerCase();
+      // Only where lower-casing keeps every offset (not so around the Kelvin sign, say).
+      if (low.length === n.nodeValue.length && low.indexOf(q) >= 0) nodes.push(n);
+    }
+    var first = null;
+    nodes.forEach(function (node) {
+      var text = node.nodeValue;
+      var lower = text.toLowerCase();
+      var frag = document.createDocumentFragment();
+      var from = 0;
+      for (var at = lower.indexOf(q); at >= 0; at = lower.indexOf(q, at + q.length)) {
+        frag.appendChild(document.createTextNode(text.slice(from, at)));
+        var mark = el("mark", "search-target", text.slice(at, at + q.length));
+        first = first || mark;
+        frag.appendChild(mark);
+        from = at + q.length;
+      }
+      frag.appendChild(document.createTextNode(text.slice(from)));
+      node.parentNode.replaceChild(frag, node);
+    });
+    if (first && !location.hash) first.scrollIntoView({ block: "center" });
   }
 
   // A copy button on every code block. It writes the code to the clipboard
@@ -266,6 +357,7 @@
   function hitLink(item, q) {
     var a = el("a", "search-hit");
     a.href = item.href;
+    a.dataset.q = q;
     a.dataset.rank = Object.keys(RANK)[item.rank];
     var line = item.rank === RANK.line;
     var label = marked("hit-label", item.label, line ? "" : q);
@@ -411,6 +503,7 @@
       } else if (e.key === "Enter" && active >= 0 && !list.hidden) {
         e.preventDefault();
         var href = options[active].href;
+        rememberSearch(options[active]);
         close();
         window.location.href = href;
       } else if (e.key === "Escape" && !list.hidden) {
@@ -476,7 +569,9 @@
 
   setupTheme();
   setupMenu();
-  setupToc();
+  setupConnect();
+  setupTocFollow();
+  setupHighlight();
   setupCopy();
   setupCombobox();
   setupSearchPage();

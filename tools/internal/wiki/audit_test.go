@@ -1,0 +1,71 @@
+package wiki
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// axeTags are the rules the audit runs: WCAG 2.0, 2.1 and 2.2 at levels A
+// and AA, and axe's best practices.
+var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"}
+
+// TestAccessibility runs axe-core (from npm: testdata/axe, installed with
+// npm ci) in headless Chromium over the home page, a long reference page
+// and the hook reference, each in light and dark and at a desktop and a
+// phone width, and fails on any violation, naming the rule and the elements.
+func TestAccessibility(t *testing.T) {
+	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		missing(t, "axe-core is not installed (npm ci --prefix tools/internal/wiki/testdata/axe): %v", err)
+	}
+	opt := repoOptions(t)
+	pages := []string{"", "server/configuration/", "hook-reference/"}
+	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "server", "configuration.md")); err != nil {
+		opt.Root = fixture(t) // another tree: its own long page
+	}
+	b, server, _ := startBrowserFor(t, opt, 10*time.Minute)
+
+	type violation struct {
+		ID      string     `json:"id"`
+		Impact  string     `json:"impact"`
+		Help    string     `json:"help"`
+		Targets [][]string `json:"targets"`
+	}
+	tags, err := json.Marshal(axeTags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
+		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
+	runs := 0
+	for _, width := range []int64{1366, 390} {
+		var view chromedp.Action[chromedp.Void] = chromedp.EmulateViewport(width, 768)
+		if width < 500 {
+			view = chromedp.EmulateViewport(width, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+		}
+		for _, scheme := range []string{"light", "dark"} {
+			for _, p := range pages {
+				name := fmt.Sprintf("/wiki/%s %s %dpx", p, scheme, width)
+				b.do(name,
+					view, colorScheme(scheme),
+					chromedp.Navigate(server+"/wiki/"+p),
+					chromedp.WaitVisible(chromedp.CSS(`article`)),
+					chromedp.Evaluate[chromedp.Void](string(axe)),
+				)
+				vs := get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise))
+				for _, v := range vs {
+					t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
+				}
+				runs++
+			}
+		}
+	}
+	t.Logf("%d axe runs over %d pages (tags %s)", runs, len(pages), strings.Join(axeTags, ", "))
+}

@@ -1,0 +1,77 @@
+package wiki
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+// TestBuildPrecompressed checks what a build writes for docs-mcp to serve
+// compressed: every text file of 1 KiB or more has a .br and a .gz beside
+// it holding exactly its bytes, and the favicons are there, the SVG being
+// docs-mcp's own icon.
+func TestBuildPrecompressed(t *testing.T) {
+	opt := options(t, fixture(t))
+	out, _ := build(t, opt)
+	checked := map[string]int{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ext := filepath.Ext(p)
+		if !compressible[ext] {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) < compressMin {
+			return err
+		}
+		checked[ext]++
+		for suffix, open := range map[string]func(io.Reader) (io.Reader, error){
+			".gz": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+			".br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+		} {
+			z, err := os.ReadFile(p + suffix)
+			if err != nil {
+				t.Errorf("%s: no %s beside it: %v", p, suffix, err)
+				continue
+			}
+			r, err := open(bytes.NewReader(z))
+			if err == nil {
+				z, err = io.ReadAll(r)
+			}
+			if err != nil || !bytes.Equal(z, src) {
+				t.Errorf("%s%s does not decode to %s (err %v)", p, suffix, filepath.Base(p), err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".html", ".css", ".js", ".json", ".txt"} {
+		if checked[ext] == 0 {
+			t.Errorf("no %s file of %d bytes or more was checked", ext, compressMin)
+		}
+	}
+	icon := readFile(t, filepath.Join(opt.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"))
+	if got := readFile(t, filepath.Join(out, "favicon.svg")); got != icon {
+		t.Errorf("favicon.svg is not mcp-server/internal/mcpserver/icon.svg")
+	}
+	if ico := readFile(t, filepath.Join(out, "favicon.ico")); !strings.HasPrefix(ico, "\x00\x00\x01\x00") {
+		t.Errorf("favicon.ico is not an ICO file")
+	}
+	home := readFile(t, filepath.Join(out, "index.html"))
+	for _, want := range []string{`<link rel="icon" href="/wiki/favicon.ico" sizes="32x32">`, `<link rel="icon" href="/wiki/favicon.svg" type="image/svg+xml">`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home page: no %s", want)
+		}
+	}
+}
