@@ -24,6 +24,8 @@ trap 'kill $server; rm -rf "$tmp"' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done
 base=http://127.0.0.1:$port/wiki/
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
+# Chromium leaves an org.chromium.Chromium.* folder in TMPDIR per run: keep them in $tmp.
+export TMPDIR=$tmp
 printf '%-16s %-8s %5s %5s %5s %5s %6s\n' page form perf a11y bp seo CLS
 for page in "" server/configuration/ hook-reference/; do
 	for form in desktop mobile; do
