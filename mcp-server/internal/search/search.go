@@ -94,6 +94,7 @@ import (
 	"errors"
 	"iter"
 	"strings"
+	"sync"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
@@ -117,9 +118,34 @@ type Match struct {
 	Doc    *docs.Doc
 	Line   int    // 1-based
 	Text   string // the line, without its terminator
-	Source string // the doc's text, as this search decoded it: Text is a line of it
 	Offset int    // byte offset of the match in the line
 	Length int    // byte length of the matched text in the line
+
+	doc *matchedDoc // Doc as this search decoded it, shared by its matches
+}
+
+// Section tells where the match's line is in its doc: the trail of
+// headings above it, outermost first, and the anchor of the section it is
+// in (see docs.Outline.Section).
+func (m Match) Section() (trail []string, anchor string) { return m.doc.outline().Section(m.Line) }
+
+// Title is the title of the match's doc (see docs.Title).
+func (m Match) Title() string { return m.doc.outline().Title }
+
+// matchedDoc is a doc with a match, as one search decoded it: its text, which its
+// matches' lines are slices of, and its outline, read from the text once
+// for all its matches when first asked for (a search need not: a caller may
+// drop the match).
+type matchedDoc struct {
+	doc  *docs.Doc
+	text string
+	once sync.Once
+	out  *docs.Outline
+}
+
+func (h *matchedDoc) outline() *docs.Outline {
+	h.once.Do(func() { h.out = docs.OutlineOf(h.doc.Path, h.text) })
+	return h.out
 }
 
 // Matches yields the matches of q in snap that come after the position
@@ -209,11 +235,15 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, r *reader, yield func(Match) bo
 		return false
 	}
 	text, shared := d.TextIn(&r.buf)
+	var h *matchedDoc
 	emit := func(start, end, n, off, length int) bool {
-		if shared {
-			text, shared = strings.Clone(text), false
+		if h == nil {
+			if shared {
+				text = strings.Clone(text)
+			}
+			h = &matchedDoc{doc: d, text: text}
 		}
-		return yield(Match{Doc: d, Line: n, Text: text[start:end], Source: text, Offset: off, Length: length})
+		return yield(Match{Doc: d, Line: n, Text: text[start:end], Offset: off, Length: length, doc: h})
 	}
 	rest, n := text, 0
 	for ; n < first && rest != ""; n++ {
