@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
@@ -28,14 +29,14 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		t.Fatal(err)
 	}
 	docsDir := filepath.Join(root, "docs")
-	live := mcpserver.New(mcpserver.Options{
-		Version: "test", DataRoot: root, DocsPath: docsDir,
-		RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"), ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		Watch: watch.Auto,
-	})
+	cfg, followed := contentConfig(root), corpus.DefaultConfig()
+	followed.DataRoot, followed.DocsPath, followed.Watch = root, docsDir, watch.Auto
+	followed.Files = []string{cfg.RegistryPath, cfg.ContributingPath}
+	served := corpus.New(followed)
+	live := mcpserver.New(cfg, served)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
-	go func() { ran <- live.Run(ctx) }()
+	go func() { ran <- served.Run(ctx, live.Publish) }()
 	srv := New(Options{
 		Version: "test", SiteDir: filepath.Join(root, "site"),
 		Status: func() Status { return Status(live.Status()) },

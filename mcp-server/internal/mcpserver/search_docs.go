@@ -131,7 +131,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		after = search.Position{Path: c.Path, Line: c.Line}
 	}
 
-	snap := s.store.Snapshot()
+	snap := s.corpus.Snapshot()
 	out.Generation = snap.Generation()
 	out.Matches = []SearchMatch{}
 	budget := s.textBudget()
