@@ -132,10 +132,10 @@ func (m Match) Section() (trail []string, anchor string) { return m.doc.outline(
 // Title is the title of the match's doc (see docs.Title).
 func (m Match) Title() string { return m.doc.outline().Title }
 
-// matchedDoc is a doc with a match, as one search decoded it: its text, which its
-// matches' lines are slices of, and its outline, read from the text once
-// for all its matches when first asked for (a search need not: a caller may
-// drop the match).
+// matchedDoc is a doc with a match, as one search decoded it: its text,
+// which its matches' lines are slices of, and its outline, read from the
+// text once for all its matches when first asked for (a caller that drops
+// the matches never asks).
 type matchedDoc struct {
 	doc  *docs.Doc
 	text string
