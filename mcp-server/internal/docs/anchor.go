@@ -2,7 +2,6 @@ package docs
 
 import (
 	"html"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -252,9 +251,9 @@ type Outline struct {
 
 // OutlineOf reads the title and the headings of the doc at docPath whose
 // text is given, and the headings' anchors.
-func OutlineOf(docPath, text string) *Outline {
+func OutlineOf(docPath, text string) Outline {
 	hs := Headings(text)
-	return &Outline{Title: title(docPath, text, slices.Values(hs)), headings: hs, anchors: Anchors(hs)}
+	return Outline{Title: Title(docPath, text), headings: hs, anchors: Anchors(hs)}
 }
 
 // Section tells where a 1-based line is: the trail of headings above it,

@@ -39,15 +39,10 @@ func (d *Doc) TitleIn(buf *[]byte) string {
 // front matter title, else its first level-1 heading, else its file name
 // without the extension.
 func Title(docPath, text string) string {
-	return title(docPath, text, headingsOf(text))
-}
-
-// title is Title given the text's headings, in order.
-func title(docPath, text string, headings iter.Seq[Heading]) string {
 	if title := frontMatterTitle(text); title != "" {
 		return title
 	}
-	for h := range headings {
+	for h := range headingsOf(text) {
 		if h.Level == 1 {
 			return h.Text
 		}

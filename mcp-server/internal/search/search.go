@@ -139,13 +139,19 @@ func (m Match) Title() string { return m.doc.outline().Title }
 type matchedDoc struct {
 	doc  *docs.Doc
 	text string
-	once sync.Once
-	out  *docs.Outline
+
+	mu   sync.Mutex
+	read bool // out is read
+	out  docs.Outline
 }
 
 func (h *matchedDoc) outline() *docs.Outline {
-	h.once.Do(func() { h.out = docs.OutlineOf(h.doc.Path, h.text) })
-	return h.out
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.read {
+		h.out, h.read = docs.OutlineOf(h.doc.Path, h.text), true
+	}
+	return &h.out
 }
 
 // Matches yields the matches of q in snap that come after the position
