@@ -121,37 +121,38 @@ type Match struct {
 	Offset int    // byte offset of the match in the line
 	Length int    // byte length of the matched text in the line
 
-	doc *matchedDoc // Doc as this search decoded it, shared by its matches
+	text     string    // Doc's text as this search decoded it: Text is a line of it
+	outlines *outlines // the search's, shared by its matches
 }
 
 // Section tells where the match's line is in its doc: the trail of
 // headings above it, outermost first, and the anchor of the section it is
 // in (see docs.Outline.Section).
-func (m Match) Section() (trail []string, anchor string) { return m.doc.outline().Section(m.Line) }
-
-// Title is the title of the match's doc (see docs.Title).
-func (m Match) Title() string { return m.doc.outline().Title }
-
-// matchedDoc is a doc with a match, as one search decoded it: its text,
-// which its matches' lines are slices of, and its outline, read from the
-// text once for all its matches when first asked for (a caller that drops
-// the matches never asks).
-type matchedDoc struct {
-	doc  *docs.Doc
-	text string
-
-	mu   sync.Mutex
-	read bool // out is read
-	out  docs.Outline
+func (m Match) Section() (trail []string, anchor string) {
+	o := m.outlines.of(m)
+	return o.Section(m.Line)
 }
 
-func (h *matchedDoc) outline() *docs.Outline {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.read {
-		h.out, h.read = docs.OutlineOf(h.doc.Path, h.text), true
+// Title is the title of the match's doc (see docs.Title).
+func (m Match) Title() string { return m.outlines.of(m).Title }
+
+// outlines keeps the outline of the last doc of a search that was asked
+// for: a doc's outline is read from its text once for all its matches,
+// which a search yields one after the other, and only when asked for (a
+// caller that drops a doc's matches never asks).
+type outlines struct {
+	mu  sync.Mutex
+	doc *docs.Doc
+	out docs.Outline
+}
+
+func (o *outlines) of(m Match) docs.Outline {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.doc != m.Doc {
+		o.doc, o.out = m.Doc, docs.OutlineOf(m.Doc.Path, m.text)
 	}
-	return &h.out
+	return o.out
 }
 
 // Matches yields the matches of q in snap that come after the position
@@ -227,8 +228,9 @@ func (b *Budget) admit(d *docs.Doc) bool {
 // reader decodes the docs a search reads into one scratch buffer, within
 // a budget.
 type reader struct {
-	buf    []byte
-	budget *Budget
+	buf      []byte
+	budget   *Budget
+	outlines *outlines // made with the search's first match
 }
 
 // scanDoc yields the matches in d's lines from index first on. It reports
@@ -241,15 +243,14 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, r *reader, yield func(Match) bo
 		return false
 	}
 	text, shared := d.TextIn(&r.buf)
-	var h *matchedDoc
 	emit := func(start, end, n, off, length int) bool {
-		if h == nil {
-			if shared {
-				text = strings.Clone(text)
-			}
-			h = &matchedDoc{doc: d, text: text}
+		if shared {
+			text, shared = strings.Clone(text), false
 		}
-		return yield(Match{Doc: d, Line: n, Text: text[start:end], Offset: off, Length: length, doc: h})
+		if r.outlines == nil {
+			r.outlines = &outlines{}
+		}
+		return yield(Match{Doc: d, Line: n, Text: text[start:end], Offset: off, Length: length, text: text, outlines: r.outlines})
 	}
 	rest, n := text, 0
 	for ; n < first && rest != ""; n++ {
