@@ -9,7 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/tracing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
