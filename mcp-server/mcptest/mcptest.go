@@ -1,7 +1,17 @@
-// Package mcptest holds what the mcp-server module's tests share: tool
-// calls through a real MCP client session and their results, a buffer that
-// a running process may write to while the test reads it, a wait for a
-// condition with one deadline, and the Node packages a test's program needs.
+// Package mcptest holds what the tests of the repository's Go modules
+// share (mcp-server's and tools'): tool calls through a real MCP client
+// session and their results, a buffer that a running process may write to
+// while the test reads it, a wait for a condition with one deadline, the
+// Node packages a test's program needs, and a docs-mcp binary built from
+// the checkout.
+//
+// One package for both modules, so that a helper has one meaning
+// everywhere: Call returns a tool's result, tool error or not (only a
+// protocol error fails the test); CallOK is the call that must succeed
+// and CallErr the one that must answer a tool error. It lives outside
+// internal/ because the tools module (end-to-end tests, the wiki's tests)
+// imports it; the tools module requires mcp-server by a replace directive
+// for it and for the watcher.
 package mcptest
 
 import (

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestRun drives the real docs-mcp binary, serving this repository, with

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
@@ -316,19 +316,18 @@ func (s *setup) checkSession(t *testing.T) {
 	}
 
 	// This page is in the docs the server serves: find it and read the line.
-	var found struct {
+	type hits struct {
 		Matches []struct {
 			Path string
 			Line int
 		}
 	}
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"}), &found)
+	found, _ := mcptest.CallOK[hits](t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"})
 	if len(found.Matches) != 1 || found.Matches[0].Path != "server/reverse-proxy.md" {
 		t.Fatalf("mod_search_docs: %+v; want the one line in server/reverse-proxy.md", found.Matches)
 	}
 	m := found.Matches[0]
-	var doc struct{ Content string }
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line}), &doc)
+	doc, _ := mcptest.CallOK[struct{ Content string }](t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line})
 	if strings.TrimSpace(doc.Content) != "proxy_buffering      off;" {
 		t.Errorf("mod_read_doc %s:%d = %q; want the proxy_buffering line", m.Path, m.Line, doc.Content)
 	}

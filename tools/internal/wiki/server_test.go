@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
