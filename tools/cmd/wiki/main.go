@@ -60,11 +60,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	root, err := repo.Root(wd)
+	root, err := repo.Root(".")
 	if err != nil {
 		return err
 	}
