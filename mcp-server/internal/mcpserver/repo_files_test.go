@@ -26,12 +26,3 @@ func TestMissingFilesAreToolErrors(t *testing.T) {
 	// The docs still work.
 	mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
 }
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}

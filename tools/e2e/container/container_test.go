@@ -244,13 +244,8 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
 	// The newest protocol with sessions: the test ends one with DELETE.
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	init.Params.ClientInfo = mcp.Implementation{Name: "container-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	mcptest.Initialize(t, c, mcp.ProtocolVersion20251125, "container-test")
 	session := c.GetSessionId()
 	if session == "" {
 		t.Fatal("initialize gave no Mcp-Session-Id")

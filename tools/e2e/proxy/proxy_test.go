@@ -290,13 +290,7 @@ func (s *setup) checkSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // the last version with sessions
-	init.Params.ClientInfo = mcp.Implementation{Name: "proxy-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatalf("initialize through the proxy: %v", err)
-	}
+	res := mcptest.Initialize(t, c, mcp.LATEST_LEGACY_PROTOCOL_VERSION, "proxy-test") // the last version with sessions
 	session := c.GetSessionId()
 	if session == "" {
 		t.Fatal("no Mcp-Session-Id came back through the proxy")

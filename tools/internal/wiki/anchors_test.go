@@ -37,7 +37,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	for _, p := range []string{"docs", "framework/mod_hooks.json", "CONTRIBUTING.md"} {
 		copyPath(t, filepath.Join(opt.Root, p), filepath.Join(root, p))
 	}
-	writeFile(t, filepath.Join(root, "docs", "anchors.md"), trickyHeadings)
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "anchors.md"), trickyHeadings)
 	opt.Root = root
 	out, _ := build(t, opt)
 	tree, err := ScanTree(root)
@@ -55,12 +55,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "anchors-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.Initialize(t, c, mcp.LATEST_PROTOCOL_VERSION, "anchors-test")
 
 	listed := regexp.MustCompile(`(?m)^\s*#(\S+)  #{1,6} `)
 	headings := 0
@@ -169,5 +164,5 @@ func copyPath(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, to, string(b))
+	mcptest.WriteFile(t, to, string(b))
 }
