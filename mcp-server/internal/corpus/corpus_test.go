@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // repo writes a small repository to a temp folder, a docs folder and a
@@ -22,9 +22,11 @@ import (
 func repo(t *testing.T, mode ...watch.Mode) Config {
 	t.Helper()
 	root := t.TempDir()
-	writeFile(t, root, "docs/index.md", "# Home\n\nWelcome.\n")
-	writeFile(t, root, "docs/guide/intro.md", "# Introduction\n\nFirst steps.\n")
-	writeFile(t, root, "CONTRIBUTING.md", "# Contributing\n")
+	mcptest.WriteTree(t, root, map[string]string{
+		"docs/index.md":       "# Home\n\nWelcome.\n",
+		"docs/guide/intro.md": "# Introduction\n\nFirst steps.\n",
+		"CONTRIBUTING.md":     "# Contributing\n",
+	})
 	cfg := DefaultConfig()
 	cfg.DataRoot, cfg.DocsPath = root, filepath.Join(root, "docs")
 	cfg.Files = []string{filepath.Join(root, "CONTRIBUTING.md")}
@@ -33,17 +35,6 @@ func repo(t *testing.T, mode ...watch.Mode) Config {
 		cfg.Watch = mode[0]
 	}
 	return cfg
-}
-
-func writeFile(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // published records the changes a running corpus tells, and whether the
@@ -115,18 +106,22 @@ func TestChanges(t *testing.T) {
 		do   func()
 		want told
 	}{
-		{"a doc added", func() { writeFile(t, cfg.DocsPath, "guide/setup.md", "# Setup\n") },
+		{"a doc added", func() { mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"guide/setup.md": "# Setup\n"}) },
 			told{Diff: docs.Diff{Added: []string{"guide/setup.md"}}}},
-		{"a doc's body changed", func() { writeFile(t, cfg.DocsPath, "index.md", "# Home\n\nWelcome back.\n") },
+		{"a doc's body changed", func() { mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"index.md": "# Home\n\nWelcome back.\n"}) },
 			told{Diff: docs.Diff{Changed: []string{"index.md"}}}},
-		{"a doc's title changed", func() { writeFile(t, cfg.DocsPath, "guide/intro.md", "# Getting started\n\nFirst steps.\n") },
+		{"a doc's title changed", func() {
+			mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"guide/intro.md": "# Getting started\n\nFirst steps.\n"})
+		},
 			told{Diff: docs.Diff{Changed: []string{"guide/intro.md"}, Retitled: []string{"guide/intro.md"}}}},
 		{"a doc removed", func() {
 			if err := os.Remove(filepath.Join(cfg.DocsPath, "guide", "setup.md")); err != nil {
 				t.Fatal(err)
 			}
 		}, told{Diff: docs.Diff{Removed: []string{"guide/setup.md"}}}},
-		{"a repository file changed", func() { writeFile(t, cfg.DataRoot, "CONTRIBUTING.md", "# Contributing\n\nMore rules.\n") },
+		{"a repository file changed", func() {
+			mcptest.WriteTree(t, cfg.DataRoot, map[string]string{"CONTRIBUTING.md": "# Contributing\n\nMore rules.\n"})
+		},
 			told{Files: cfg.Files}},
 	} {
 		before := c.Snapshot()
@@ -188,7 +183,7 @@ func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
 	run(t, c)
 
 	<-loading // the load is held at the gate; the watcher sets up meanwhile
-	writeFile(t, cfg.DocsPath, "late.md", "# Late\n\nWritten while gated.\n")
+	mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"late.md": "# Late\n\nWritten while gated.\n"})
 	select {
 	case <-c.Opened():
 		t.Fatal("the docs opened while the load was held")

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // follow keeps the corpus in step with the files on disk until ctx ends:

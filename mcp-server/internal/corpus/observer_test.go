@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // recorder is an Observer that keeps what it is told.
@@ -43,6 +43,6 @@ func TestObserver(t *testing.T) {
 	if r, _ := rec.counts(); r != 0 {
 		t.Errorf("%d reloads before any change", r)
 	}
-	writeFile(t, cfg.DocsPath, "observed.md", "# Observed\n")
+	mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"observed.md": "# Observed\n"})
 	mcptest.Eventually(t, "a reload and a second index build", func() bool { r, b := rec.counts(); return r >= 1 && b == 2 })
 }

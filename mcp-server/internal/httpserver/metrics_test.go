@@ -19,8 +19,8 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // newMetricsFixture is newFixture with metrics: the MCP server measured
