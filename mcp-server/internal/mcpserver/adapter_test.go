@@ -20,7 +20,7 @@ func TestAdapterKnowsNoDisk(t *testing.T) {
 	if !slices.Contains(deps, "github.com/docs-mcp/docs-mcp/mcp-server/internal/docs") {
 		t.Fatalf("go list -deps gave %d packages, not docs among them: the test checks nothing", len(deps))
 	}
-	for _, pkg := range []string{"internal/corpus", "internal/watch"} {
+	for _, pkg := range []string{"internal/corpus", "watch"} {
 		if slices.Contains(deps, "github.com/docs-mcp/docs-mcp/mcp-server/"+pkg) {
 			t.Errorf("mcpserver's build holds %s", pkg)
 		}
