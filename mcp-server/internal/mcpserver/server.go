@@ -65,9 +65,13 @@ type Options struct {
 }
 
 // DefaultWorkLimits are the work queue's defaults: as many requests at
-// work as the process has cores, two per client, a wait of 10 s at most.
+// work as the process has cores but one (at least one), two per client, a
+// wait of 10 s at most. The core left over serves what runs outside the
+// queue: reading requests and writing answers, and a waiting goroutine's
+// wake-up, which with a request at work on every core waits for Go's
+// preemption or its network poll, 10 ms each (search.BenchmarkHandOver).
 func DefaultWorkLimits() budget.WorkLimits {
-	return budget.WorkLimits{Running: runtime.GOMAXPROCS(0), PerClient: 2, MaxWait: 10 * time.Second}
+	return budget.WorkLimits{Running: max(runtime.GOMAXPROCS(0)-1, 1), PerClient: 2, MaxWait: 10 * time.Second}
 }
 
 // Observer measures the server (metrics.Metrics is one): every request
