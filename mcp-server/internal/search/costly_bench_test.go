@@ -15,6 +15,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 )
 
 // costliestQuery matches no line, but each of its three-letter pieces is
@@ -46,16 +47,16 @@ func BenchmarkCostliestQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("whole", func(b *testing.B) {
-		cpu := cpuTime()
+		cpu := mcptest.CPUTime()
 		n := 0
 		for b.Loop() {
 			n = len(collect(ix.Matches(Query{Text: costliestQuery}, Position{}), 0))
 		}
-		b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 		b.ReportMetric(float64(n), "matches")
 	})
 	b.Run("call", func(b *testing.B) {
-		cpu := cpuTime()
+		cpu := mcptest.CPUTime()
 		calls := 0
 		for b.Loop() {
 			after := Position{}
@@ -70,7 +71,7 @@ func BenchmarkCostliestQuery(b *testing.B) {
 				after = budget.Resume
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N*calls), "cpu-ms/op")
+		b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N*calls), "cpu-ms/op")
 		b.ReportMetric(float64(calls), "calls")
 	})
 }
