@@ -173,12 +173,13 @@ type Budget struct {
 const CallBytes = 2 << 20
 
 // yieldBytes is how much text a search within a Budget reads before it
-// gives its core to the other goroutines that wait for one
-// (runtime.Gosched): about 0.1 ms of work. Searches run on as many cores
-// as the work queue lets run at once, the machine's; without it a request
-// that needs a core meanwhile (its HTTP read, the JSON of its answer, a
-// normal client's short search handed its turn) waits for Go's preemption,
-// up to 10 ms at each hand-over.
+// gives its core to the goroutines waiting in the run queues
+// (runtime.Gosched): about 0.1 ms of work. Without it a goroutine made
+// ready meanwhile (a normal client's call handed its turn by the work
+// queue, a timer) waits for Go's preemption of the search, up to 10 ms.
+// A goroutine woken by the network is noticed only by an idle core or the
+// runtime's 10 ms poll, which a yield does not hasten: that is why the
+// work queue leaves a core free by default (BenchmarkHandOver).
 const yieldBytes = 64 << 10
 
 // ErrBudgetSpent says that a search read the text its Budget allowed.
