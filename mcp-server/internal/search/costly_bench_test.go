@@ -81,9 +81,10 @@ func BenchmarkCostliestQuery(b *testing.B) {
 // connection to an echo goroutine (each end woken by the network poller,
 // as a request's HTTP read and its answer are), while searchers goroutines
 // loop the costliest query one call (CallBytes) at a time, as the work
-// queue runs them: one per core (the queue's default), or one core left
-// free. Reports the round trip's p50, p95 and max; the searchers' calls
-// give their core to waiting goroutines every yieldBytes of text.
+// queue runs them: one per core, or one core left free (the queue's
+// default, mcpserver.DefaultWorkLimits). Reports the round trip's p50, p95
+// and max; the searchers' calls give their core to waiting goroutines
+// every yieldBytes of text.
 //
 //	go test -run '^$' -bench HandOver -benchtime 400x ./mcp-server/internal/search
 func BenchmarkHandOver(b *testing.B) {
