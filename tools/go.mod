@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/cdproto v0.159.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/docs-mcp/docs-mcp/framework v0.0.0
+	github.com/docs-mcp/docs-mcp/mcp-server v0.0.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
@@ -18,6 +19,11 @@ require (
 	k8s.io/api v0.32.3
 	k8s.io/apimachinery v0.32.3
 	sigs.k8s.io/yaml v1.4.0
+)
+
+require (
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	github.com/klauspost/compress v1.18.0 // indirect
 )
 
 require (
@@ -48,3 +54,5 @@ require (
 )
 
 replace github.com/docs-mcp/docs-mcp/framework => ../framework
+
+replace github.com/docs-mcp/docs-mcp/mcp-server => ../mcp-server

@@ -119,24 +119,14 @@ func (b *Bus) Fire(ctx context.Context, hook string, params Params) (*Report, er
 	}
 	e := &Event{hook: def, params: maps.Clone(params)}
 	rep := &Report{Hook: hook}
-	var errs []error
-	for _, h := range b.snapshot(hook) {
-		if err := ctx.Err(); err != nil {
-			errs = append(errs, fmt.Errorf("%s: dispatch stopped after %d handlers: %w", hook, rep.Called, err))
-			break
-		}
-		e.mod = h.mod
-		rep.Called++
-		if herr := b.call(def, h, func() error { return h.event(ctx, e) }); herr != nil {
-			rep.Failures = append(rep.Failures, herr)
-			errs = append(errs, herr)
-		}
+	err = b.dispatch(ctx, e, rep, func(h *handler) (*HandlerError, bool) {
+		herr := b.call(def, h, func() error { return h.event(ctx, e) })
 		if e.cancelled {
 			rep.Cancelled, rep.CancelledBy, rep.Reason = true, e.cancelledBy, e.reason
-			break
 		}
-	}
-	return rep, errors.Join(errs...)
+		return herr, e.cancelled
+	})
+	return rep, err
 }
 
 // Apply passes value through the handlers of the filter hook in priority
@@ -160,15 +150,8 @@ func (b *Bus) Apply(ctx context.Context, hook string, value any, params Params) 
 		e.params = Params{}
 	}
 	rep := &Report{Hook: hook, Value: value}
-	var errs []error
-	for _, h := range b.snapshot(hook) {
-		if err := ctx.Err(); err != nil {
-			errs = append(errs, fmt.Errorf("%s: dispatch stopped after %d handlers: %w", hook, rep.Called, err))
-			break
-		}
-		e.mod = h.mod
+	err = b.dispatch(ctx, e, rep, func(h *handler) (*HandlerError, bool) {
 		e.params[first] = rep.Value
-		rep.Called++
 		var out any
 		herr := b.call(def, h, func() error {
 			var err error
@@ -178,14 +161,37 @@ func (b *Bus) Apply(ctx context.Context, hook string, value any, params Params) 
 			}
 			return err
 		})
+		if herr == nil {
+			rep.Value = out
+		}
+		return herr, false
+	})
+	return rep, err
+}
+
+// dispatch hands e to the hook's handlers in priority order, one at a
+// time through one, which says whether to stop there. It counts the calls
+// and the failures in rep, and stops early when ctx ends. The error joins
+// every failure and, when ctx ended, ctx's error.
+func (b *Bus) dispatch(ctx context.Context, e *Event, rep *Report, one func(*handler) (*HandlerError, bool)) error {
+	var errs []error
+	for _, h := range b.snapshot(rep.Hook) {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: dispatch stopped after %d handlers: %w", rep.Hook, rep.Called, err))
+			break
+		}
+		e.mod = h.mod
+		rep.Called++
+		herr, stop := one(h)
 		if herr != nil {
 			rep.Failures = append(rep.Failures, herr)
 			errs = append(errs, herr)
-			continue
 		}
-		rep.Value = out
+		if stop {
+			break
+		}
 	}
-	return rep, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // call runs one handler, turning an error or a panic into a *HandlerError.

@@ -11,13 +11,13 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/urfave/cli/v2"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
@@ -42,7 +42,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // version stamp; empty means: take it from the build information.
 func Main(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if version == "" {
-		version = buildVersion()
+		version = buildinfo.Version()
 	}
 	app := newApp(version, stdin, stdout, stderr)
 	err := app.RunContext(ctx, args)
@@ -260,24 +260,6 @@ func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
 		return slog.New(capped{slog.NewJSONHandler(w, opts)})
 	}
 	return slog.New(capped{slog.NewTextHandler(w, opts)})
-}
-
-// buildVersion reads the version from the build information: the module
-// version for an installed binary, else the VCS revision, else "dev".
-func buildVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "dev-" + s.Value[:12]
-		}
-	}
-	return "dev"
 }
 
 // envName is the environment variable of a flag: --data-root is

@@ -19,7 +19,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // config is everything the flags decide, checked.

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestStdioLive runs docs-mcp as a subprocess over stdio and edits its docs
@@ -71,13 +71,7 @@ func TestStdioLive(t *testing.T) {
 	if err := c.Start(ctx); err != nil { // routes notifications to OnNotification
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	init.Params.ClientInfo = mcp.Implementation{Name: "stdio-live-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mcptest.Initialize(t, c, "2025-06-18", "stdio-live-test")
 	if r := res.Capabilities.Resources; r == nil || !r.Subscribe || !r.ListChanged {
 		t.Fatalf("resources capability = %+v, want subscribe and listChanged", r)
 	}

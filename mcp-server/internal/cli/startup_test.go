@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestStartupLoadFailureStops checks that a docs folder that cannot be

@@ -19,7 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // repo writes a small repository and returns its root.
@@ -55,13 +55,7 @@ func TestStdioClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	init.Params.ClientInfo = mcp.Implementation{Name: "stdio-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mcptest.Initialize(t, c, "2025-06-18", "stdio-test")
 	if res.ServerInfo.Name != "docs-mcp" || res.ServerInfo.Version != "v0.0.0-test" || !strings.Contains(res.Instructions, "mod_search_docs") {
 		t.Errorf("initialize = %+v; want docs-mcp v0.0.0-test with instructions", res.ServerInfo)
 	}
@@ -124,6 +118,18 @@ func (s *session) send(t *testing.T, line string) {
 	}
 }
 
+// finish ends the input, reads n responses (see responses) and checks
+// that the server then exits 0, as it must on end of input.
+func (s *session) finish(t *testing.T, n int) map[string]map[string]any {
+	t.Helper()
+	s.stdin.Close()
+	got := s.responses(t, n)
+	if code := s.wait(t); code != 0 {
+		t.Errorf("exit code %d on end of input, want 0; stderr: %s", code, s.stderr.String())
+	}
+	return got
+}
+
 // responses reads n responses from stdout, checks that every line is a
 // JSON-RPC 2.0 message, and returns the responses by id. Notifications
 // from the server are skipped, as a client would.
@@ -180,12 +186,7 @@ func TestStdioHygiene(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+big+`"}}}`)
 	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"welcome"}}}`)
-	s.stdin.Close() // end of input right after the requests: all must still be answered
-
-	got := s.responses(t, 4)
-	if code := s.wait(t); code != 0 {
-		t.Errorf("exit code %d on end of input, want 0; stderr: %s", code, s.stderr.String())
-	}
+	got := s.finish(t, 4) // end of input right after the requests: all must still be answered
 	if rest, _ := io.ReadAll(s.stdout); len(rest) != 0 {
 		t.Errorf("unexpected output after the answers: %q", rest)
 	}
@@ -255,11 +256,7 @@ func TestStdioInvalidRequests(t *testing.T) {
 		s.send(t, initLine)
 		s.send(t, line)
 		s.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
-		s.stdin.Close()
-		got := s.responses(t, 3)
-		if code := s.wait(t); code != 0 {
-			t.Errorf("exit %d, want 0", code)
-		}
+		got := s.finish(t, 3)
 		e, _ := got["<nil>"]["error"].(map[string]any)
 		if e == nil || e["code"] != float64(-32600) {
 			t.Errorf("%s: got %v, want a -32600 error", line, got["<nil>"])
@@ -279,11 +276,7 @@ func TestStdioLineCap(t *testing.T) {
 	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+strings.Repeat("x", 1<<20)+`"}}}`)
 	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mod_read_doc","arguments":{"path":"`+strings.Repeat("y", 60_000)+`"}}}`)
 	s.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	s.stdin.Close()
-	got := s.responses(t, 4)
-	if code := s.wait(t); code != 0 {
-		t.Errorf("exit %d, want 0", code)
-	}
+	got := s.finish(t, 4)
 	e, _ := got["<nil>"]["error"].(map[string]any)
 	if msg, _ := e["message"].(string); e == nil || e["code"] != float64(-32600) || !strings.Contains(msg, "65536-byte limit") || !strings.Contains(msg, "--max-line-bytes") {
 		t.Errorf("a 1 MiB line: got %v, want -32600 naming the 65536-byte limit and its flag", got["<nil>"])

@@ -13,21 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
-
-// writeTree creates files (path -> content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
@@ -39,7 +26,7 @@ func symlink(t *testing.T, target, link string) {
 func TestLoad(t *testing.T) {
 	base := t.TempDir()
 	docsDir := filepath.Join(base, "docs")
-	writeTree(t, base, map[string]string{
+	mcptest.WriteTree(t, base, map[string]string{
 		"docs/index.md":                  "# Home\n",
 		"docs/guide/intro.md":            "# Intro\n",
 		"docs/guide/UPPER.MD":            "# Upper\n",
@@ -96,7 +83,7 @@ func TestLoad(t *testing.T) {
 
 func TestSnapshotDoc(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	mcptest.WriteTree(t, dir, map[string]string{
 		"server/tools.md":         "# Tools\n",
 		"server/configuration.md": "# Configuration\n",
 		"clients/vscode.md":       "# VS Code\n",
@@ -137,7 +124,7 @@ func TestLoadAgreesWithAPlainWalk(t *testing.T) {
 	for i := range 3*filesPerJob + 5 { // one folder of several jobs
 		many[fmt.Sprintf("many/page-%03d.md", i)] = fmt.Sprintf("# Page %d\n\ntext %d\n", i, i)
 	}
-	writeTree(t, dir, many)
+	mcptest.WriteTree(t, dir, many)
 
 	want := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // nearestSnapshot is a snapshot of the paths of the generated tree of

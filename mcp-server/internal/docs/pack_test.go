@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // heldBytes is TextBytes, checked against the texts as read.
@@ -123,7 +124,7 @@ func TestLargeDocsPackedAlone(t *testing.T) {
 
 func TestSmallTreeStaysPlain(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "# A\n" + strings.Repeat("some text\n", 100), "b/c.md": "# C\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"a.md": "# A\n" + strings.Repeat("some text\n", 100), "b/c.md": "# C\n"})
 	snap, err := Load(context.Background(), dir, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // paths lists a snapshot's doc paths.
@@ -36,7 +38,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "edit in place",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"guide/intro.md": "# Intro\nsecond version\n"})
+				mcptest.WriteTree(t, dir, map[string]string{"guide/intro.md": "# Intro\nsecond version\n"})
 			},
 			ch:   Changes{Paths: []string{"guide/intro.md"}},
 			want: Diff{Changed: []string{"guide/intro.md"}},
@@ -44,7 +46,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "atomic rename save",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"guide/.intro.md.swp": "# Intro\nsaved\n"})
+				mcptest.WriteTree(t, dir, map[string]string{"guide/.intro.md.swp": "# Intro\nsaved\n"})
 				rename(t, filepath.Join(dir, "guide/.intro.md.swp"), filepath.Join(dir, "guide/intro.md"))
 			},
 			ch:   Changes{Paths: []string{"guide/.intro.md.swp", "guide/intro.md"}},
@@ -53,7 +55,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "new nested folder",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"new/a/b/c.md": "# C\n", "new/a/d.md": "# D\n", "new/a/notes.txt": "x"})
+				mcptest.WriteTree(t, dir, map[string]string{"new/a/b/c.md": "# C\n", "new/a/d.md": "# D\n", "new/a/notes.txt": "x"})
 			},
 			ch:    Changes{Paths: []string{"new"}},
 			want:  Diff{Added: []string{"new/a/b/c.md", "new/a/d.md"}},
@@ -94,7 +96,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "rescan finds what events missed",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"index.md": "# Home, longer now\n", "extra.md": "# Extra\n"})
+				mcptest.WriteTree(t, dir, map[string]string{"index.md": "# Home, longer now\n", "extra.md": "# Extra\n"})
 				remove(t, filepath.Join(dir, "ref/api.md"))
 			},
 			ch:    Changes{All: true},
@@ -104,14 +106,14 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "same bytes written again",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"index.md": "# Home\n"})
+				mcptest.WriteTree(t, dir, map[string]string{"index.md": "# Home\n"})
 			},
 			ch: Changes{Paths: []string{"index.md"}},
 		},
 		{
 			name: "symlink out of the docs folder",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, filepath.Dir(dir), map[string]string{"secret.md": "# Secret\n"})
+				mcptest.WriteTree(t, filepath.Dir(dir), map[string]string{"secret.md": "# Secret\n"})
 				symlink(t, "../secret.md", filepath.Join(dir, "leak.md"))
 				symlink(t, "..", filepath.Join(dir, "up"))
 			},
@@ -120,7 +122,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "half-written file",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{"guide/intro.md": "# Intro\ncaf\xc3"}) // cut inside é
+				mcptest.WriteTree(t, dir, map[string]string{"guide/intro.md": "# Intro\ncaf\xc3"}) // cut inside é
 			},
 			ch:    Changes{Paths: []string{"guide/intro.md"}},
 			want:  Diff{Removed: []string{"guide/intro.md"}},
@@ -129,7 +131,7 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "events inside .git and for odd paths",
 			edit: func(t *testing.T, dir string) {
-				writeTree(t, dir, map[string]string{".git/x.md": "# git\n"})
+				mcptest.WriteTree(t, dir, map[string]string{".git/x.md": "# git\n"})
 			},
 			ch: Changes{Paths: []string{".git/x.md", "../escape.md", "/abs.md", "a\x00b.md"}},
 		},
@@ -137,7 +139,7 @@ func TestUpdate(t *testing.T) {
 			name: "docs folder replaced",
 			edit: func(t *testing.T, dir string) {
 				next := dir + ".new"
-				writeTree(t, next, map[string]string{"index.md": "# Home\n", "fresh.md": "# Fresh\n"})
+				mcptest.WriteTree(t, next, map[string]string{"index.md": "# Home\n", "fresh.md": "# Fresh\n"})
 				removeAll(t, dir)
 				rename(t, next, dir)
 			},
@@ -149,7 +151,7 @@ func TestUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "docs")
-			writeTree(t, dir, initial)
+			mcptest.WriteTree(t, dir, initial)
 			ctx := context.Background()
 			prev, err := Load(ctx, dir, LoadOptions{Generation: 1})
 			if err != nil {
@@ -200,13 +202,13 @@ func TestUpdate(t *testing.T) {
 // An update reads only what changed and shares every other doc.
 func TestUpdateSharesUnchangedDocs(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "# A\n", "b.md": "# B\n", "c/d.md": "# D\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"a.md": "# A\n", "b.md": "# B\n", "c/d.md": "# D\n"})
 	ctx := context.Background()
 	prev, err := Load(ctx, dir, LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, dir, map[string]string{"b.md": "# B, edited\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"b.md": "# B, edited\n"})
 	for _, ch := range []Changes{{Paths: []string{"b.md"}}, {All: true}} {
 		next, _, err := Update(ctx, prev, dir, ch, LoadOptions{Generation: 2})
 		if err != nil {
@@ -232,7 +234,7 @@ func TestUpdateSharesUnchangedDocs(t *testing.T) {
 // read again once it changes.
 func TestUpdateSkippedFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"big.md": "# Big\n" + string(make([]byte, 100)), "a.md": "# A\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"big.md": "# Big\n" + string(make([]byte, 100)), "a.md": "# A\n"})
 	ctx := context.Background()
 	opts := LoadOptions{MaxDocBytes: 50, Generation: 1}
 	prev, err := Load(ctx, dir, opts)
@@ -243,7 +245,7 @@ func TestUpdateSkippedFiles(t *testing.T) {
 	if err != nil || !diff.Empty() || next != prev {
 		t.Fatalf("rescan of an unchanged folder = %v, %v, same snapshot %v; want no change", diff, err, next == prev)
 	}
-	writeTree(t, dir, map[string]string{"big.md": "# Big, trimmed\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"big.md": "# Big, trimmed\n"})
 	next, diff, err = Update(ctx, prev, dir, Changes{All: true}, LoadOptions{MaxDocBytes: 50, Generation: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +263,7 @@ func TestUpdateUnreadable(t *testing.T) {
 		t.Skip("running as root: file permissions do not stop root from reading")
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})
 	ctx := context.Background()
 	prev, err := Load(ctx, dir, LoadOptions{Generation: 1})
 	if err != nil {
@@ -284,7 +286,7 @@ func TestUpdateUnreadable(t *testing.T) {
 
 func TestUpdateMissingDir(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "# A\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"a.md": "# A\n"})
 	prev, err := Load(context.Background(), dir, LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -1,22 +1,22 @@
 package httpserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestAccessLog: one line per request at info, without headers (so without
 // the token); a healthy /health only at debug.
 func TestAccessLog(t *testing.T) {
 	const token = "secret-token-for-the-log-test"
-	var buf lockedBuffer
+	var buf mcptest.Buffer
 	f := newFixture(t, func(o *Options) {
 		o.AuthToken = token
 		o.Logger = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -55,22 +55,4 @@ func TestAccessLog(t *testing.T) {
 	if strings.Contains(buf.String(), token) {
 		t.Error("the bearer token is in the log")
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

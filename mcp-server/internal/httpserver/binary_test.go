@@ -21,8 +21,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 var tmpDir string

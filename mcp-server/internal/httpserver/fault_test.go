@@ -26,7 +26,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // served is a docs-mcp HTTP server over a repository in a temp dir, on a
@@ -79,15 +79,7 @@ func (s *served) shutdown(t *testing.T) error {
 func writeRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mcptest.WriteTree(t, root, files)
 	return root
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // testRoot is a small repository: docs, a registry of two hooks, a
@@ -126,12 +127,7 @@ func connect(t testing.TB, url, version string, opts ...transport.StreamableHTTP
 		t.Fatalf("start client: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = version
-	init.Params.ClientInfo = mcp.Implementation{Name: "httpserver-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize (%s): %v", version, err)
-	}
+	mcptest.Initialize(t, c, version, "httpserver-test")
 	return c
 }
 

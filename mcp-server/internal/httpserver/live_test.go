@@ -15,8 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // newLiveFixture serves a copy of testRoot that follows edits on disk. It

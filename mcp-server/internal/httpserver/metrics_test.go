@@ -18,8 +18,8 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // newMetricsFixture is newFixture with metrics: the MCP server measured

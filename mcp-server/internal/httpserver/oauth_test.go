@@ -18,8 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/idp"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestOAuthSubjects checks, with tokens from a real OpenID provider, that

@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // FuzzCursor feeds any string to decodeCursor as a client's cursor. It must
@@ -116,11 +116,6 @@ func fuzzClient(f *testing.F) (*client.Client, *docs.Snapshot) {
 	if err := c.Start(context.Background()); err != nil {
 		f.Fatal(err)
 	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "fuzz", Version: "1"}
-	if _, err := c.Initialize(context.Background(), req); err != nil {
-		f.Fatal(err)
-	}
+	mcptest.Initialize(f, c, mcp.LATEST_PROTOCOL_VERSION, "fuzz")
 	return c, snap
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestGetHook(t *testing.T) {
@@ -64,7 +64,7 @@ func TestGetHookFollowsEdits(t *testing.T) {
 	c := newClient(t, dir, Options{})
 	mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
 
-	reg := mustRead(t, dir+"/framework/mod_hooks.json")
+	reg := mcptest.ReadFile(t, dir+"/framework/mod_hooks.json")
 	writeFile(t, dir, "framework/mod_hooks.json", strings.ReplaceAll(reg, `"player.joined"`, `"player.arrived"`))
 	if got := mcptest.CallErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"}); !strings.Contains(got, `no hook is named "player.joined"`) {
 		t.Errorf("after renaming the hook on disk: %q", got)

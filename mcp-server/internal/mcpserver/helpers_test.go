@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -72,13 +73,7 @@ func initialize(t *testing.T, srv *Server) (*client.Client, *mcp.InitializeResul
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	res := mcptest.Initialize(t, c, mcp.LATEST_PROTOCOL_VERSION, "test")
 	return c, res
 }
 
@@ -113,11 +108,5 @@ func copyTree(t *testing.T, from string) string {
 
 func writeFile(t *testing.T, dir, rel, content string) {
 	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
 }

@@ -7,13 +7,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestHookRegistryIsRaw(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	for _, content := range []string{
-		mustRead(t, filepath.Join(fixtureRoot, "framework/mod_hooks.json")),
+		mcptest.ReadFile(t, filepath.Join(fixtureRoot, "framework/mod_hooks.json")),
 		"{ \"hooks\": [ not json at all\r\n", // invalid JSON is still returned as is
 	} {
 		writeFile(t, dir, "framework/mod_hooks.json", content)

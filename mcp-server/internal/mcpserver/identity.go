@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // The server's identity in initialize (and in every 2026-07-28 result's

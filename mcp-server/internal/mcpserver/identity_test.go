@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestIdentity: initialize gives the wiki as websiteUrl, the icon as a

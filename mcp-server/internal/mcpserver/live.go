@@ -10,7 +10,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // follow keeps the server in step with the files on disk until ctx ends:

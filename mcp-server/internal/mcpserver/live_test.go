@@ -16,8 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // live is a server following a copy of the fixture on disk.
@@ -86,13 +86,7 @@ func (l *live) connect(t *testing.T) *watcher {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = "2025-06-18"
-	req.Params.ClientInfo = mcp.Implementation{Name: "live-test", Version: "1"}
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mcptest.Initialize(t, c, "2025-06-18", "live-test")
 	if r := res.Capabilities.Resources; r == nil || !r.Subscribe || !r.ListChanged {
 		t.Fatalf("resources capability = %+v, want subscribe and listChanged", r)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/tracing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // recorder is an Observer that keeps what it is told.

@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestReadContributing(t *testing.T) {
 	c := newClient(t, fixtureRoot, Options{})
-	want := mustRead(t, filepath.Join(fixtureRoot, "CONTRIBUTING.md"))
+	want := mcptest.ReadFile(t, filepath.Join(fixtureRoot, "CONTRIBUTING.md"))
 	out, _ := mcptest.CallOK[ReadContributingOutput](t, c, "mod_read_contributing", nil)
 	if out.Path != "CONTRIBUTING.md" || out.Content+"\n" != want || out.Truncated {
 		t.Errorf("got path %q, truncated %v, content %q; want the whole guide", out.Path, out.Truncated, out.Content)

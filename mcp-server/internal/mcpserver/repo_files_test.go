@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestMissingFilesAreToolErrors(t *testing.T) {
@@ -25,13 +25,4 @@ func TestMissingFilesAreToolErrors(t *testing.T) {
 	}
 	// The docs still work.
 	mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
-}
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestRepoLayoutIsTrue keeps the embedded overview honest: every path it

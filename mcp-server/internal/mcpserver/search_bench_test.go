@@ -11,8 +11,8 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // BenchmarkSearchPage measures a mod_search_docs call for a page of 50

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestSearchBeforeAndAfterTheIndex sends searches as soon as the server

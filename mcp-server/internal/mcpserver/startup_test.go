@@ -9,9 +9,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/watch"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestAnswersWhileDocsLoad follows a server whose corpus is still loading,

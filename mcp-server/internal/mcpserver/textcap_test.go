@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestTextWithinCap checks that the whole text of a result, closing lines

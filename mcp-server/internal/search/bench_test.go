@@ -11,7 +11,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // Benchmarks run on corpora from corpusgen (seed 1) of these sizes:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // hit is a Match as a comparable value.
@@ -324,15 +325,7 @@ func TestIndexEdgeQueries(t *testing.T) {
 		"c/文档.md":     "这是文档。\n文\n",
 		"d/single.md": "x",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mcptest.WriteTree(t, dir, files)
 	snap := load(t, dir)
 	ix, err := NewIndex(snap)
 	if err != nil {
@@ -377,12 +370,23 @@ func TestIndexEdgeQueries(t *testing.T) {
 	}
 }
 
-func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
+// kaCorpus loads n tricky files and returns them with the query "ka" and
+// the scan's answer to it, which is not empty.
+func kaCorpus(t *testing.T, n int) (*docs.Snapshot, Query, []hit) {
+	t.Helper()
 	dir := t.TempDir()
-	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(1, 1)), 40)
+	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(1, 1)), n)
 	snap := load(t, dir)
 	q := Query{Text: "ka"}
 	want := collect(Matches(snap, q, Position{}), 0)
+	if len(want) == 0 {
+		t.Fatal("the query matched nothing; the test checks nothing")
+	}
+	return snap, q, want
+}
+
+func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
+	snap, q, want := kaCorpus(t, 40)
 	// A zero wait scans unless the index happens to be ready: same answer.
 	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
 		t.Errorf("Find without waiting (-want +got):\n%s", diff)
@@ -397,9 +401,6 @@ func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
 		t.Errorf("Find with the index (-want +got):\n%s", diff)
-	}
-	if len(want) == 0 {
-		t.Fatal("the query matched nothing; the test checks nothing")
 	}
 }
 
@@ -443,14 +444,7 @@ func TestMatchesKeepTheirText(t *testing.T) {
 // the index and from the scan, and checks that the pages add up to the
 // unbounded answer; and that a cancelled search reads nothing.
 func TestFindBudget(t *testing.T) {
-	dir := t.TempDir()
-	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(1, 1)), 60)
-	snap := load(t, dir)
-	q := Query{Text: "ka"}
-	want := collect(Matches(snap, q, Position{}), 0)
-	if len(want) == 0 {
-		t.Fatal("the query matched nothing; the test checks nothing")
-	}
+	snap, q, want := kaCorpus(t, 60)
 	for _, wait := range []time.Duration{0, time.Minute} {
 		var got []hit
 		after, pages := Position{}, 0

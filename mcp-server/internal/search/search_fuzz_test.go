@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -11,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // oracleIndex is a plain statement of a match: strings.Index when case
@@ -123,15 +122,7 @@ func FuzzMatches(f *testing.F) {
 	f.Add("", false, "zz", "", 0)
 
 	dir := f.TempDir()
-	for p, content := range corpus {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			f.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			f.Fatal(err)
-		}
-	}
+	mcptest.WriteTree(f, dir, corpus)
 	snap, err := docs.Load(context.Background(), dir, docs.LoadOptions{})
 	if err != nil {
 		f.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestRun drives the real docs-mcp binary, serving this repository, with
@@ -74,32 +73,8 @@ func start(t *testing.T, bin string) (*exec.Cmd, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--data-root", root, "--listen", "127.0.0.1:0", "--log-format", "json", "--log-level", "info")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			var line struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "serving http" {
-				addr <- line.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return cmd, "http://" + a + "/mcp"
-	case <-time.After(time.Minute):
-		t.Fatal("docs-mcp did not start serving")
-	}
-	return nil, ""
+	cmd, addr := mcptest.ServeHTTP(t, bin, "--data-root", root, "--log-level", "info")
+	return cmd, "http://" + addr + "/mcp"
 }
 
 // TestReinitialize puts a proxy in front of two servers and, mid-run,

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/wiki"
 )
@@ -38,7 +39,7 @@ Run "wiki build -h", "wiki watch -h" or "wiki serve -h" for the flags.
 
 // version is stamped the way docs-mcp's is, where there is no checkout to
 // read it from (the live image): -ldflags "-X main.version=v1.2.3". It is
-// the default of -version; empty means wiki.DefaultVersion.
+// the default of -version; empty means buildinfo.Version.
 var version string
 
 func main() {
@@ -59,11 +60,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	root, err := repo.Root(wd)
+	root, err := repo.Root(".")
 	if err != nil {
 		return err
 	}
@@ -75,7 +72,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
 	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; the default of watch and serve)")
 	if version == "" {
-		version = wiki.DefaultVersion()
+		version = buildinfo.Version()
 	}
 	fs.StringVar(&opt.Version, "version", version, "the docs-mcp `version` the footer shows, by default what docs-mcp reports when built like this command")
 	fs.StringVar(&opt.EditURL, "edit-url", os.Getenv("WIKI_EDIT_URL"), "with it, each page links \"Edit this page\" to this `URL` followed by the file's repository path, e.g. https://github.com/ORG/REPO/edit/main/ (default $WIKI_EDIT_URL; none when empty)")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
@@ -63,7 +64,7 @@ func TestBuildCommand(t *testing.T) {
 	}
 
 	// A broken link fails the build with file and line, and keeps the last good site.
-	writeFile(t, filepath.Join(root, "docs", "clients", "broken.md"), "# Broken\n\nA [dead link](../gone.md).\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "clients", "broken.md"), "# Broken\n\nA [dead link](../gone.md).\n")
 	stderr.Reset()
 	err := run(context.Background(), []string{"build", "-root", root, "-o", out}, &stderr)
 	if err == nil || !strings.Contains(err.Error(), `docs/clients/broken.md:3: broken link "../gone.md": docs/gone.md does not exist`) {
@@ -97,22 +98,12 @@ func TestBuildCommand(t *testing.T) {
 
 	// -o never replaces a folder that is not a wiki build.
 	other := t.TempDir()
-	writeFile(t, filepath.Join(other, "keep.txt"), "mine")
+	mcptest.WriteFile(t, filepath.Join(other, "keep.txt"), "mine")
 	err = run(context.Background(), []string{"build", "-root", fixture(t), "-o", other}, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
 		t.Errorf("build into a foreign folder = %v, want a refusal", err)
 	}
 	if _, err := os.Stat(filepath.Join(other, "keep.txt")); err != nil {
 		t.Errorf("the foreign folder was touched: %v", err)
-	}
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

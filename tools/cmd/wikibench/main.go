@@ -72,11 +72,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		sizes = append(sizes, n)
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	root, err := repo.Root(wd)
+	root, err := repo.Root(".")
 	if err != nil {
 		return err
 	}

@@ -4,20 +4,16 @@
 package completion
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -45,7 +41,7 @@ func TestCompletionGoSDK(t *testing.T) {
 	})
 
 	t.Run("http", func(t *testing.T) {
-		addr := serve(t, bin, root)
+		_, addr := mcptest.ServeHTTP(t, bin, "--data-root", root, "--watch", "off")
 		session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -90,49 +86,5 @@ func check(ctx context.Context, t *testing.T, s *mcp.ClientSession) {
 	}
 	if got := complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "mod_modding_context"}, "task", "add a hook"); !slices.Contains(got, "add a hook for crafting") {
 		t.Errorf("task: %q", got)
-	}
-}
-
-// serve runs the binary in HTTP mode on a free loopback port, stopped with
-// SIGTERM when the test ends, and returns its address.
-func serve(t *testing.T, bin, root string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--data-root", root, "--watch", "off", "--log-format", "json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Error("docs-mcp did not stop within 30s of SIGTERM")
-		}
-	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			var rec struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "serving http" {
-				addr <- rec.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return a
-	case <-time.After(time.Minute):
-		cmd.Process.Signal(os.Interrupt)
-		t.Fatal("docs-mcp did not say where it serves within a minute")
-		return ""
 	}
 }

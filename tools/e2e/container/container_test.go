@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
@@ -244,13 +244,8 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
 	// The newest protocol with sessions: the test ends one with DELETE.
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	init.Params.ClientInfo = mcp.Implementation{Name: "container-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	mcptest.Initialize(t, c, mcp.ProtocolVersion20251125, "container-test")
 	session := c.GetSessionId()
 	if session == "" {
 		t.Fatal("initialize gave no Mcp-Session-Id")
@@ -260,30 +255,27 @@ func checkMCP(ctx context.Context, t *testing.T, root string) {
 	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools/list: %v, %d tools; want 7", err, len(tools.Tools))
 	}
-	search := mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
-	var found struct {
+	type hits struct {
 		Matches []struct {
 			Path string
 			Line int
 		}
 	}
-	mcptest.Decode(t, search, &found)
+	found, _ := mcptest.CallOK[hits](t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
 	if len(found.Matches) == 0 {
 		t.Fatal("mod_search_docs found no \"mod_read_doc\" in the docs")
 	}
 	first := found.Matches[0]
-	read := mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
-	var doc struct{ Content string }
-	mcptest.Decode(t, read, &doc)
+	doc, _ := mcptest.CallOK[struct{ Content string }](t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
 	if !strings.Contains(doc.Content, "mod_read_doc") {
 		t.Errorf("mod_read_doc %s:%d = %q; want the matching line", first.Path, first.Line, doc.Content)
 	}
-	registry := mcptest.Call(ctx, t, c, "mod_hook_registry", nil)
+	_, registry := mcptest.CallOK[any](t, c, "mod_hook_registry", nil)
 	want, err := os.ReadFile(filepath.Join(root, "framework", "mod_hooks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := registry.Content[0].(mcp.TextContent).Text; got != string(want) {
+	if got := registry; got != string(want) {
 		t.Errorf("mod_hook_registry returned %d bytes, not the %d-byte file", len(got), len(want))
 	}
 

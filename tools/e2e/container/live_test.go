@@ -18,7 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
@@ -282,14 +282,8 @@ func (s *liveStack) checkEdits(ctx context.Context, t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	init.Params.ClientInfo = mcp.Implementation{Name: "container-live-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	var found struct{ Matches []struct{ Path string } }
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "written while live"}), &found)
+	mcptest.Initialize(t, c, mcp.ProtocolVersion20251125, "container-live-test")
+	found, _ := mcptest.CallOK[struct{ Matches []struct{ Path string } }](t, c, "mod_search_docs", map[string]any{"query": "written while live"})
 	if len(found.Matches) != 1 || found.Matches[0].Path != "drafts/live-page.md" {
 		t.Errorf("mod_search_docs on the live server found %+v; want the new doc", found.Matches)
 	}

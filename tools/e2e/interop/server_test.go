@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
@@ -36,8 +36,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		wd, _ := os.Getwd()
-		repoRoot, err = repo.Root(wd)
+		repoRoot, err = repo.Root(".")
 		if err == nil {
 			bin, err = mcptest.BuildDocsMCP(repoRoot, dir)
 		}
@@ -71,15 +70,7 @@ func dataRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	files["framework/mod_hooks.json"] = string(registry)
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mcptest.WriteTree(t, root, files)
 	return root
 }
 

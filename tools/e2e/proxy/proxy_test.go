@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
@@ -290,13 +290,7 @@ func (s *setup) checkSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // the last version with sessions
-	init.Params.ClientInfo = mcp.Implementation{Name: "proxy-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatalf("initialize through the proxy: %v", err)
-	}
+	res := mcptest.Initialize(t, c, mcp.LATEST_LEGACY_PROTOCOL_VERSION, "proxy-test") // the last version with sessions
 	session := c.GetSessionId()
 	if session == "" {
 		t.Fatal("no Mcp-Session-Id came back through the proxy")
@@ -316,19 +310,18 @@ func (s *setup) checkSession(t *testing.T) {
 	}
 
 	// This page is in the docs the server serves: find it and read the line.
-	var found struct {
+	type hits struct {
 		Matches []struct {
 			Path string
 			Line int
 		}
 	}
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"}), &found)
+	found, _ := mcptest.CallOK[hits](t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"})
 	if len(found.Matches) != 1 || found.Matches[0].Path != "server/reverse-proxy.md" {
 		t.Fatalf("mod_search_docs: %+v; want the one line in server/reverse-proxy.md", found.Matches)
 	}
 	m := found.Matches[0]
-	var doc struct{ Content string }
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line}), &doc)
+	doc, _ := mcptest.CallOK[struct{ Content string }](t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line})
 	if strings.TrimSpace(doc.Content) != "proxy_buffering      off;" {
 		t.Errorf("mod_read_doc %s:%d = %q; want the proxy_buffering line", m.Path, m.Line, doc.Content)
 	}

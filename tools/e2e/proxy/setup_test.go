@@ -27,7 +27,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )

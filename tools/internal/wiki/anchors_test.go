@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"golang.org/x/net/html"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // trickyHeadings is a doc added to the repository's docs for the anchor
@@ -37,7 +37,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	for _, p := range []string{"docs", "framework/mod_hooks.json", "CONTRIBUTING.md"} {
 		copyPath(t, filepath.Join(opt.Root, p), filepath.Join(root, p))
 	}
-	writeFile(t, filepath.Join(root, "docs", "anchors.md"), trickyHeadings)
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "anchors.md"), trickyHeadings)
 	opt.Root = root
 	out, _ := build(t, opt)
 	tree, err := ScanTree(root)
@@ -55,12 +55,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "anchors-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.Initialize(t, c, mcp.LATEST_PROTOCOL_VERSION, "anchors-test")
 
 	listed := regexp.MustCompile(`(?m)^\s*#(\S+)  #{1,6} `)
 	headings := 0
@@ -68,13 +63,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 		page := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(pagePath(contentPath(doc)), "/")), "index.html")
 		wiki := headingIDs(t, page)
 
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "mod_read_doc"
-		req.Params.Arguments = map[string]any{"path": doc, "section": "no such section: list them"}
-		res, err := c.CallTool(ctx, req)
-		if err != nil {
-			t.Fatalf("%s: %v", doc, err)
-		}
+		res := mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": doc, "section": "no such section: list them"})
 		var server []string
 		if res.IsError {
 			for _, m := range listed.FindAllStringSubmatch(mcptest.Text(res), -1) {
@@ -86,10 +75,9 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 			continue
 		}
 		for _, anchor := range server {
-			var got struct {
+			got, _ := mcptest.CallOK[struct {
 				Section struct{ Anchor string } `json:"section"`
-			}
-			mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_read_doc", map[string]any{"path": doc, "section": anchor}), &got)
+			}](t, c, "mod_read_doc", map[string]any{"path": doc, "section": anchor})
 			if got.Section.Anchor != anchor {
 				t.Errorf("%s: section %q read as %q", doc, anchor, got.Section.Anchor)
 			}
@@ -100,10 +88,9 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	// Search hits lead to their sections in the wiki: the server gives
 	// their URLs as the client reached it, and each names a heading of
 	// the page it points to.
-	var found struct {
+	found, _ := mcptest.CallOK[struct {
 		Matches []struct{ Path, Anchor, URL string }
-	}
-	mcptest.Decode(t, mcptest.Call(ctx, t, c, "mod_search_docs", map[string]any{"query": "e", "path_prefix": "anchors.md", "limit": 200}), &found)
+	}](t, c, "mod_search_docs", map[string]any{"query": "e", "path_prefix": "anchors.md", "limit": 200})
 	for _, m := range found.Matches {
 		page, anchor, _ := strings.Cut(m.URL, "#")
 		rel, ok := strings.CutPrefix(page, server+"/wiki/")
@@ -177,5 +164,5 @@ func copyPath(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, to, string(b))
+	mcptest.WriteFile(t, to, string(b))
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // option is one entry of the search dropdown, as the reader sees it.
@@ -222,7 +224,7 @@ func TestBrowserFurniture(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.code-block .copy[data-copied]`)),
 	)
 	copied := get(b, "read the copy", chromedp.Evaluate[string](`window.copied`))
-	src := readFile(t, filepath.Join(opt.Root, "docs", "getting-started.md"))
+	src := mcptest.ReadFile(t, filepath.Join(opt.Root, "docs", "getting-started.md"))
 	if !strings.Contains(copied, "\n") || !strings.Contains(src, "\n"+copied+"\n```") {
 		t.Errorf("copy button: copied %q, not the first code block of docs/getting-started.md", copied)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // chromium finds Debian's chromium (or another Chrome) on PATH.
@@ -204,7 +206,7 @@ func TestBrowser(t *testing.T) {
 	var reg struct {
 		Hooks []struct{ Name string } `json:"hooks"`
 	}
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(opt.root(), "framework", "mod_hooks.json"))), &reg); err != nil || len(reg.Hooks) == 0 {
+	if err := json.Unmarshal([]byte(mcptest.ReadFile(t, filepath.Join(opt.root(), "framework", "mod_hooks.json"))), &reg); err != nil || len(reg.Hooks) == 0 {
 		t.Fatalf("registry: %v (%d hooks)", err, len(reg.Hooks))
 	}
 	query := strings.ToUpper(reg.Hooks[0].Name)

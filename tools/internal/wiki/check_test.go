@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
@@ -82,7 +83,7 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 		if !strings.Contains(full, "\nSource: /wiki/"+twin+"\n") {
 			t.Errorf("%s: llms-full.txt does not hold /wiki/%s", repoPath, twin)
 		}
-		src := readFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
+		src := mcptest.ReadFile(t, filepath.Join(tree.Root, filepath.FromSlash(repoPath)))
 		if got := res.Pages["/wiki/"+twin]; got == nil || string(got.Body) != src {
 			t.Errorf("%s: the raw twin /wiki/%s was not served byte for byte", repoPath, twin)
 		}
@@ -93,7 +94,7 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 			Name string `json:"name"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(tree.Root, "framework", "mod_hooks.json"))), &reg); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.ReadFile(t, filepath.Join(tree.Root, "framework", "mod_hooks.json"))), &reg); err != nil {
 		t.Fatalf("registry: %v", err)
 	}
 	if len(reg.Hooks) == 0 {

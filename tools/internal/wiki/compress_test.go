@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestBuildPrecompressed checks what a build writes for docs-mcp to serve
@@ -61,14 +63,14 @@ func TestBuildPrecompressed(t *testing.T) {
 			t.Errorf("no %s file of %d bytes or more was checked", ext, compressMin)
 		}
 	}
-	icon := readFile(t, filepath.Join(opt.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"))
-	if got := readFile(t, filepath.Join(out, "favicon.svg")); got != icon {
+	icon := mcptest.ReadFile(t, filepath.Join(opt.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"))
+	if got := mcptest.ReadFile(t, filepath.Join(out, "favicon.svg")); got != icon {
 		t.Errorf("favicon.svg is not mcp-server/internal/mcpserver/icon.svg")
 	}
-	if ico := readFile(t, filepath.Join(out, "favicon.ico")); !strings.HasPrefix(ico, "\x00\x00\x01\x00") {
+	if ico := mcptest.ReadFile(t, filepath.Join(out, "favicon.ico")); !strings.HasPrefix(ico, "\x00\x00\x01\x00") {
 		t.Errorf("favicon.ico is not an ICO file")
 	}
-	home := readFile(t, filepath.Join(out, "index.html"))
+	home := mcptest.ReadFile(t, filepath.Join(out, "index.html"))
 	for _, want := range []string{`<link rel="icon" href="/wiki/favicon.ico" sizes="32x32">`, `<link rel="icon" href="/wiki/favicon.svg" type="image/svg+xml">`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home page: no %s", want)

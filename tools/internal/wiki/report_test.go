@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestParseReport(t *testing.T) {
@@ -31,8 +33,8 @@ func TestParseReport(t *testing.T) {
 
 func TestProblemsLocateLines(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "docs", "a.md"), "---\ntitle: A\n---\n\nSee [x](gone.md) and\n[ref]: gone.md\n<a href=\"gone.md\">raw</a>\n")
-	writeFile(t, filepath.Join(dir, "README.md"), "# R\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "docs", "a.md"), "---\ntitle: A\n---\n\nSee [x](gone.md) and\n[ref]: gone.md\n<a href=\"gone.md\">raw</a>\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "README.md"), "# R\n")
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)

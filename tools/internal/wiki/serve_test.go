@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestServe(t *testing.T) {
@@ -19,7 +19,7 @@ func TestServe(t *testing.T) {
 	// A broken link does not stop the preview: it is reported, and the
 	// page is served.
 	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
-	writeFile(t, vscode, readFile(t, vscode)+"\nSee [the old page](old.md).\n")
+	mcptest.WriteFile(t, vscode, mcptest.ReadFile(t, vscode)+"\nSee [the old page](old.md).\n")
 	opt := options(t, root)
 	var log mcptest.Buffer
 	opt.Progress = &log
@@ -79,8 +79,8 @@ func TestServe(t *testing.T) {
 	}
 
 	// A broken link written while the preview runs is reported as file:line.
-	writeFile(t, filepath.Join(root, "docs", "getting-started.md"),
-		readFile(t, filepath.Join(root, "docs", "getting-started.md"))+"\nA [dead link](gone.md).\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "getting-started.md"),
+		mcptest.ReadFile(t, filepath.Join(root, "docs", "getting-started.md"))+"\nA [dead link](gone.md).\n")
 	want := `wiki: docs/getting-started.md:39: broken link "gone.md": docs/gone.md does not exist`
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !strings.Contains(log.String(), want); {
 		time.Sleep(200 * time.Millisecond)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
@@ -236,7 +237,7 @@ func TestBuildWithoutContributing(t *testing.T) {
 	}
 	// docs/index.md links ../CONTRIBUTING.md: without the file that link is broken.
 	index := filepath.Join(root, "docs", "index.md")
-	writeFile(t, index, strings.ReplaceAll(readFile(t, index), "- [Contributing](../CONTRIBUTING.md)\n", ""))
+	mcptest.WriteFile(t, index, strings.ReplaceAll(mcptest.ReadFile(t, index), "- [Contributing](../CONTRIBUTING.md)\n", ""))
 	out, _ := build(t, options(t, root))
 	tree, err := ScanTree(root)
 	if err != nil {
@@ -255,7 +256,7 @@ func TestBuildBaseURL(t *testing.T) {
 	opt := options(t, fixture(t))
 	opt.BaseURL = "https://docs.example.org/modkit/"
 	out, _ := build(t, opt)
-	home := readFile(t, filepath.Join(out, "index.html"))
+	home := mcptest.ReadFile(t, filepath.Join(out, "index.html"))
 	for _, want := range []string{
 		`<link rel="canonical" href="https://docs.example.org/modkit/">`,
 		`<a href="/modkit/getting-started/">`,
@@ -264,7 +265,7 @@ func TestBuildBaseURL(t *testing.T) {
 			t.Errorf("home page: no %q", want)
 		}
 	}
-	page := readFile(t, filepath.Join(out, "getting-started", "index.html"))
+	page := mcptest.ReadFile(t, filepath.Join(out, "getting-started", "index.html"))
 	for _, want := range []string{
 		`<link rel="canonical" href="https://docs.example.org/modkit/getting-started/">`,
 		`<meta property="og:url" content="https://docs.example.org/modkit/getting-started/">`,
@@ -273,16 +274,16 @@ func TestBuildBaseURL(t *testing.T) {
 			t.Errorf("getting-started page: no %q", want)
 		}
 	}
-	sitemap := readFile(t, filepath.Join(out, "sitemap.xml"))
+	sitemap := mcptest.ReadFile(t, filepath.Join(out, "sitemap.xml"))
 	for _, want := range []string{"<loc>https://docs.example.org/modkit/</loc>", "<loc>https://docs.example.org/modkit/getting-started/</loc>", "<loc>https://docs.example.org/modkit/hook-reference/</loc>"} {
 		if !strings.Contains(sitemap, want) {
 			t.Errorf("sitemap.xml: no %s:\n%s", want, sitemap)
 		}
 	}
-	if robots := readFile(t, filepath.Join(out, "robots.txt")); !strings.Contains(robots, "\nSitemap: https://docs.example.org/modkit/sitemap.xml\n") {
+	if robots := mcptest.ReadFile(t, filepath.Join(out, "robots.txt")); !strings.Contains(robots, "\nSitemap: https://docs.example.org/modkit/sitemap.xml\n") {
 		t.Errorf("robots.txt does not name the sitemap:\n%s", robots)
 	}
-	if llms := readFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
+	if llms := mcptest.ReadFile(t, filepath.Join(out, "llms.txt")); !strings.Contains(llms, "(https://docs.example.org/modkit/getting-started.md)") {
 		t.Errorf("llms.txt does not use the base URL:\n%s", llms)
 	}
 	mux := http.NewServeMux()
@@ -337,7 +338,7 @@ func tree(t *testing.T, dir string) map[string]string {
 
 func TestBuildFailsOnBrokenReferences(t *testing.T) {
 	root := fixture(t)
-	writeFile(t, filepath.Join(root, "docs", "broken.md"), `# Broken
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "broken.md"), `# Broken
 
 Line 3 links [nowhere](missing.md).
 
@@ -346,7 +347,7 @@ Line 3 links [nowhere](missing.md).
 A [repository file that is not there](../NOPE.md), and a [good one](../README.md).
 `)
 	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
-	writeFile(t, vscode, readFile(t, vscode)+"\nAnd a [bad anchor target](../nope/x.md#setup).\n")
+	mcptest.WriteFile(t, vscode, mcptest.ReadFile(t, vscode)+"\nAnd a [bad anchor target](../nope/x.md#setup).\n")
 
 	out := filepath.Join(t.TempDir(), "wiki")
 	_, err := Build(context.Background(), options(t, root), out)
@@ -403,7 +404,7 @@ func TestBuildMessyLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	var idx searchIndex
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.ReadFile(t, filepath.Join(out, "search-index.json"))), &idx); err != nil {
 		t.Fatal(err)
 	}
 	pages := map[string]string{}
@@ -420,7 +421,7 @@ func TestBuildMessyLinks(t *testing.T) {
 			t.Errorf("docs/%s: no page written: %v", doc, err)
 		}
 	}
-	links := readFile(t, filepath.Join(out, "messy", "links", "index.html"))
+	links := mcptest.ReadFile(t, filepath.Join(out, "messy", "links", "index.html"))
 	for _, kept := range []string{
 		`<a href="#op_%25=">operator%=</a>`,     // left as written (escaped as any browser would)
 		`<a href="#op_%25=">escaped anchor</a>`, // valid all along

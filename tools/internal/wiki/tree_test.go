@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestScanTreeFixture(t *testing.T) {
@@ -74,9 +76,7 @@ func TestScanTreeRefuses(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			for name, text := range c.files {
-				writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
-			}
+			mcptest.WriteTree(t, root, c.files)
 			_, err := ScanTree(root)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("ScanTree = %v, want an error containing %q", err, c.want)
@@ -87,14 +87,12 @@ func TestScanTreeRefuses(t *testing.T) {
 
 func TestScanTreeSkipsHidden(t *testing.T) {
 	root := t.TempDir()
-	for name, text := range map[string]string{
+	mcptest.WriteTree(t, root, map[string]string{
 		"docs/index.md":            "# Home",
 		"docs/.drafts/wip.md":      "# WIP",
 		"docs/.notes.md":           "# Notes",
 		"framework/mod_hooks.json": "{}",
-	} {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
-	}
+	})
 	if err := os.Symlink(filepath.Join(root, "docs"), filepath.Join(root, "docs", "loop")); err != nil {
 		t.Fatal(err)
 	}
@@ -111,15 +109,13 @@ func TestScanTreeSkipsHidden(t *testing.T) {
 // its own landing page, so the build must not generate another for it.
 func TestGeneratedSectionsDottedFolder(t *testing.T) {
 	root := t.TempDir()
-	for name, text := range map[string]string{
+	mcptest.WriteTree(t, root, map[string]string{
 		"docs/index.md":            "# Home",
 		"docs/v1./index.md":        "# Version 1.",
 		"docs/v1./notes.md":        "# Notes",
 		"docs/v2/notes.md":         "# Notes",
 		"framework/mod_hooks.json": "{}",
-	} {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
-	}
+	})
 	tree, err := ScanTree(root)
 	if err != nil {
 		t.Fatal(err)

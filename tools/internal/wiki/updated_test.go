@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 func TestLastUpdated(t *testing.T) {
@@ -17,7 +19,7 @@ func TestLastUpdated(t *testing.T) {
 	}
 	root := t.TempDir()
 	for _, f := range []string{"docs/a.md", "docs/sub/b.md", "docs/edited.md", "CONTRIBUTING.md"} {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(f)), "# "+f+"\n")
+		mcptest.WriteFile(t, filepath.Join(root, filepath.FromSlash(f)), "# "+f+"\n")
 	}
 	mtime := time.Date(2031, 5, 6, 23, 30, 0, 0, time.UTC)
 	touch := func(f string) {
@@ -28,7 +30,7 @@ func TestLastUpdated(t *testing.T) {
 	paths := []string{"docs/a.md", "docs/sub/b.md", "docs/edited.md", "docs/new.md", "CONTRIBUTING.md"}
 
 	// Not a checkout: every file's modification time.
-	writeFile(t, filepath.Join(root, "docs", "new.md"), "# new\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "new.md"), "# new\n")
 	for _, f := range paths {
 		touch(f)
 	}
@@ -53,9 +55,9 @@ func TestLastUpdated(t *testing.T) {
 	git("", "init", "-q")
 	git("2030-01-02T10:00:00+00:00", "add", "docs/a.md", "docs/sub/b.md", "docs/edited.md", "CONTRIBUTING.md")
 	git("2030-01-02T10:00:00+00:00", "commit", "-q", "-m", "first")
-	writeFile(t, filepath.Join(root, "docs", "sub", "b.md"), "# b, again\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "sub", "b.md"), "# b, again\n")
 	git("2030-03-04T23:30:00-05:00", "commit", "-q", "-am", "second") // 5 March in UTC
-	writeFile(t, filepath.Join(root, "docs", "edited.md"), "# edited, not committed\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "edited.md"), "# edited, not committed\n")
 	touch("docs/edited.md")
 	got, err = lastUpdated(context.Background(), root, paths)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // DefaultPoll is how often Watch looks at the tree when not told otherwise.
@@ -21,9 +23,10 @@ const DefaultPoll = 500 * time.Millisecond
 // CONTRIBUTING.md, framework/mod_hooks.json), until ctx ends. Broken links
 // are listed and built anyway unless opt.BrokenLinks says error.
 //
-// The tree is polled every poll (DefaultPoll when zero): each poll reads
-// the size and modification time of every file, which costs little next to
-// a build and sees every change on every file system, bind mounts from
+// The tree is followed by the server's watcher (package watch) in its
+// polling mode, every poll (DefaultPoll when zero): each poll reads the
+// size and modification time of every file, which costs little next to a
+// build and sees every change on every file system, bind mounts from
 // another machine's editor included, where file events may never come. A
 // change is built once a poll finds the tree as the previous one did, so
 // an editor's save or a checkout of many files becomes one build. A change
@@ -60,17 +63,20 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	w.rebuild(ctx, nil)
 	fmt.Fprintf(progress, "wiki: watching %s for changes (every %s)\n", root, poll)
 
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-		}
-		w.poll(ctx)
+	files := make([]string, len(sources))
+	for i, rel := range sources {
+		files[i] = filepath.Join(root, filepath.FromSlash(rel))
 	}
+	follow := watch.New(watch.Options{Mode: watch.Poll, Dir: filepath.Join(root, "docs"), Files: files, PollInterval: poll})
+	if err := follow.Run(ctx, func(ctx context.Context, _ watch.Batch) { w.poll(ctx) }); err != nil {
+		return fmt.Errorf("watch wiki: %w", err)
+	}
+	return nil
 }
+
+// sources are the files outside docs/ that a build reads, by slash path
+// from the repository root.
+var sources = []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}
 
 // watcher is Watch's state between polls.
 type watcher struct {
@@ -81,7 +87,9 @@ type watcher struct {
 	failed  string   // the last error reading the tree, reported once
 }
 
-// poll looks at the tree once and builds a change that has settled.
+// poll looks at the tree once and builds a change that has settled. The
+// watcher's batch only says when to look: poll compares the whole tree
+// with the last one itself.
 func (w *watcher) poll(ctx context.Context) {
 	now, err := stamps(w.root)
 	if err != nil {
@@ -188,7 +196,7 @@ func stamps(root string) (snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", docs, err)
 	}
-	for _, rel := range []string{"CONTRIBUTING.md", "framework/mod_hooks.json"} {
+	for _, rel := range sources {
 		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

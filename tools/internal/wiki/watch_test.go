@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/tools/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -45,8 +45,8 @@ func TestWatch(t *testing.T) {
 	// An edit shows in the page, its Markdown twin and the search index; a
 	// new doc gets a page, and its broken link is listed, not fatal.
 	gs := filepath.Join(root, "docs", "getting-started.md")
-	writeFile(t, gs, readFile(t, gs)+"\nA line written while the wiki is watched.\n")
-	writeFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
+	mcptest.WriteFile(t, gs, mcptest.ReadFile(t, gs)+"\nA line written while the wiki is watched.\n")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
 	waitFor(t, &log, "the edit and the new doc", func() bool {
 		return contains(page("getting-started/index.html"), "A line written while the wiki is watched.") &&
 			contains(page("getting-started.md"), "A line written while the wiki is watched.") &&
@@ -61,7 +61,7 @@ func TestWatch(t *testing.T) {
 	// A tree that cannot be built keeps the last site served; fixing it
 	// builds again.
 	taken := filepath.Join(root, "docs", "search.md")
-	writeFile(t, taken, "# Search\n")
+	mcptest.WriteFile(t, taken, "# Search\n")
 	waitFor(t, &log, "the failed build's report", func() bool {
 		return strings.Contains(log.String(), "(the last site stays served)")
 	})
@@ -160,15 +160,15 @@ func TestReplaceDir(t *testing.T) {
 		dir := t.TempDir()
 		out := filepath.Join(dir, "wiki")
 		if earlier {
-			writeFile(t, filepath.Join(out, "old.html"), "old")
+			mcptest.WriteFile(t, filepath.Join(out, "old.html"), "old")
 		}
 		tmp := filepath.Join(dir, ".wiki-1")
-		writeFile(t, filepath.Join(tmp, "new.html"), "new")
+		mcptest.WriteFile(t, filepath.Join(tmp, "new.html"), "new")
 
 		if err := replaceDir(tmp, out); err != nil {
 			t.Fatalf("replaceDir (earlier site: %t): %v", earlier, err)
 		}
-		if got := readFile(t, filepath.Join(out, "new.html")); got != "new" {
+		if got := mcptest.ReadFile(t, filepath.Join(out, "new.html")); got != "new" {
 			t.Errorf("earlier site %t: out holds %q, want the new site", earlier, got)
 		}
 		if exists(filepath.Join(out, "old.html")) {
@@ -192,11 +192,11 @@ func TestStampsChanges(t *testing.T) {
 	}{
 		{"nothing", func(*testing.T, string) {}, nil},
 		{"an edited doc", func(t *testing.T, root string) {
-			writeFile(t, filepath.Join(root, "docs", "getting-started.md"), "# Getting started\n\nShorter now.\n")
+			mcptest.WriteFile(t, filepath.Join(root, "docs", "getting-started.md"), "# Getting started\n\nShorter now.\n")
 		}, []string{"docs/getting-started.md"}},
 		{"a new doc in a new folder, and an image", func(t *testing.T, root string) {
-			writeFile(t, filepath.Join(root, "docs", "new", "a.md"), "# A\n")
-			writeFile(t, filepath.Join(root, "docs", "new", "a.svg"), "<svg/>")
+			mcptest.WriteFile(t, filepath.Join(root, "docs", "new", "a.md"), "# A\n")
+			mcptest.WriteFile(t, filepath.Join(root, "docs", "new", "a.svg"), "<svg/>")
 		}, []string{"docs/new/a.md", "docs/new/a.svg"}},
 		{"a removed folder", func(t *testing.T, root string) {
 			if err := os.RemoveAll(filepath.Join(root, "docs", "framework")); err != nil {
@@ -204,15 +204,15 @@ func TestStampsChanges(t *testing.T) {
 			}
 		}, []string{"docs/framework/advanced/priorities.md", "docs/framework/overview.md"}},
 		{"the registry and the guide", func(t *testing.T, root string) {
-			writeFile(t, filepath.Join(root, "framework", "mod_hooks.json"), `{"hooks":[]}`)
+			mcptest.WriteFile(t, filepath.Join(root, "framework", "mod_hooks.json"), `{"hooks":[]}`)
 			if err := os.Remove(filepath.Join(root, "CONTRIBUTING.md")); err != nil {
 				t.Fatal(err)
 			}
 		}, []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}},
 		{"an editor's hidden files, and files beside docs/", func(t *testing.T, root string) {
-			writeFile(t, filepath.Join(root, "docs", ".getting-started.md.swp"), "x")
-			writeFile(t, filepath.Join(root, "docs", ".cache", "a.md"), "x")
-			writeFile(t, filepath.Join(root, "README.md"), "x")
+			mcptest.WriteFile(t, filepath.Join(root, "docs", ".getting-started.md.swp"), "x")
+			mcptest.WriteFile(t, filepath.Join(root, "docs", ".cache", "a.md"), "x")
+			mcptest.WriteFile(t, filepath.Join(root, "README.md"), "x")
 		}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -20,9 +20,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 )
 
 // DefaultBaseURL is where the wiki lives: the server mounts it at /wiki/.
@@ -44,7 +45,8 @@ type Options struct {
 	// BrokenLinks is BrokenLinksError or BrokenLinksWarn; empty means
 	// BrokenLinksError for Build and BrokenLinksWarn for Serve.
 	BrokenLinks string
-	// Version is the docs-mcp version the footer shows; empty means DefaultVersion.
+	// Version is the docs-mcp version the footer shows; empty means
+	// buildinfo.Version: what docs-mcp reports when built the same way.
 	Version string
 	// EditURL, when set, gives every page from a file an "Edit this page"
 	// link: EditURL followed by the file's repository path, e.g.
@@ -85,7 +87,7 @@ func (o Options) params(preview bool, broken string) (siteParams, error) {
 		p.Icon = icon
 	}
 	if p.Version == "" {
-		p.Version = DefaultVersion()
+		p.Version = buildinfo.Version()
 	}
 	if p.EditURL != "" {
 		u, err := url.Parse(p.EditURL)
@@ -449,30 +451,6 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	return nil
-}
-
-// DefaultVersion is the version a build shows when not told one: what the
-// docs-mcp binary reports when built the same way as this program. Both
-// read it from their build information: the module version of an installed
-// binary, else the commit of a checkout built with go build ("dev-" and 12
-// hex digits), else "dev" (go run, or a build without version control).
-// It is the rule of docs-mcp's cli.buildVersion, written again on purpose:
-// that one is internal to another module, and a shared package for eleven
-// lines would tie the wiki to the server's module.
-func DefaultVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "dev-" + s.Value[:12]
-		}
-	}
-	return "dev"
 }
 
 func fileExists(name string) bool {

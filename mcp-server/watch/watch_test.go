@@ -14,18 +14,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // run starts a watcher and returns the channel its batches arrive on.
 func run(t *testing.T, opts Options) (*Watcher, <-chan Batch) {
@@ -73,19 +63,19 @@ func TestNotify(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "docs")
 	registry := filepath.Join(base, "framework", "mod_hooks.json")
-	write(t, filepath.Join(dir, "index.md"), "# Home\n")
-	write(t, filepath.Join(dir, "guide", "intro.md"), "# Intro\n")
-	write(t, registry, "{}")
+	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "guide", "intro.md"), "# Intro\n")
+	mcptest.WriteFile(t, registry, "{}")
 	w, batches := run(t, Options{Mode: Auto, Dir: dir, Files: []string{registry}})
 	if w.Method() != MethodNotify {
 		t.Fatalf("method = %s, want fsnotify", w.Method())
 	}
 
-	write(t, filepath.Join(dir, "index.md"), "# Home, edited\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home, edited\n")
 	expect(t, batches, "index.md after an edit", hasPath("index.md"))
 
 	// An editor's save: write a temporary file, rename it over the doc.
-	write(t, filepath.Join(dir, "guide", ".intro.md.tmp"), "# Intro, saved\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "guide", ".intro.md.tmp"), "# Intro, saved\n")
 	if err := os.Rename(filepath.Join(dir, "guide", ".intro.md.tmp"), filepath.Join(dir, "guide", "intro.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -93,16 +83,16 @@ func TestNotify(t *testing.T) {
 
 	// A new nested folder is watched as soon as it is seen: a file created
 	// in it later is reported on its own.
-	write(t, filepath.Join(dir, "new", "a", "b", "first.md"), "# First\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "new", "a", "b", "first.md"), "# First\n")
 	expect(t, batches, "the new folder", func(b Batch) bool {
 		return b.All || slices.ContainsFunc(b.Paths, func(p string) bool { return p == "new" || strings.HasPrefix(p, "new/") })
 	})
 	mcptest.Eventually(t, "a watch on new/a/b", func() bool { return slices.Contains(w.watchList(), filepath.Join(dir, "new", "a", "b")) })
-	write(t, filepath.Join(dir, "new", "a", "b", "second.md"), "# Second\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "new", "a", "b", "second.md"), "# Second\n")
 	expect(t, batches, "new/a/b/second.md", hasPath("new/a/b/second.md"))
 
 	// The registry replaced by a rename, as editors and git do.
-	write(t, registry+".tmp", `{"hooks": []}`)
+	mcptest.WriteFile(t, registry+".tmp", `{"hooks": []}`)
 	if err := os.Rename(registry+".tmp", registry); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +100,7 @@ func TestNotify(t *testing.T) {
 
 	// The docs folder replaced as a whole.
 	next := filepath.Join(base, "docs.next")
-	write(t, filepath.Join(next, "fresh.md"), "# Fresh\n")
+	mcptest.WriteFile(t, filepath.Join(next, "fresh.md"), "# Fresh\n")
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +110,7 @@ func TestNotify(t *testing.T) {
 	expect(t, batches, "a look at everything after the folder was replaced", func(b Batch) bool { return b.All })
 	// ...and the new folder is watched.
 	mcptest.Eventually(t, "a watch on the new docs folder", func() bool { return slices.Contains(w.watchList(), dir) })
-	write(t, filepath.Join(dir, "later.md"), "# Later\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "later.md"), "# Later\n")
 	expect(t, batches, "later.md in the new folder", hasPath("later.md"))
 }
 
@@ -128,9 +118,9 @@ func TestNotify(t *testing.T) {
 func TestNotifySkips(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "docs")
-	write(t, filepath.Join(dir, "index.md"), "# Home\n")
-	write(t, filepath.Join(dir, ".git", "HEAD"), "ref\n")
-	write(t, filepath.Join(base, "outside", "x.md"), "# Outside\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home\n")
+	mcptest.WriteFile(t, filepath.Join(dir, ".git", "HEAD"), "ref\n")
+	mcptest.WriteFile(t, filepath.Join(base, "outside", "x.md"), "# Outside\n")
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -242,14 +232,14 @@ func TestPoll(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "docs")
 	guide := filepath.Join(base, "CONTRIBUTING.md")
-	write(t, filepath.Join(dir, "index.md"), "# Home\n")
-	write(t, guide, "# Contributing\n")
+	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home\n")
+	mcptest.WriteFile(t, guide, "# Contributing\n")
 	w, batches := run(t, Options{Mode: Poll, Dir: dir, Files: []string{guide}, PollInterval: 10 * time.Millisecond})
 	if w.Method() != MethodPolling {
 		t.Fatalf("method = %s, want poll", w.Method())
 	}
 	expect(t, batches, "a look at everything", func(b Batch) bool { return b.All && len(b.Files) == 0 })
-	write(t, guide, "# Contributing, edited\n")
+	mcptest.WriteFile(t, guide, "# Contributing, edited\n")
 	expect(t, batches, "the edited guide", func(b Batch) bool { return slices.Contains(b.Files, guide) })
 }
 
@@ -278,7 +268,7 @@ func TestParseMode(t *testing.T) {
 func TestFallback(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 5 {
-		write(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "x.md"), "# X\n")
+		mcptest.WriteFile(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "x.md"), "# X\n")
 	}
 	var logs mcptest.Buffer
 	w := New(Options{Mode: Auto, Dir: dir, PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})

@@ -1,7 +1,17 @@
-// Package mcptest holds what the mcp-server module's tests share: tool
-// calls through a real MCP client session and their results, a buffer that
-// a running process may write to while the test reads it, a wait for a
-// condition with one deadline, and the Node packages a test's program needs.
+// Package mcptest holds what the tests of the repository's Go modules
+// share (mcp-server's and tools'): a real MCP client session opened and its
+// tool calls and results; docs-mcp built from the checkout and served over
+// HTTP as a process; files and trees written and read; a buffer that a
+// running process may write to while the test reads it; a wait for a
+// condition with one deadline; the Node packages a test's program needs.
+//
+// One package for both modules, so that a helper has one meaning
+// everywhere: Call returns a tool's result, tool error or not (only a
+// protocol error fails the test); CallOK is the call that must succeed
+// and CallErr the one that must answer a tool error. It lives outside
+// internal/ because the tools module (end-to-end tests, the wiki's tests)
+// imports it; the tools module requires mcp-server by a replace directive
+// for it and for the watcher.
 package mcptest
 
 import (
@@ -31,6 +41,21 @@ func Eventually(t testing.TB, what string, ok func() bool) {
 			t.Fatalf("gave up waiting for %s after %s", what, Deadline)
 		}
 	}
+}
+
+// Initialize opens c's session as the client name, asking for the
+// protocol revision given, and returns the server's answer; a refusal
+// fails the test.
+func Initialize(t testing.TB, c *client.Client, protocol, name string) *mcp.InitializeResult {
+	t.Helper()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = protocol
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
+	res, err := c.Initialize(context.Background(), req)
+	if err != nil {
+		t.Fatalf("initialize (%s): %v", protocol, err)
+	}
+	return res
 }
 
 // Call calls the tool name with args and returns its result, tool error or

@@ -1,0 +1,36 @@
+package mcptest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteFile writes text to path, making the folders it needs.
+func WriteFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// WriteTree writes files (slash path from dir → text) under dir.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, text := range files {
+		WriteFile(t, filepath.Join(dir, filepath.FromSlash(p)), text)
+	}
+}
+
+// ReadFile returns the text of the file at path.
+func ReadFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
