@@ -218,7 +218,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 		AuthToken:          cfg.AuthToken,
 		ShutdownTimeout:    cfg.ShutdownTimeout,
 		DrainDelay:         cfg.DrainDelay,
-		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
+		Status:             content.Status,
 		Logger:             log,
 		Metrics:            m,
 		Refusal:            content.Refusal,

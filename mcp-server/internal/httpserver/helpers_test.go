@@ -89,7 +89,7 @@ func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *serve
 	return snap, content.MCP(), Options{
 		Version: "test",
 		SiteDir: filepath.Join(root, "site"),
-		Status:  func() Status { return Status(content.Status()) },
+		Status:  content.Status,
 		Logger:  log,
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 // Defaults of the options, shared with the command line.
@@ -80,7 +81,7 @@ type Options struct {
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
 	DrainDelay time.Duration
-	Status     func() Status // what is served, for /health; nil: nothing loaded yet
+	Status     func() status.Status // what is served (mcpserver.Server.Status), for /health and /metrics; nil: nothing loaded yet
 	Logger     *slog.Logger
 	// Metrics, when set, is served at GET /metrics (open like /health)
 	// and counts refusals.
@@ -104,17 +105,6 @@ type Options struct {
 	// wiki's URL as the client reached it (http://HOST/wiki/), while the
 	// wiki is built, for links into it (mcpserver.WithWikiURL).
 	WithWikiURL func(ctx context.Context, base string) context.Context
-}
-
-// Status is what /health reports about what the server serves, from its
-// provider (Options.Status) at each request.
-type Status struct {
-	Loaded     bool   // the docs are loaded; until then /health answers 503 "loading"
-	Docs       int    // docs served
-	Generation uint64 // of the docs snapshot served
-	Hooks      int    // hooks in the registry; -1 when it cannot be read
-	HooksError string // why, when Hooks is -1
-	Watch      string // how changes on disk are followed: fsnotify, poll or off
 }
 
 // Server is the HTTP face of docs-mcp. It is an http.Handler; Serve runs it
@@ -171,7 +161,7 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Status == nil {
-		opts.Status = func() Status { return Status{Watch: "off"} }
+		opts.Status = func() status.Status { return status.Status{Watch: "off"} }
 	}
 	s := &Server{opts: opts, log: opts.Logger, budgets: opts.Budgets, streams: newStreams(opts.MaxStreams)}
 	cleanupCtx, stop := context.WithCancel(context.Background())
@@ -231,7 +221,7 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 	mux.Handle("/mcp", s.guard(s.mcp))
 	mux.HandleFunc("GET /health", s.health)
 	if opts.Metrics != nil {
-		opts.Metrics.ReportStatus(s.metricsStatus)
+		opts.Metrics.ReportStatus(s.report)
 		opts.Metrics.ReportBudgets(s.budgets.Report)
 		mux.Handle("GET /metrics", opts.Metrics.Handler())
 	}

@@ -38,7 +38,7 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 	go func() { ran <- live.Run(ctx) }()
 	srv := New(Options{
 		Version: "test", SiteDir: filepath.Join(root, "site"),
-		Status: func() Status { return Status(live.Status()) },
+		Status: live.Status,
 	}, live.MCP())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {

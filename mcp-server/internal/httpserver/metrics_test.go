@@ -40,7 +40,7 @@ func newMetricsFixture(t *testing.T) *fixture {
 		Observer:         m,
 	})
 	content.Open(snap)
-	o.Status = func() Status { return Status(content.Status()) }
+	o.Status = content.Status
 	o.Metrics = m
 	o.MaxBodyBytes = 64 << 10
 	return serve(t, New(o, content.MCP()), content.MCP())

@@ -8,8 +8,8 @@
 // opens a span around every JSON-RPC request it dispatches, names the tool
 // of a tools/call on it and marks failures, so every request is counted
 // once, over any transport, with no second parse of the message. The state
-// gauges are read at scrape time from a Status function, the same facts
-// /health reports.
+// gauges are read at scrape time from a status.Status function, the same
+// report /health gives.
 //
 // Each Metrics has its own registry: no global state, and two servers in
 // one process (tests) do not share counters.
@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 const namespace = "docs_mcp"
@@ -39,16 +40,6 @@ const (
 	OutcomeToolError = "tool_error" // a tool result with isError: a user mistake the tool explained
 	OutcomeError     = "error"      // a JSON-RPC error
 )
-
-// Status is the state the gauges report, read at each scrape.
-type Status struct {
-	Serving    bool // /health says ok (not loading, not stopping)
-	Docs       int
-	Hooks      int // -1 when the registry cannot be read
-	Generation uint64
-	Sessions   int
-	Streams    int
-}
 
 // Metrics holds docs-mcp's collectors and the registry they live in.
 type Metrics struct {
@@ -105,7 +96,7 @@ func New(version string) *Metrics {
 // ReportStatus has status called at each scrape for the state gauges
 // (docs_mcp_serving, _docs, _hooks, _snapshot_generation, _sessions,
 // _streams). Call it once.
-func (m *Metrics) ReportStatus(status func() Status) {
+func (m *Metrics) ReportStatus(status func() status.Status) {
 	m.reg.MustRegister(statusCollector(status))
 }
 
@@ -262,7 +253,7 @@ func (noSpan) SetStatus(tracing.StatusCode, string) {}
 func (noSpan) End()                                 {}
 
 // statusCollector reports Status as gauges at each scrape.
-type statusCollector func() Status
+type statusCollector func() status.Status
 
 var (
 	descServing    = prometheus.NewDesc(namespace+"_serving", "1 while /health says ok; 0 while loading the docs or stopping.", nil, nil)
@@ -282,7 +273,7 @@ func (c statusCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c statusCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c()
 	serving := 0.0
-	if st.Serving {
+	if st.Serving() {
 		serving = 1
 	}
 	gauge := func(d *prometheus.Desc, v float64) {
