@@ -24,7 +24,7 @@ import (
 // and refuses their GET and DELETE. Older versions need a live session for
 // everything but initialize, which admit counts against the cap.
 func (s *Server) guard(next http.Handler) http.Handler {
-	cors := len(s.opts.AllowedOrigins) > 0
+	cors := len(s.cfg.AllowedOrigins) > 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.checkOrigin(r); err != nil {
 			writeError(w, err, nil)
@@ -125,7 +125,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+		serveStream(ctx, w, r, next, s.cfg.StreamWriteTimeout)
 		return
 	}
 	if s.sessions == nil || modern {
@@ -158,27 +158,27 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
 	if err != nil {
-		limit := s.opts.MaxSessions
+		limit := s.cfg.MaxSessions
 		if errors.Is(err, errSubjectFull) {
-			limit = s.opts.MaxSessionsPerSubject
+			limit = s.cfg.MaxSessionsPerSubject
 		}
 		s.refuse(w, fmt.Errorf("%w (limit %d)", err, limit), msg.ID)
 		return
 	}
 	if evicted > 0 {
-		s.log.Info("session ended to make room for a new one", "max_sessions", s.opts.MaxSessions)
+		s.log.Info("session ended to make room for a new one", "max_sessions", s.cfg.MaxSessions)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// refused answers a request that Options.Refusal answers itself, and
+// refused answers a request that Config.Refusal answers itself, and
 // reports whether it did.
 func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, msg message) bool {
-	if s.opts.Refusal == nil || !msg.isRequest() {
+	if s.cfg.Refusal == nil || !msg.isRequest() {
 		return false
 	}
-	answer := s.opts.Refusal(r.Context(), body)
+	answer := s.cfg.Refusal(r.Context(), body)
 	if answer == nil {
 		return false
 	}
@@ -194,9 +194,9 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, ms
 // connection reset; a body that does not arrive in time closes the
 // connection after the answer, since the rest of it may never come.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	limit := s.opts.MaxBodyBytes
+	limit := s.cfg.MaxBodyBytes
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
 	tooLarge := func() ([]byte, error) {
 		if !strings.EqualFold(r.Header.Get("Expect"), "100-continue") { // else the client waits for us
 			_, _ = io.Copy(io.Discard, r.Body)
@@ -213,7 +213,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		// The deadline stays passed, so that Go's server does not wait
 		// for the rest of the body before answering.
 		w.Header().Set("Connection", "close")
-		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.opts.BodyTimeout)
+		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.cfg.BodyTimeout)
 	case err != nil:
 		w.Header().Set("Connection", "close")
 		return nil, fmt.Errorf("%w: the body could not be read", errParse)
@@ -266,7 +266,7 @@ func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) 
 	defer counted()
 	// A stream ends when its session does (DELETE, expiry) and on shutdown,
 	// by its context.
-	serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+	serveStream(ctx, w, r, next, s.cfg.StreamWriteTimeout)
 }
 
 // acceptsEventStream reports whether a GET asks for what it gets: an event

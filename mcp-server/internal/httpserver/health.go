@@ -27,7 +27,7 @@ type Health struct {
 
 // health answers GET and HEAD /health: 200 while serving, 503 while the
 // docs are still loading (MCP requests that need them wait meanwhile) and
-// once shutting down. What is served comes from Options.Status, at each
+// once shutting down. What is served comes from Config.Status, at each
 // request, so an edit to the registry shows at once.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	h, code := s.status()
@@ -37,10 +37,10 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(h)
 }
 
-// report is the server's status now: what Options.Status says is served,
+// report is the server's status now: what Config.Status says is served,
 // and the transport's part. /health and /metrics both read it.
 func (s *Server) report() status.Status {
-	st := s.opts.Status()
+	st := s.cfg.Status()
 	st.Stopping = s.stopping.Load()
 	if s.sessions != nil {
 		st.Sessions = s.sessions.count()
@@ -54,13 +54,13 @@ func (s *Server) status() (Health, int) {
 	st := s.report()
 	h := Health{
 		Status:     "ok",
-		Version:    s.opts.Version,
+		Version:    s.cfg.Version,
 		Docs:       st.Docs,
 		Hooks:      st.Hooks,
 		HooksError: st.HooksError,
 		Generation: st.Generation,
 		Watch:      st.Watch,
-		Wiki:       !s.opts.NoWiki && s.wikiPresent(),
+		Wiki:       !s.cfg.NoWiki && s.wikiPresent(),
 		Sessions:   st.Sessions,
 		Stateless:  s.sessions == nil,
 		Budgets:    s.budgets.Report(),

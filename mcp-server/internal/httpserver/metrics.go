@@ -26,10 +26,10 @@ func refusalRule(status int, header http.Header) (string, bool) {
 
 // countRefusal counts a /mcp request refused by a rule in /metrics.
 func (s *Server) countRefusal(r *http.Request, status int, header http.Header) {
-	if s.opts.Metrics == nil || r.URL.Path != "/mcp" {
+	if s.cfg.Metrics == nil || r.URL.Path != "/mcp" {
 		return
 	}
 	if rule, ok := refusalRule(status, header); ok {
-		s.opts.Metrics.Refused(rule)
+		s.cfg.Metrics.Refused(rule)
 	}
 }

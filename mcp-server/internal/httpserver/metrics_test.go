@@ -129,7 +129,7 @@ func TestMetrics(t *testing.T) {
 		fams = f.scrape(t)
 		return value(fams, "docs_mcp_index_build_duration_seconds", "") >= 1
 	})
-	served := f.srv.opts.Status()
+	served := f.srv.cfg.Status()
 	got := map[string]float64{}
 	want := map[string]float64{
 		`requests method=initialize,outcome=ok,tool=`:                     2, // the client's and the raw one

@@ -121,7 +121,7 @@ func TestOAuthIssuerDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(o *Options) { o.OAuth = verifier })
+	f := newFixture(t, func(o *Config) { o.OAuth = verifier })
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestOAuthChallengeCORS(t *testing.T) {
 		t.Fatal(err)
 	}
 	const origin = "https://app.example"
-	f := newFixture(t, func(o *Options) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
+	f := newFixture(t, func(o *Config) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
 	req := f.rpc(t, "", initializeBody)
 	req.Header.Set("Origin", origin)
 	res := do(t, req)

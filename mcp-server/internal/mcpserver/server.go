@@ -14,7 +14,6 @@ import (
 	_ "embed"
 	"log/slog"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,11 +64,8 @@ type Options struct {
 	Work budget.WorkLimits
 }
 
-// DefaultWorkLimits are the work queue's defaults: as many requests at
-// work as the process has cores, two per client, a wait of 10 s at most.
-func DefaultWorkLimits() budget.WorkLimits {
-	return budget.WorkLimits{Running: runtime.GOMAXPROCS(0), PerClient: 2, MaxWait: 10 * time.Second}
-}
+// DefaultWorkLimits are the work queue's defaults (budget's).
+func DefaultWorkLimits() budget.WorkLimits { return budget.DefaultWorkLimits() }
 
 // Observer measures the server (metrics.Metrics is one): every request
 // through mcp-go's tracing hooks, and how long reloads and search-index
