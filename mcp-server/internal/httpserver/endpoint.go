@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // guard wraps mcp-go's Streamable HTTP handler with the rules it leaves to
@@ -66,46 +67,30 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// message is what the guard reads of a JSON-RPC message.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-}
-
-// protocolVersion is the version a 2026-07-28 request states in its
-// params._meta.
-func (m message) protocolVersion() string {
-	var p struct {
-		Meta *mcp.Meta `json:"_meta"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil {
-		return ""
-	}
-	return p.Meta.ProtocolVersion()
-}
-
-// isRequest reports whether the message expects an answer.
-func (m message) isRequest() bool {
-	return len(m.ID) > 0 && string(m.ID) != "null"
-}
-
 func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	body, err := s.readBody(w, r)
 	if err != nil {
 		s.refuse(w, err, nil)
 		return
 	}
-	msg, err := parseMessage(body)
-	if err != nil {
-		writeError(w, err, nil)
+	msg, err := protocol.Parse(body)
+	switch {
+	case errors.Is(err, protocol.ErrBatch):
+		writeError(w, errBatch, nil)
+		return
+	case err != nil:
+		writeError(w, fmt.Errorf("request body is %w", err), nil)
 		return
 	}
+	// The one parse of the body: mcpserver's checks read it from the
+	// context; mcp-go's handler takes the bytes and parses them again.
+	r = r.WithContext(protocol.WithMessage(r.Context(), &msg))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 
-	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
-	if modern && msg.Method != "" && !msg.isRequest() && msg.protocolVersion() == "" {
+	version := msg.ProtocolVersion()
+	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(version)
+	if modern && msg.Method != "" && !msg.IsRequest() && version == "" {
 		// A 2026-07-28 client notification without _meta, such as the Go
 		// SDK's notifications/cancelled when it ends a listen: accepted, as
 		// notifications are (202), with nothing to do. A request there is
@@ -114,10 +99,10 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if (modern || s.sessions == nil) && s.refused(w, r, body, msg) {
+	if (modern || s.sessions == nil) && s.refused(w, r, &msg) {
 		return // with sessions, after the session is checked
 	}
-	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.isRequest() {
+	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.IsRequest() {
 		// A 2026-07-28 listen stream has no session, but it is a stream.
 		ctx, done, err := s.streams.add(r.Context())
 		if err != nil {
@@ -140,7 +125,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		if s.refused(w, r, body, msg) {
+		if s.refused(w, r, &msg) {
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -174,11 +159,11 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 
 // refused answers a request that Config.Refusal answers itself, and
 // reports whether it did.
-func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, msg message) bool {
-	if s.cfg.Refusal == nil || !msg.isRequest() {
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.Message) bool {
+	if s.cfg.Refusal == nil || !msg.IsRequest() {
 		return false
 	}
-	answer := s.cfg.Refusal(r.Context(), body)
+	answer := s.cfg.Refusal(r.Context(), msg)
 	if answer == nil {
 		return false
 	}
@@ -216,7 +201,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.cfg.BodyTimeout)
 	case err != nil:
 		w.Header().Set("Connection", "close")
-		return nil, fmt.Errorf("%w: the body could not be read", errParse)
+		return nil, fmt.Errorf("request body is %w: the body could not be read", protocol.ErrParse)
 	case int64(len(body)) > limit:
 		return tooLarge()
 	}
@@ -224,19 +209,6 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	// SSE stream.
 	_ = rc.SetReadDeadline(time.Time{})
 	return body, nil
-}
-
-// parseMessage checks that body is one JSON-RPC message.
-func parseMessage(body []byte) (message, error) {
-	var msg message
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return msg, errBatch
-	}
-	if err := json.Unmarshal(body, &msg); err != nil {
-		return msg, fmt.Errorf("%w: %v", errParse, err)
-	}
-	return msg, nil
 }
 
 func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) {

@@ -25,6 +25,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
@@ -89,7 +90,7 @@ type Config struct {
 	// Refusal, when set, answers a request before mcp-go sees it: it
 	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
 	// mcpserver.Server.Refusal).
-	Refusal func(ctx context.Context, message []byte) []byte
+	Refusal func(ctx context.Context, message *protocol.Message) []byte
 	// WithWikiURL, when set, is given each MCP request's context and the
 	// wiki's URL as the client reached it (http://HOST/wiki/), while the
 	// wiki is built, for links into it (mcpserver.WithWikiURL).

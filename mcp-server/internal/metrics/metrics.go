@@ -22,13 +22,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/tracing"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
@@ -129,30 +129,11 @@ func (m *Metrics) ObserveIndexBuild(d time.Duration) { m.indexes.Observe(d.Secon
 // server.WithTracer.
 func (m *Metrics) Tracer() tracing.Tracer { return tracer{m} }
 
-// knownMethods bounds the method label: the method of a request is the
+// methodLabel is the method label of a request: its method if the server
+// answers it, "other" for anything else. The method of a request is the
 // client's to choose, and every distinct label value is a new series.
-var knownMethods = map[mcp.MCPMethod]bool{
-	mcp.MethodInitialize:             true,
-	mcp.MethodPing:                   true,
-	mcp.MethodResourcesList:          true,
-	mcp.MethodResourcesTemplatesList: true,
-	mcp.MethodResourcesRead:          true,
-	mcp.MethodResourcesSubscribe:     true,
-	mcp.MethodResourcesUnsubscribe:   true,
-	mcp.MethodPromptsList:            true,
-	mcp.MethodPromptsGet:             true,
-	mcp.MethodToolsList:              true,
-	mcp.MethodToolsCall:              true,
-	mcp.MethodSetLogLevel:            true,
-	mcp.MethodCompletionComplete:     true,
-	mcp.MethodServerDiscover:         true,
-	mcp.MethodSubscriptionsListen:    true,
-}
-
-// methodLabel is the method label of a request: its method if known,
-// "other" for anything else.
 func methodLabel(method string) string {
-	if knownMethods[mcp.MCPMethod(method)] {
+	if protocol.Known(method) {
 		return method
 	}
 	return "other"
