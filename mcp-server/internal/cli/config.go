@@ -47,7 +47,7 @@ type config struct {
 	// from the flags once and handed to httpserver.New as it is (run adds
 	// the parts: status, budgets, logger, metrics, token verifier).
 	HTTP  httpserver.Config
-	OAuth oauth.Options // resource-server mode (oauth.go); zero: off
+	OAuth oauth.Config // resource-server mode (oauth.go); no issuer: off
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on

@@ -56,8 +56,9 @@ func oauthConfig(c *cli.Context, cfg *config) error {
 	if a, err := url.Parse(audience); err != nil || (a.Scheme != "https" && a.Scheme != "http") || a.Host == "" || a.Fragment != "" {
 		return usagef("--oauth-audience %q: want this server's public MCP URL, e.g. https://docs.example.com/mcp", audience)
 	}
-	cfg.OAuth = oauth.Options{Issuer: issuer, Audience: audience,
-		Scopes: strings.FieldsFunc(c.String("oauth-scopes"), func(r rune) bool { return r == ' ' || r == ',' })}
+	cfg.OAuth = oauth.DefaultConfig()
+	cfg.OAuth.Issuer, cfg.OAuth.Audience = issuer, audience
+	cfg.OAuth.Scopes = strings.FieldsFunc(c.String("oauth-scopes"), func(r rune) bool { return r == ' ' || r == ',' })
 	return nil
 }
 
@@ -73,7 +74,7 @@ func loopbackHost(host string) bool {
 // is off. It fetches the issuer's discovery document and keys once at
 // start, to report a wrong issuer early; if the issuer cannot be reached
 // yet, the server starts anyway and /mcp answers 503 until it can.
-func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Options) (*oauth.Verifier, error) {
+func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Config) (*oauth.Verifier, error) {
 	if opts.Issuer == "" {
 		return nil, nil
 	}

@@ -282,7 +282,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // forget tells mcp-go that a session ended here (expired, made room for):
 // it frees its state for the session, and its hooks drop the session's
-// subscriptions. mcp-go's handler has no other way in than a DELETE.
+// subscriptions.
+//
+// A workaround for mcp-go v1.2.1: the transport's state for a session (its
+// entry in the handler's active sessions, per-session tools, resources and
+// log level, its last-active time) is freed only by the unexported
+// StreamableHTTPServer.cleanupSessionState, which only a DELETE, the idle
+// sweeper (a TTL after the session's last request) and Shutdown call.
+// MCPServer.UnregisterSession runs the unregister hooks but leaves that
+// state, so a session ended here would keep it until the sweeper, without
+// bound meanwhile (a client opening sessions in a loop). So the handler is
+// served a DELETE for the session. (No upstream issue found.)
 func (s *Server) forget(id string) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {
