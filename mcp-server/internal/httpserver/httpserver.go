@@ -55,9 +55,9 @@ type Config struct {
 	SessionIdleTimeout time.Duration
 	SessionInitTimeout time.Duration // a session that does nothing after initialize expires after this (at most SessionIdleTimeout)
 	MaxSessions        int
-	// MaxSessionStreams caps the sessions holding a GET stream: a session
-	// with a stream cannot make room for a new one, so it stays below
-	// MaxSessions (DefaultSessionStreams).
+	// MaxSessionStreams caps the sessions holding a GET stream (at most
+	// MaxSessions): a session with a stream cannot make room for a new
+	// one, so below MaxSessions the others always can.
 	MaxSessionStreams int
 	// MaxSessionsPerSubject caps the live sessions of one subject when
 	// OAuth is set.
