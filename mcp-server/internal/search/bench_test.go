@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
@@ -76,6 +78,17 @@ func benchIndex(b *testing.B, snap *docs.Snapshot) *Index {
 	}
 	benchIndexes[snap] = ix
 	return ix
+}
+
+// cpuTime is the CPU time the process has used (user and system): on a
+// machine shared with other jobs it says what a build costs better than
+// wall time does.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func corpusBytes(snap *docs.Snapshot) int64 {
