@@ -90,13 +90,13 @@ func TestBackslashNames(t *testing.T) {
 		t.Skip(`on Windows "\" separates folders: no name holds one`)
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"ok.md": "# Ok\n"})
+	mcptest.WriteTree(t, dir, map[string]string{"ok.md": "# Ok\n"})
 	ctx := context.Background()
 	prev, err := Load(ctx, dir, LoadOptions{Generation: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, dir, map[string]string{
+	mcptest.WriteTree(t, dir, map[string]string{
 		`a\b.md`:        "# Odd file\n",
 		`x\y/in.md`:     "# In an odd folder\n",
 		`x\y/notes.txt`: "",
