@@ -36,10 +36,9 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
 	go func() { ran <- live.Run(ctx) }()
-	srv := New(Options{
-		Version: "test", SiteDir: filepath.Join(root, "site"),
-		Status: func() Status { return Status(live.Status()) },
-	}, live.MCP())
+	cfg := DefaultConfig()
+	cfg.Version, cfg.SiteDir, cfg.Status = "test", filepath.Join(root, "site"), live.Status
+	srv := New(cfg, live.MCP())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown(context.Background())

@@ -14,7 +14,6 @@ import (
 	_ "embed"
 	"log/slog"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -64,15 +64,8 @@ type Options struct {
 	Work budget.WorkLimits
 }
 
-// DefaultWorkLimits are the work queue's defaults: as many requests at
-// work as the process has cores but one (at least one), two per client, a
-// wait of 10 s at most. The core left over serves what runs outside the
-// queue: reading requests and writing answers, and a waiting goroutine's
-// wake-up, which with a request at work on every core waits for Go's
-// preemption or its network poll, 10 ms each (search.BenchmarkHandOver).
-func DefaultWorkLimits() budget.WorkLimits {
-	return budget.WorkLimits{Running: max(runtime.GOMAXPROCS(0)-1, 1), PerClient: 2, MaxWait: 10 * time.Second}
-}
+// DefaultWorkLimits are the work queue's defaults (budget's).
+func DefaultWorkLimits() budget.WorkLimits { return budget.DefaultWorkLimits() }
 
 // Observer measures the server (metrics.Metrics is one): every request
 // through mcp-go's tracing hooks, and how long reloads and search-index
@@ -203,21 +196,11 @@ func (s *Server) MCP() *server.MCPServer { return s.mcp }
 // transport to add its own and report them all.
 func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 
-// Status is what the server serves right now, for a health report. It has
-// the fields of httpserver.Status, which the command line converts it to.
-type Status struct {
-	Loaded     bool   // the docs are loaded (Open); requests for them wait until then
-	Docs       int    // docs in the snapshot served
-	Generation uint64 // of that snapshot; it grows with each change on disk
-	Hooks      int    // hooks in the registry as it is on disk now; -1 when it cannot be read
-	HooksError string // why, when Hooks is -1
-	Watch      string // how changes on disk are followed: fsnotify, poll, or off (with --watch off, before or after Run)
-}
-
-// Status reports what the server serves. The registry is read through the
+// Status reports what the server serves (the transport adds its part).
+// The registry is read through the
 // same cache as mod_get_hook, so an edit shows at once.
-func (s *Server) Status() Status {
-	st := Status{Watch: string(s.watcher.Method())}
+func (s *Server) Status() status.Status {
+	st := status.Status{Watch: string(s.watcher.Method())}
 	if snap := s.store.Snapshot(); snap != nil {
 		st.Loaded, st.Docs, st.Generation = true, len(snap.Docs()), snap.Generation()
 	}
