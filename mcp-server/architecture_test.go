@@ -120,11 +120,13 @@ func namesExist(t *testing.T, root, path string) {
 			t.Errorf("links to %s: %v", m[1], err)
 		}
 	}
+	seen := map[string]bool{}
 	for _, m := range repoPath.FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], "./")
-		if p == "tools/call" || p == "tools/list" {
-			continue // MCP methods, not the tools module
+		if p == "tools/call" || p == "tools/list" || seen[p] {
+			continue // MCP methods, not the tools module; or checked already
 		}
+		seen[p] = true
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
 			t.Errorf("names %s: %v", m[1], err)
 		}
