@@ -36,10 +36,14 @@ type WorkLimits struct {
 }
 
 // DefaultWorkLimits are the work queue's defaults (the command line's):
-// as many requests at work as the process has cores, two per client, a
-// wait of 10 s at most.
+// as many requests at work as the process has cores but one (at least
+// one), two per client, a wait of 10 s at most. The core left over serves
+// what runs outside the queue: reading requests and writing answers, and a
+// waiting goroutine's wake-up, which with a request at work on every core
+// waits for Go's preemption or its network poll, 10 ms each
+// (search.BenchmarkHandOver).
 func DefaultWorkLimits() WorkLimits {
-	return WorkLimits{Running: runtime.GOMAXPROCS(0), PerClient: 2, MaxWait: 10 * time.Second}
+	return WorkLimits{Running: max(runtime.GOMAXPROCS(0)-1, 1), PerClient: 2, MaxWait: 10 * time.Second}
 }
 
 // BusyError is the refusal of a request that waited its longest for a turn.

@@ -71,7 +71,7 @@ func flags() []cli.Flag {
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
-		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: work.Running, DefaultText: "the number of cores",
+		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: work.Running, DefaultText: "the number of cores less one (at least 1)",
 			Usage: "most tool calls and doc reads running at once; the others wait in a queue where clients take turns"},
 		&cli.IntFlag{Name: "max-client-work", EnvVars: []string{envName("max-client-work")}, Value: work.PerClient,
 			Usage: "most tool calls and doc reads of one client (an MCP session, else an address) running at once"},
