@@ -1,9 +1,12 @@
 package modkit
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -141,9 +144,16 @@ func TestCancel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBus(t)
 			noop := func(context.Context, *Event) error { return nil }
+			var (
+				hook          string
+				before, after bool
+			)
 			must(t)(b.Mod("audit").On(tt.hook, PriorityEarly, noop))
 			must(t)(b.Mod("bans").On(tt.hook, PriorityNormal, func(_ context.Context, e *Event) error {
-				return e.Cancel("banned")
+				hook, before = e.Hook(), e.Cancelled()
+				err := e.Cancel("banned")
+				after = e.Cancelled()
+				return err
 			}))
 			must(t)(b.Mod("greeter").On(tt.hook, PriorityLate, noop))
 
@@ -153,6 +163,12 @@ func TestCancel(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, rep, cmpopts.IgnoreFields(Report{}, "Failures")); diff != "" {
 				t.Errorf("report mismatch (-want +got):\n%s", diff)
+			}
+			if hook != tt.hook {
+				t.Errorf("Event.Hook() = %q, want %q", hook, tt.hook)
+			}
+			if before || after != tt.want.Cancelled {
+				t.Errorf("Event.Cancelled() = %v before Cancel and %v after, want false and %v", before, after, tt.want.Cancelled)
 			}
 		})
 	}
@@ -379,6 +395,61 @@ func TestNewRejectsInvalidRegistry(t *testing.T) {
 	_, err := New(WithRegistry(reg))
 	if err == nil || !strings.Contains(err.Error(), `invalid hook registry: hook "Bad": category is missing`) {
 		t.Errorf("New with an invalid registry: err = %v", err)
+	}
+}
+
+// TestWithLogger checks what a Bus logs: a handler registered for a
+// deprecated hook, a handler that fails, and one that panics.
+func TestWithLogger(t *testing.T) {
+	var out bytes.Buffer
+	b, err := New(WithLogger(slog.New(slog.NewJSONHandler(&out, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t)(b.Mod("old").On(PlayerQuit, PriorityNormal, func(context.Context, *Event) error { return nil }))
+	must(t)(b.Mod("fails").On(PlayerJoined, PriorityNormal, func(context.Context, *Event) error { return errors.New("boom") }))
+	must(t)(b.Mod("panics").On(PlayerJoined, PriorityLate, func(context.Context, *Event) error { panic("kaboom") }))
+	if _, err := b.Fire(context.Background(), PlayerJoined, joinParams); err == nil {
+		t.Fatal("Fire: no error from a failing and a panicking handler")
+	}
+
+	type record struct {
+		Level, Msg, Mod, Hook, Since, Replacement, Err, Panic string
+	}
+	var got []record
+	for line := range strings.Lines(out.String()) {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		got = append(got, r)
+	}
+	want := []record{
+		{Level: "WARN", Msg: "handler registered for a deprecated hook", Mod: "old", Hook: PlayerQuit, Since: "0.4.0", Replacement: PlayerLeft},
+		{Level: "WARN", Msg: "hook handler failed", Mod: "fails", Hook: PlayerJoined, Err: "boom"},
+		{Level: "ERROR", Msg: "hook handler panicked", Mod: "panics", Hook: PlayerJoined, Panic: "kaboom"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestRegistryAndModID checks that a Bus says which registry it dispatches
+// for, and a Mod its id.
+func TestRegistryAndModID(t *testing.T) {
+	reg := embedded(t)
+	b, err := New(WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Registry() != reg {
+		t.Error("Registry() is not the registry given by WithRegistry")
+	}
+	if _, ok := newBus(t).Registry().Lookup(PlayerJoined); !ok {
+		t.Errorf("the default Bus's Registry() lacks %s: not the embedded registry", PlayerJoined)
+	}
+	if id := b.Mod("bans").ID(); id != "bans" {
+		t.Errorf(`Mod("bans").ID() = %q`, id)
 	}
 }
 

@@ -1,4 +1,7 @@
-//go:build !linux
+//go:build !linux || portable
+
+// Built everywhere but Linux, and on Linux with -tags portable, under which
+// .ci/run runs the tests again so that this code is tested too.
 
 package watch
 

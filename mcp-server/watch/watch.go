@@ -345,9 +345,9 @@ func (t *tree) event(ev fsnotify.Event, b *pending) error {
 	if err != nil || !filepath.IsLocal(rel) {
 		return nil // a sibling of the docs folder in a watched parent
 	}
-	rel = filepath.ToSlash(rel)
-	if docs.IgnoredPath(rel) {
-		return nil
+	rel, ok := docs.FromOS(rel)
+	if !ok || docs.IgnoredPath(rel) {
+		return nil // a name no doc can have, or a folder left out
 	}
 	if ev.Has(fsnotify.Create) {
 		if info, err := os.Lstat(name); err == nil && info.IsDir() {

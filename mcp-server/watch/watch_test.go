@@ -198,6 +198,12 @@ func TestEventPaths(t *testing.T) {
 	registry := filepath.Join(base, "framework", "mod_hooks.json")
 	w := New(Options{Dir: dir, Files: []string{registry}})
 	tr := &tree{w: w, files: map[string]bool{registry: true}}
+	// On Linux and macOS a "\" is part of a name, which no doc path holds;
+	// on Windows it separates folders.
+	backslash := Batch{}
+	if filepath.Separator == '\\' {
+		backslash = Batch{Paths: []string{"a/b.md"}}
+	}
 	tests := []struct {
 		name string
 		ev   fsnotify.Event
@@ -210,6 +216,7 @@ func TestEventPaths(t *testing.T) {
 		{"the docs folder's mode", fsnotify.Event{Name: dir, Op: fsnotify.Chmod}, Batch{}},
 		{"a sibling of the docs folder", fsnotify.Event{Name: filepath.Join(base, "go.work"), Op: fsnotify.Write}, Batch{}},
 		{"a sibling with a longer name", fsnotify.Event{Name: dir + "2", Op: fsnotify.Create}, Batch{}},
+		{"a backslash", fsnotify.Event{Name: filepath.Join(dir, `a\b.md`), Op: fsnotify.Write}, backslash},
 		{"inside .git", fsnotify.Event{Name: filepath.Join(dir, ".git", "index"), Op: fsnotify.Write}, Batch{}},
 		{"inside node_modules", fsnotify.Event{Name: filepath.Join(dir, "x", "node_modules", "p.md"), Op: fsnotify.Write}, Batch{}},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -32,6 +33,17 @@ type WorkLimits struct {
 	Running   int           // requests doing work at once, in all
 	PerClient int           // requests of one client doing work at once
 	MaxWait   time.Duration // longest wait for a turn before the refusal
+}
+
+// DefaultWorkLimits are the work queue's defaults (the command line's):
+// as many requests at work as the process has cores but one (at least
+// one), two per client, a wait of 10 s at most. The core left over serves
+// what runs outside the queue: reading requests and writing answers, and a
+// waiting goroutine's wake-up, which with a request at work on every core
+// waits for Go's preemption or its network poll, 10 ms each
+// (search.BenchmarkHandOver).
+func DefaultWorkLimits() WorkLimits {
+	return WorkLimits{Running: max(runtime.GOMAXPROCS(0)-1, 1), PerClient: 2, MaxWait: 10 * time.Second}
 }
 
 // BusyError is the refusal of a request that waited its longest for a turn.

@@ -209,44 +209,23 @@ func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server
 }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
-	opts := httpserver.Options{
-		Version:            cfg.Version,
-		SiteDir:            cfg.SiteDir,
-		Stateless:          cfg.Stateless,
-		SessionIdleTimeout: cfg.SessionIdleTimeout,
-		SessionInitTimeout: cfg.SessionInitTimeout,
-		MaxSessions:        cfg.MaxSessions,
-		MaxStreams:         cfg.MaxStreams,
-		StreamWriteTimeout: cfg.StreamWriteTimeout,
-		MaxConnections:     cfg.MaxConnections,
-		MaxBodyBytes:       cfg.MaxBodyBytes,
-		BodyTimeout:        cfg.BodyTimeout,
-		Budgets:            content.Budgets(),
-		AllowedOrigins:     cfg.AllowedOrigins,
-		AuthToken:          cfg.AuthToken,
-		ShutdownTimeout:    cfg.ShutdownTimeout,
-		DrainDelay:         cfg.DrainDelay,
-		Status:             func() httpserver.Status { return httpserver.Status(content.Status()) },
-		Logger:             log,
-		Metrics:            m,
-		Refusal:            content.Refusal,
-		WithWikiURL:        mcpserver.WithWikiURL,
-	}
+	web := cfg.HTTP
+	web.Version, web.Logger, web.Metrics = cfg.Version, log, m
+	web.Budgets, web.Status, web.Refusal, web.WithWikiURL = content.Budgets(), content.Status, content.Refusal, mcpserver.WithWikiURL
 	var err error
-	if opts.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {
+	if web.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {
 		return err
 	}
-	opts.MaxSessionsPerSubject, opts.NoWiki = cfg.MaxSessionsPerSubject, !cfg.Wiki
-	srv := httpserver.New(opts, content.MCP())
+	srv := httpserver.New(web, content.MCP())
 
-	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Listen)
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", web.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	addr := ln.Addr().String()
 	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
-		"site_dir", cfg.SiteDir, "stateless", cfg.Stateless, "auth", cfg.AuthToken != "", "oauth_issuer", cfg.OAuth.Issuer,
-		"allowed_origins", strings.Join(cfg.AllowedOrigins, ","))
+		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "", "oauth_issuer", cfg.OAuth.Issuer,
+		"allowed_origins", strings.Join(web.AllowedOrigins, ","))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}

@@ -37,33 +37,17 @@ type config struct {
 	PublicURL        string // where clients reach the server (its wiki at /wiki/); empty: unknown
 	MaxLineBytes     int    // stdio mode
 	Work             budget.WorkLimits
+	MaxSubscriptions int
+	MaxQueued        int
 
 	Watch             watch.Mode
 	WatchPollInterval time.Duration
 
-	// HTTP mode (without --stdio).
-	Listen             string
-	SiteDir            string // absolute
-	SessionIdleTimeout time.Duration
-	SessionInitTimeout time.Duration
-	MaxSessions        int
-	MaxStreams         int
-	StreamWriteTimeout time.Duration
-	MaxConnections     int
-	Stateless          bool
-	MaxBodyBytes       int64
-	BodyTimeout        time.Duration
-	MaxSubscriptions   int
-	MaxQueued          int
-	AllowedOrigins     []string
-	AuthToken          string // from --auth-token-file or DOCS_MCP_AUTH_TOKEN; never logged
-	ShutdownTimeout    time.Duration
-	DrainDelay         time.Duration
-	Wiki               bool
-
-	// OAuth resource-server mode (oauth.go); zero: off.
-	OAuth                 oauth.Options
-	MaxSessionsPerSubject int
+	// HTTP mode (without --stdio): the transport's configuration, filled
+	// from the flags once and handed to httpserver.New as it is (run adds
+	// the parts: status, budgets, logger, metrics, token verifier).
+	HTTP  httpserver.Config
+	OAuth oauth.Config // resource-server mode (oauth.go); no issuer: off
 }
 
 // authTokenEnv holds the bearer token itself. It has no flag: a token on
@@ -73,6 +57,7 @@ const authTokenEnv = "DOCS_MCP_AUTH_TOKEN"
 const minResultBytes = 1 << 10
 
 func flags() []cli.Flag {
+	work, web := budget.DefaultWorkLimits(), httpserver.DefaultConfig()
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "stdio", EnvVars: []string{envName("stdio")},
 			Usage: "speak MCP over standard input and output (the way MCP clients start local servers)"},
@@ -86,11 +71,11 @@ func flags() []cli.Flag {
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
-		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: mcpserver.DefaultWorkLimits().Running, DefaultText: "the number of cores",
+		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: work.Running, DefaultText: "the number of cores less one (at least 1)",
 			Usage: "most tool calls and doc reads running at once; the others wait in a queue where clients take turns"},
-		&cli.IntFlag{Name: "max-client-work", EnvVars: []string{envName("max-client-work")}, Value: mcpserver.DefaultWorkLimits().PerClient,
+		&cli.IntFlag{Name: "max-client-work", EnvVars: []string{envName("max-client-work")}, Value: work.PerClient,
 			Usage: "most tool calls and doc reads of one client (an MCP session, else an address) running at once"},
-		&cli.DurationFlag{Name: "work-queue-timeout", EnvVars: []string{envName("work-queue-timeout")}, Value: mcpserver.DefaultWorkLimits().MaxWait,
+		&cli.DurationFlag{Name: "work-queue-timeout", EnvVars: []string{envName("work-queue-timeout")}, Value: work.MaxWait,
 			Usage: "longest wait of a request for its turn; past it the request gets a JSON-RPC error saying the server is busy"},
 		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
@@ -104,23 +89,25 @@ func flags() []cli.Flag {
 			Usage: "the URL where people and clients reach this server, e.g. https://docs.example.com: its wiki at /wiki/ is the websiteUrl given in initialize and where search hits link their sections (with --stdio, a wiki served elsewhere)"},
 		&cli.IntFlag{Name: "max-line-bytes", EnvVars: []string{envName("max-line-bytes")}, Value: DefaultMaxLineBytes,
 			Usage: "with --stdio, longest message line read from stdin (at least 4096); a longer one is answered with a JSON-RPC error and not read"},
-		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen, Category: "HTTP mode",
+		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: web.Listen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},
 		&cli.BoolFlag{Name: "wiki", EnvVars: []string{envName("wiki")}, Value: true, Category: "HTTP mode",
 			Usage: "serve the wiki under /wiki/ (and / leading there); --wiki=false answers 404 there, for docs only token holders may read (the wiki asks for no token)"},
-		&cli.StringFlag{Name: "site-dir", EnvVars: []string{envName("site-dir")}, Value: filepath.Join("build", "wiki"), Category: "HTTP mode",
+		&cli.StringFlag{Name: "site-dir", EnvVars: []string{envName("site-dir")}, Value: web.SiteDir, Category: "HTTP mode",
 			Usage: "the built wiki served under /wiki/; relative to the data root unless absolute"},
-		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: []string{envName("session-idle-timeout")}, Value: httpserver.DefaultSessionIdleTimeout, Category: "HTTP mode",
+		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: []string{envName("session-idle-timeout")}, Value: web.SessionIdleTimeout, Category: "HTTP mode",
 			Usage: "end an MCP session after this long without a request (an open GET stream keeps it alive)"},
-		&cli.DurationFlag{Name: "session-init-timeout", EnvVars: []string{envName("session-init-timeout")}, Value: httpserver.DefaultSessionInitTimeout, Category: "HTTP mode",
+		&cli.DurationFlag{Name: "session-init-timeout", EnvVars: []string{envName("session-init-timeout")}, Value: web.SessionInitTimeout, Category: "HTTP mode",
 			Usage: "end an MCP session that has made no request since initialize after this long"},
-		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: httpserver.DefaultMaxSessions, Category: "HTTP mode",
+		&cli.IntFlag{Name: "max-sessions", EnvVars: []string{envName("max-sessions")}, Value: web.MaxSessions, Category: "HTTP mode",
 			Usage: "most live MCP sessions; at the cap a new session ends an idle one of the client address holding the most sessions, and initialize gets 503 only when every session is busy"},
-		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: httpserver.DefaultMaxStreams, Category: "HTTP mode",
-			Usage: "most open event streams (GET /mcp and subscriptions/listen together; GET streams also at most half of --max-sessions); past it a new stream gets 503"},
-		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: httpserver.DefaultStreamWriteTimeout, Category: "HTTP mode",
+		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: web.MaxStreams, Category: "HTTP mode",
+			Usage: "most open event streams (GET /mcp and subscriptions/listen together); past it a new stream gets 503"},
+		&cli.IntFlag{Name: "max-session-streams", EnvVars: []string{envName("max-session-streams")}, Value: web.MaxSessionStreams, DefaultText: "half of --max-sessions", Category: "HTTP mode",
+			Usage: "most sessions holding a GET stream (at most --max-sessions); a session with a stream cannot make room for a new session, so the others can; past it a new GET stream gets 503"},
+		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: web.StreamWriteTimeout, Category: "HTTP mode",
 			Usage: "end an event stream whose client takes no data for this long"},
-		&cli.IntFlag{Name: "max-connections", EnvVars: []string{envName("max-connections")}, Value: httpserver.DefaultMaxConnections, Category: "HTTP mode",
+		&cli.IntFlag{Name: "max-connections", EnvVars: []string{envName("max-connections")}, Value: web.MaxConnections, Category: "HTTP mode",
 			Usage: "most open HTTP connections; past it a new connection is closed at once"},
 		&cli.IntFlag{Name: "max-subscriptions", EnvVars: []string{envName("max-subscriptions")}, Value: mcpserver.DefaultMaxSubscriptions,
 			Usage: "most resources one session may subscribe to; only resources the server lists can be subscribed to"},
@@ -128,17 +115,17 @@ func flags() []cli.Flag {
 			Usage: "most resource-update notifications waiting for one session (1 to 100); past it further updates for that session are dropped"},
 		&cli.BoolFlag{Name: "stateless", EnvVars: []string{envName("stateless")}, Category: "HTTP mode",
 			Usage: "no MCP sessions: every POST stands alone and GET answers 405 (for several instances behind a load balancer)"},
-		&cli.Int64Flag{Name: "max-body-bytes", EnvVars: []string{envName("max-body-bytes")}, Value: httpserver.DefaultMaxBodyBytes, Category: "HTTP mode",
+		&cli.Int64Flag{Name: "max-body-bytes", EnvVars: []string{envName("max-body-bytes")}, Value: web.MaxBodyBytes, Category: "HTTP mode",
 			Usage: "largest request body accepted on /mcp; larger ones get 413"},
-		&cli.DurationFlag{Name: "body-timeout", EnvVars: []string{envName("body-timeout")}, Value: httpserver.DefaultBodyTimeout, Category: "HTTP mode",
+		&cli.DurationFlag{Name: "body-timeout", EnvVars: []string{envName("body-timeout")}, Value: web.BodyTimeout, Category: "HTTP mode",
 			Usage: "how long a request body may take to arrive; a slower one gets 408 and its connection is closed"},
 		&cli.StringFlag{Name: "allowed-origins", EnvVars: []string{envName("allowed-origins")}, Category: "HTTP mode",
 			Usage: "comma-separated browser origins allowed on /mcp besides the server's own, e.g. https://app.example.com (\"*\": any); requests without Origin always pass, others get 403"},
 		&cli.StringFlag{Name: "auth-token-file", EnvVars: []string{envName("auth-token-file")}, Category: "HTTP mode",
 			Usage: "file holding a bearer token that /mcp then requires (Authorization: Bearer TOKEN); or set the token itself in " + authTokenEnv + ". Off by default; /health and the wiki stay open"},
-		&cli.DurationFlag{Name: "shutdown-timeout", EnvVars: []string{envName("shutdown-timeout")}, Value: httpserver.DefaultShutdownTimeout, Category: "HTTP mode",
+		&cli.DurationFlag{Name: "shutdown-timeout", EnvVars: []string{envName("shutdown-timeout")}, Value: web.ShutdownTimeout, Category: "HTTP mode",
 			Usage: "on SIGINT or SIGTERM, how long requests in flight may take to finish"},
-		&cli.DurationFlag{Name: "drain-delay", EnvVars: []string{envName("drain-delay")}, Value: 0, Category: "HTTP mode",
+		&cli.DurationFlag{Name: "drain-delay", EnvVars: []string{envName("drain-delay")}, Value: web.DrainDelay, Category: "HTTP mode",
 			Usage: "on SIGINT or SIGTERM, how long to go on serving with /health answering 503 \"stopping\" before closing the listener, so that a load balancer checking /health stops sending new work first (behind HAProxy or Kubernetes: a few health-check intervals, e.g. 5s)"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"},
 			Usage: "print the version and exit"},
@@ -228,12 +215,18 @@ func publicURL(s string) (string, error) {
 	return strings.TrimSuffix(u.String(), "/"), nil
 }
 
-// httpConfig checks the flags of HTTP mode.
-func httpConfig(c *cli.Context, cfg *config) error {
+// httpConfig checks the flags of HTTP mode and fills cfg.HTTP with them.
+func httpConfig(c *cli.Context, root *config) error {
+	cfg := &root.HTTP
+	*cfg = httpserver.DefaultConfig()
 	cfg.Listen = c.String("listen")
 	cfg.SessionIdleTimeout = c.Duration("session-idle-timeout")
 	cfg.SessionInitTimeout = c.Duration("session-init-timeout")
 	cfg.MaxSessions = c.Int("max-sessions")
+	cfg.MaxSessionStreams = httpserver.DefaultSessionStreams(cfg.MaxSessions)
+	if c.IsSet("max-session-streams") {
+		cfg.MaxSessionStreams = c.Int("max-session-streams")
+	}
 	cfg.MaxStreams = c.Int("max-streams")
 	cfg.StreamWriteTimeout = c.Duration("stream-write-timeout")
 	cfg.MaxConnections = c.Int("max-connections")
@@ -242,6 +235,7 @@ func httpConfig(c *cli.Context, cfg *config) error {
 	cfg.BodyTimeout = c.Duration("body-timeout")
 	cfg.ShutdownTimeout = c.Duration("shutdown-timeout")
 	cfg.DrainDelay = c.Duration("drain-delay")
+	cfg.NoWiki = !c.Bool("wiki")
 
 	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
 		return usagef("--listen %q: want host:port, e.g. 127.0.0.1:3000 or 0.0.0.0:3000", cfg.Listen)
@@ -251,6 +245,9 @@ func httpConfig(c *cli.Context, cfg *config) error {
 	}
 	if cfg.MaxSessions < 1 {
 		return usagef("--max-sessions %d: use at least 1", cfg.MaxSessions)
+	}
+	if cfg.MaxSessionStreams < 1 || cfg.MaxSessionStreams > cfg.MaxSessions {
+		return usagef("--max-session-streams %d: use 1 to --max-sessions (%d)", cfg.MaxSessionStreams, cfg.MaxSessions)
 	}
 	for _, d := range []struct {
 		flag string
@@ -286,15 +283,14 @@ func httpConfig(c *cli.Context, cfg *config) error {
 		cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
 	}
 
-	cfg.SiteDir = under(cfg.DataRoot, c.String("site-dir"))
+	cfg.SiteDir = under(root.DataRoot, c.String("site-dir"))
 
 	token, err := authToken(c.String("auth-token-file"))
 	if err != nil {
 		return err
 	}
 	cfg.AuthToken = token
-	cfg.Wiki = c.Bool("wiki")
-	return oauthConfig(c, cfg)
+	return oauthConfig(c, root)
 }
 
 // minBodyBytes keeps --max-body-bytes above the size of ordinary requests.

@@ -19,7 +19,7 @@ func healthcheckCommand(stdout io.Writer) *cli.Command {
 		Usage:     "ask the docs-mcp serving HTTP on --listen whether it is healthy: exit 0 if so, 1 if not",
 		UsageText: "docs-mcp healthcheck [--listen HOST:PORT] [--timeout DURATION]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultListen,
+			&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: httpserver.DefaultConfig().Listen,
 				Usage: "the address the server listens on; 0.0.0.0 is reached on 127.0.0.1"},
 			&cli.DurationFlag{Name: "timeout", Value: defaultHealthTimeout,
 				Usage: "how long to wait for the answer"},

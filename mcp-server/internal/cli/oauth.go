@@ -25,7 +25,7 @@ func oauthFlags() []cli.Flag {
 			Usage: "this server's public MCP URL, e.g. https://docs.example.com/mcp: tokens must name it in aud, and the Protected Resource Metadata gives it as the resource"},
 		&cli.StringFlag{Name: "oauth-scopes", EnvVars: []string{envName("oauth-scopes")}, Category: category, DefaultText: "none: any valid token",
 			Usage: "space- or comma-separated scopes every token must carry; a token without them gets 403 insufficient_scope"},
-		&cli.IntFlag{Name: "max-sessions-per-subject", EnvVars: []string{envName("max-sessions-per-subject")}, Value: httpserver.DefaultMaxSessionsPerSubject, Category: category,
+		&cli.IntFlag{Name: "max-sessions-per-subject", EnvVars: []string{envName("max-sessions-per-subject")}, Value: httpserver.DefaultConfig().MaxSessionsPerSubject, Category: category,
 			Usage: "with OAuth, most live MCP sessions one subject (a token's sub) may hold; at it, the subject's own idle session unused longest makes room, and initialize gets 429 only when all of them are busy"},
 	}
 }
@@ -34,9 +34,9 @@ func oauthFlags() []cli.Flag {
 // token cannot both be set.
 func oauthConfig(c *cli.Context, cfg *config) error {
 	issuer, audience := c.String("oauth-issuer"), c.String("oauth-audience")
-	cfg.MaxSessionsPerSubject = c.Int("max-sessions-per-subject")
-	if cfg.MaxSessionsPerSubject < 1 {
-		return usagef("--max-sessions-per-subject %d: use at least 1", cfg.MaxSessionsPerSubject)
+	cfg.HTTP.MaxSessionsPerSubject = c.Int("max-sessions-per-subject")
+	if cfg.HTTP.MaxSessionsPerSubject < 1 {
+		return usagef("--max-sessions-per-subject %d: use at least 1", cfg.HTTP.MaxSessionsPerSubject)
 	}
 	switch {
 	case issuer == "" && audience == "":
@@ -46,7 +46,7 @@ func oauthConfig(c *cli.Context, cfg *config) error {
 		return nil
 	case issuer == "" || audience == "":
 		return usagef("--oauth-issuer and --oauth-audience go together: set both (or neither)")
-	case cfg.AuthToken != "":
+	case cfg.HTTP.AuthToken != "":
 		return usagef("both a static bearer token (--auth-token-file or %s) and OAuth (--oauth-issuer) are set: use one", authTokenEnv)
 	}
 	u, err := url.Parse(issuer)
@@ -56,8 +56,9 @@ func oauthConfig(c *cli.Context, cfg *config) error {
 	if a, err := url.Parse(audience); err != nil || (a.Scheme != "https" && a.Scheme != "http") || a.Host == "" || a.Fragment != "" {
 		return usagef("--oauth-audience %q: want this server's public MCP URL, e.g. https://docs.example.com/mcp", audience)
 	}
-	cfg.OAuth = oauth.Options{Issuer: issuer, Audience: audience,
-		Scopes: strings.FieldsFunc(c.String("oauth-scopes"), func(r rune) bool { return r == ' ' || r == ',' })}
+	cfg.OAuth = oauth.DefaultConfig()
+	cfg.OAuth.Issuer, cfg.OAuth.Audience = issuer, audience
+	cfg.OAuth.Scopes = strings.FieldsFunc(c.String("oauth-scopes"), func(r rune) bool { return r == ' ' || r == ',' })
 	return nil
 }
 
@@ -73,7 +74,7 @@ func loopbackHost(host string) bool {
 // is off. It fetches the issuer's discovery document and keys once at
 // start, to report a wrong issuer early; if the issuer cannot be reached
 // yet, the server starts anyway and /mcp answers 503 until it can.
-func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Options) (*oauth.Verifier, error) {
+func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Config) (*oauth.Verifier, error) {
 	if opts.Issuer == "" {
 		return nil, nil
 	}

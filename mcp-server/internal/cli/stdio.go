@@ -10,6 +10,10 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // drainTimeout bounds how long end of input waits for the answers to the
@@ -43,7 +47,7 @@ type answered struct {
 	pending []byte // the rest of that line, not yet passed on
 	// refusal answers a request mcp-go would answer wrongly (nil: none;
 	// see mcpserver.Server.Refusal).
-	refusal func(context.Context, []byte) []byte
+	refusal func(context.Context, *protocol.Message) []byte
 
 	mu        sync.Mutex      // guards what follows, and writes to out
 	open      map[string]bool // ids of requests read and not answered -> whether it is a listen
@@ -58,7 +62,7 @@ const DefaultMaxLineBytes = 16 << 20
 // keptLineBuffer is the largest line buffer kept for the next line.
 const keptLineBuffer = 1 << 20
 
-func newAnswered(ctx context.Context, in io.Reader, out io.Writer, maxLine int, refusal func(context.Context, []byte) []byte) *answered {
+func newAnswered(ctx context.Context, in io.Reader, out io.Writer, maxLine int, refusal func(context.Context, *protocol.Message) []byte) *answered {
 	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, maxLine: maxLine, refusal: refusal,
 		open: map[string]bool{}, cancelled: map[string]bool{}, changed: make(chan struct{})}
 }
@@ -105,9 +109,11 @@ func (a *answered) read(p []byte) (int, error) {
 			// never be answered: end the line for it.
 			line = append(line, '\n')
 		}
-		refusal := refuse(line)
-		if refusal == nil && a.refusal != nil && len(line) > 0 {
-			if r := a.refusal(a.ctx, line); r != nil {
+		// The one parse of the line, for every check here.
+		msg, perr := protocol.Parse(line)
+		refusal := refuse(line, &msg, perr)
+		if refusal == nil && a.refusal != nil && perr == nil {
+			if r := a.refusal(a.ctx, &msg); r != nil {
 				refusal = append(r, '\n')
 			}
 		}
@@ -118,7 +124,7 @@ func (a *answered) read(p []byte) (int, error) {
 			}
 			line = nil
 		} else if len(line) > 0 {
-			a.note(line)
+			a.note(line, &msg, perr)
 		}
 		a.pending = line
 		if err != nil && len(line) == 0 {
@@ -160,21 +166,19 @@ func (a *answered) write(p []byte) (int, error) {
 	return a.out.Write(p)
 }
 
-// note records a line read from the client: a request to answer, or the
-// cancellation of one.
-func (a *answered) note(line []byte) {
-	var e envelope
-	err := json.Unmarshal(line, &e)
+// note records a line read from the client (parsed as msg, or not: err):
+// a request to answer, or the cancellation of one.
+func (a *answered) note(line []byte, msg *protocol.Message, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch {
 	case err != nil && len(bytes.TrimSpace(line)) > 0:
 		a.unparsed++ // mcp-go answers it with a parse error
-	case e.isRequest():
-		a.open[idKey(e.ID)] = e.Method == "subscriptions/listen"
-	case e.Method == "notifications/cancelled":
-		if _, open := a.open[idKey(e.Params.RequestID)]; open {
-			a.cancelled[idKey(e.Params.RequestID)] = true
+	case msg.Method != "" && msg.IsRequest():
+		a.open[idKey(msg.ID)] = msg.Method == string(mcp.MethodSubscriptionsListen)
+	case msg.Method == string(mcp.MethodNotificationCancelled):
+		if _, open := a.open[idKey(msg.Params.RequestID)]; open {
+			a.cancelled[idKey(msg.Params.RequestID)] = true
 		}
 	}
 }
@@ -213,20 +217,6 @@ func (a *answered) wait() {
 	}
 }
 
-// envelope holds the fields that tell JSON-RPC message kinds apart.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		RequestID json.RawMessage `json:"requestId"` // of notifications/cancelled
-	} `json:"params"`
-}
-
-// isRequest reports whether the message is a request: a method and an id.
-func (e envelope) isRequest() bool {
-	return e.Method != "" && e.ID != nil && !bytes.Equal(e.ID, []byte("null"))
-}
-
 // idKey spells a JSON-RPC id the same way whether it was read from the
 // client or written by mcp-go (1.0 and 1 are one id; null and a missing
 // id are "").
@@ -239,24 +229,19 @@ func idKey(raw json.RawMessage) string {
 	return string(b)
 }
 
-// refuse returns the answer to a line that mcp-go would answer wrongly:
-// a batch (MCP has none: mcp-go says parse error) and a request whose id
-// is null (JSON-RPC's Invalid Request: mcp-go takes it for a notification
-// and says nothing). It returns nil for any other line.
-func refuse(line []byte) []byte {
-	trimmed := bytes.TrimSpace(line)
-	var message string
+// refuse returns the answer to a line (parsed as msg, or not: err) that
+// mcp-go would answer wrongly: a batch (MCP has none: mcp-go says parse
+// error) and a request whose id is null (JSON-RPC's Invalid Request:
+// mcp-go takes it for a notification and says nothing). It returns nil for
+// any other line.
+func refuse(line []byte, msg *protocol.Message, err error) []byte {
 	switch {
-	case len(trimmed) > 0 && trimmed[0] == '[' && json.Valid(trimmed):
-		message = "JSON-RPC batches are not supported: send one message per line"
-	default:
-		var e envelope
-		if json.Unmarshal(trimmed, &e) != nil || e.Method == "" || !bytes.Equal(e.ID, []byte("null")) {
-			return nil
-		}
-		message = "a request's id must be a string or a number, not null"
+	case errors.Is(err, protocol.ErrBatch) && json.Valid(line):
+		return invalidRequest("JSON-RPC batches are not supported: send one message per line")
+	case err == nil && msg.Method != "" && string(msg.ID) == "null":
+		return invalidRequest("a request's id must be a string or a number, not null")
 	}
-	return invalidRequest(message)
+	return nil
 }
 
 // lineTooLong is the answer to a line longer than the cap: its id is not
@@ -266,8 +251,7 @@ func lineTooLong(maxLine int) []byte {
 }
 
 func invalidRequest(message string) []byte {
-	b, _ := json.Marshal(message)
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%s}}`+"\n", b)
+	return append(protocol.Error(nil, mcp.INVALID_REQUEST, message, nil), '\n')
 }
 
 // responseID reports whether a line written by the server answers a

@@ -12,6 +12,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // FuzzStdio writes any bytes, optionally after a valid initialize, into the
@@ -90,15 +91,13 @@ func FuzzStdio(f *testing.F) {
 		// the cancellation comes before the answer).
 		cancelled := map[string]bool{}
 		for line := range bytes.Lines(input) {
-			var e envelope
-			if json.Unmarshal(line, &e) == nil && e.Method == "notifications/cancelled" {
+			if e, err := protocol.Parse(line); err == nil && e.Method == "notifications/cancelled" {
 				cancelled[idKey(e.Params.RequestID)] = true
 			}
 		}
 		requests := 0
 		for line := range bytes.Lines(input) {
-			var e envelope
-			if isRequest(line) && json.Unmarshal(line, &e) == nil && !cancelled[idKey(e.ID)] {
+			if e, err := protocol.Parse(line); isRequest(line) && err == nil && !cancelled[idKey(e.ID)] {
 				requests++
 			}
 		}

@@ -9,7 +9,10 @@ import (
 // result, against decoding the whole line.
 func TestResponseID(t *testing.T) {
 	whole := func(line []byte) (string, bool) {
-		var e envelope
+		var e struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
 		if json.Unmarshal(line, &e) != nil || e.ID == nil || e.Method != "" {
 			return "", false
 		}

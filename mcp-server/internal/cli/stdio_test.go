@@ -76,7 +76,7 @@ func TestStdioClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.Content[0].(mcp.TextContent).Text
-	for _, want := range []string{"guide/intro.md:3:10", "index.md:3:16"} {
+	for _, want := range []string{"guide/intro.md  (Intro)  #intro\n  3:10  ", "index.md  (Home)  #home\n  3:16  "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("search result lacks %s:\n%s", want, text)
 		}

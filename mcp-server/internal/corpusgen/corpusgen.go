@@ -135,13 +135,9 @@ func Generate(ctx context.Context, dir string, opts Options) (Stats, error) {
 	return Stats{Files: opts.Files, Bytes: bytes.Load()}, nil
 }
 
-// File returns the slash-separated path and the text of file i of the tree
-// made from seed. Paths are unique for distinct i.
-func File(seed uint64, i int) (path, text string) {
-	return ShapedFile(Pages, seed, i)
-}
-
-// ShapedFile is File for a shape ("" is Pages).
+// ShapedFile returns the slash-separated path and the text of file i of the
+// tree of the shape ("" is Pages) made from seed. Paths are unique for
+// distinct i.
 func ShapedFile(shape Shape, seed uint64, i int) (path, text string) {
 	g := &gen{rng: rand.New(rand.NewPCG(seed, uint64(i))), shape: shape}
 	if shape == Small {

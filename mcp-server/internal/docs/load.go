@@ -252,6 +252,12 @@ func listFolder(root *os.Root, dir string, buf *[]byte) ([]loadJob, []Skipped, e
 	for _, e := range entries {
 		name := e.name
 		p := path.Join(dir, name)
+		if _, ok := FromOS(name); !ok {
+			if e.typ.IsDir() || isMarkdown(name) {
+				skipped = append(skipped, Skipped{Path: p, Reason: backslashReason})
+			}
+			continue
+		}
 		switch t := e.typ; {
 		case t.IsDir():
 			if !IgnoredName(name) {
@@ -314,6 +320,15 @@ func listMarkdown(ctx context.Context, root *os.Root, start string, stamps bool)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if _, ok := FromOS(d.Name()); !ok {
+			if d.IsDir() || isMarkdown(p) {
+				skipped = append(skipped, Skipped{Path: p, Reason: backslashReason})
+			}
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		if d.IsDir() {
 			if p != "." && IgnoredName(d.Name()) {

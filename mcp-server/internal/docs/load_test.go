@@ -81,6 +81,54 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestBackslashNames checks that Load and Update leave out, with the
+// reason, a Markdown file or a folder whose name holds a backslash (Linux
+// and macOS allow one): CleanPath refuses every path with a "\", so no
+// client could read it, and Update would never see it change.
+func TestBackslashNames(t *testing.T) {
+	if filepath.Separator == '\\' {
+		t.Skip(`on Windows "\" separates folders: no name holds one`)
+	}
+	dir := t.TempDir()
+	mcptest.WriteTree(t, dir, map[string]string{"ok.md": "# Ok\n"})
+	ctx := context.Background()
+	prev, err := Load(ctx, dir, LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.WriteTree(t, dir, map[string]string{
+		`a\b.md`:        "# Odd file\n",
+		`x\y/in.md`:     "# In an odd folder\n",
+		`x\y/notes.txt`: "",
+		`pic\1.png`:     "", // not Markdown: not a skipped doc either
+	})
+	loaded, err := Load(ctx, dir, LoadOptions{Generation: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updated, _, err := Update(ctx, prev, dir, Changes{All: true}, LoadOptions{Generation: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{`a\b.md`: backslashReason, `x\y`: backslashReason}
+	for name, snap := range map[string]*Snapshot{"Load": loaded, "Update": updated} {
+		var paths []string
+		for _, d := range snap.Docs() {
+			paths = append(paths, d.Path)
+		}
+		if diff := cmp.Diff([]string{"ok.md"}, paths); diff != "" {
+			t.Errorf("%s: docs (-want +got):\n%s", name, diff)
+		}
+		skipped := map[string]string{}
+		for _, s := range snap.Skipped() {
+			skipped[s.Path] = s.Reason
+		}
+		if diff := cmp.Diff(want, skipped); diff != "" {
+			t.Errorf("%s: skipped (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
 func TestSnapshotDoc(t *testing.T) {
 	dir := t.TempDir()
 	mcptest.WriteTree(t, dir, map[string]string{

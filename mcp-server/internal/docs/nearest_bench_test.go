@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // nearestSnapshot is a snapshot of the paths of the generated tree of
@@ -33,12 +34,12 @@ func BenchmarkNearest(b *testing.B) {
 	} {
 		b.Run(miss.name, func(b *testing.B) {
 			nearest(b, snap, miss.path) // builds what a snapshot keeps for the next miss
-			cpu := cpuTime()
+			cpu := mcptest.CPUTime()
 			var got []string
 			for b.Loop() {
 				got = nearest(b, snap, miss.path)
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 			if len(got) != 5 {
 				b.Fatalf("nearest(%q) = %v, want 5 paths", miss.path, got)
 			}
@@ -51,11 +52,11 @@ func BenchmarkNearest(b *testing.B) {
 func BenchmarkPathIndex(b *testing.B) {
 	all := nearestSnapshot(b).Docs()
 	var ix *pathIndex
-	cpu := cpuTime()
+	cpu := mcptest.CPUTime()
 	for b.Loop() {
 		ix = newPathIndex(all)
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(ix.data)+4*(len(ix.byName)+len(ix.starts)+len(ix.counts))), "bytes")
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -77,3 +78,21 @@ func hasDotDot(p string) bool {
 }
 
 func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+// FromOS turns rel, a path relative to the docs folder as this system
+// spells it (the watcher's events, a folder listing's names), into the doc
+// path clients use. ok is false when no client could name it.
+func FromOS(rel string) (p string, ok bool) { return fromOS(rel, filepath.Separator) }
+
+// fromOS is FromOS on a system whose separator is sep. On Windows, "\"
+// between folders becomes "/". Where sep is "/", a "\" is part of a name,
+// and CleanPath refuses every path with one: such a file is no doc.
+func fromOS(rel string, sep byte) (string, bool) {
+	if sep != '/' {
+		rel = strings.ReplaceAll(rel, string(sep), "/")
+	}
+	return rel, !strings.ContainsRune(rel, '\\')
+}
+
+// backslashReason is why a file or folder with a "\" in its name is left out.
+const backslashReason = "a backslash in its name: no client can name it (doc paths take / between folders)"

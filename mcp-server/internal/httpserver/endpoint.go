@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // guard wraps mcp-go's Streamable HTTP handler with the rules it leaves to
@@ -24,7 +25,7 @@ import (
 // and refuses their GET and DELETE. Older versions need a live session for
 // everything but initialize, which admit counts against the cap.
 func (s *Server) guard(next http.Handler) http.Handler {
-	cors := len(s.opts.AllowedOrigins) > 0
+	cors := len(s.cfg.AllowedOrigins) > 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.checkOrigin(r); err != nil {
 			writeError(w, err, nil)
@@ -66,46 +67,30 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// message is what the guard reads of a JSON-RPC message.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-}
-
-// protocolVersion is the version a 2026-07-28 request states in its
-// params._meta.
-func (m message) protocolVersion() string {
-	var p struct {
-		Meta *mcp.Meta `json:"_meta"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil {
-		return ""
-	}
-	return p.Meta.ProtocolVersion()
-}
-
-// isRequest reports whether the message expects an answer.
-func (m message) isRequest() bool {
-	return len(m.ID) > 0 && string(m.ID) != "null"
-}
-
 func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	body, err := s.readBody(w, r)
 	if err != nil {
 		s.refuse(w, err, nil)
 		return
 	}
-	msg, err := parseMessage(body)
-	if err != nil {
-		writeError(w, err, nil)
+	msg, err := protocol.Parse(body)
+	switch {
+	case errors.Is(err, protocol.ErrBatch):
+		writeError(w, errBatch, nil)
+		return
+	case err != nil:
+		writeError(w, fmt.Errorf("request body is %w", err), nil)
 		return
 	}
+	// The one parse of the body: mcpserver's checks read it from the
+	// context; mcp-go's handler takes the bytes and parses them again.
+	r = r.WithContext(protocol.WithMessage(r.Context(), &msg))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 
-	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.protocolVersion())
-	if modern && msg.Method != "" && !msg.isRequest() && msg.protocolVersion() == "" {
+	version := msg.ProtocolVersion()
+	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(version)
+	if modern && msg.Method != "" && !msg.IsRequest() && version == "" {
 		// A 2026-07-28 client notification without _meta, such as the Go
 		// SDK's notifications/cancelled when it ends a listen: accepted, as
 		// notifications are (202), with nothing to do. A request there is
@@ -114,10 +99,10 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if (modern || s.sessions == nil) && s.refused(w, r, body, msg) {
+	if (modern || s.sessions == nil) && s.refused(w, r, &msg) {
 		return // with sessions, after the session is checked
 	}
-	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.isRequest() {
+	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.IsRequest() {
 		// A 2026-07-28 listen stream has no session, but it is a stream.
 		ctx, done, err := s.streams.add(r.Context())
 		if err != nil {
@@ -125,7 +110,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+		serveStream(ctx, w, r, next, s.cfg.StreamWriteTimeout)
 		return
 	}
 	if s.sessions == nil || modern {
@@ -140,7 +125,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		if s.refused(w, r, body, msg) {
+		if s.refused(w, r, &msg) {
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -158,27 +143,27 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
 	if err != nil {
-		limit := s.opts.MaxSessions
+		limit := s.cfg.MaxSessions
 		if errors.Is(err, errSubjectFull) {
-			limit = s.opts.MaxSessionsPerSubject
+			limit = s.cfg.MaxSessionsPerSubject
 		}
 		s.refuse(w, fmt.Errorf("%w (limit %d)", err, limit), msg.ID)
 		return
 	}
 	if evicted > 0 {
-		s.log.Info("session ended to make room for a new one", "max_sessions", s.opts.MaxSessions)
+		s.log.Info("session ended to make room for a new one", "max_sessions", s.cfg.MaxSessions)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// refused answers a request that Options.Refusal answers itself, and
+// refused answers a request that Config.Refusal answers itself, and
 // reports whether it did.
-func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, msg message) bool {
-	if s.opts.Refusal == nil || !msg.isRequest() {
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.Message) bool {
+	if s.cfg.Refusal == nil || !msg.IsRequest() {
 		return false
 	}
-	answer := s.opts.Refusal(r.Context(), body)
+	answer := s.cfg.Refusal(r.Context(), msg)
 	if answer == nil {
 		return false
 	}
@@ -194,9 +179,9 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, body []byte, ms
 // connection reset; a body that does not arrive in time closes the
 // connection after the answer, since the rest of it may never come.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	limit := s.opts.MaxBodyBytes
+	limit := s.cfg.MaxBodyBytes
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
 	tooLarge := func() ([]byte, error) {
 		if !strings.EqualFold(r.Header.Get("Expect"), "100-continue") { // else the client waits for us
 			_, _ = io.Copy(io.Discard, r.Body)
@@ -213,10 +198,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		// The deadline stays passed, so that Go's server does not wait
 		// for the rest of the body before answering.
 		w.Header().Set("Connection", "close")
-		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.opts.BodyTimeout)
+		return nil, fmt.Errorf("%w: it did not arrive within %s (--body-timeout)", errBodyTimeout, s.cfg.BodyTimeout)
 	case err != nil:
 		w.Header().Set("Connection", "close")
-		return nil, fmt.Errorf("%w: the body could not be read", errParse)
+		return nil, fmt.Errorf("request body is %w: the body could not be read", protocol.ErrParse)
 	case int64(len(body)) > limit:
 		return tooLarge()
 	}
@@ -224,19 +209,6 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	// SSE stream.
 	_ = rc.SetReadDeadline(time.Time{})
 	return body, nil
-}
-
-// parseMessage checks that body is one JSON-RPC message.
-func parseMessage(body []byte) (message, error) {
-	var msg message
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return msg, errBatch
-	}
-	if err := json.Unmarshal(body, &msg); err != nil {
-		return msg, fmt.Errorf("%w: %v", errParse, err)
-	}
-	return msg, nil
 }
 
 func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -266,7 +238,7 @@ func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) 
 	defer counted()
 	// A stream ends when its session does (DELETE, expiry) and on shutdown,
 	// by its context.
-	serveStream(ctx, w, r, next, s.opts.StreamWriteTimeout)
+	serveStream(ctx, w, r, next, s.cfg.StreamWriteTimeout)
 }
 
 // acceptsEventStream reports whether a GET asks for what it gets: an event

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // Request errors that the middleware answers itself, before mcp-go sees the
@@ -22,7 +23,6 @@ var (
 	errBodyTimeout   = errors.New("request body too slow")
 	errNotAcceptable = errors.New("a GET on /mcp answers an event stream: send Accept: text/event-stream")
 	errBatch         = errors.New("JSON-RPC batches are not supported: send one message per POST")
-	errParse         = errors.New("request body is not a JSON-RPC message")
 	errStopping      = errors.New("the server is shutting down")
 	errInitialized   = errors.New("this session is initialized already: send initialize without Mcp-Session-Id to start a new one")
 )
@@ -65,7 +65,7 @@ func problemOf(err error) problem {
 		return problem{http.StatusNotAcceptable, codeInvalidRequest, ""}
 	case errors.Is(err, errBatch), errors.Is(err, errNoSession), errors.Is(err, errInitialized):
 		return problem{http.StatusBadRequest, codeInvalidRequest, ""}
-	case errors.Is(err, errParse):
+	case errors.Is(err, protocol.ErrParse):
 		return problem{http.StatusBadRequest, codeParse, ""}
 	case errors.Is(err, errUnknownSession):
 		return problem{http.StatusNotFound, codeNoSession, ""}
@@ -91,26 +91,10 @@ func (s *Server) refuse(w http.ResponseWriter, err error, id json.RawMessage) {
 	writeError(w, err, id)
 }
 
-// rpcError is the body of every error the middleware writes: a JSON-RPC
-// error response, which MCP clients know how to show.
-type rpcError struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   rpcErrorDetail  `json:"error"`
-}
-
-type rpcErrorDetail struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
 // writeError answers a request with the status and JSON-RPC error that err
 // maps to. id is the request's JSON-RPC id when known, else null.
 func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 	p := problemOf(err)
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -129,9 +113,5 @@ func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 		}
 	}
 	w.WriteHeader(p.status)
-	_ = json.NewEncoder(w).Encode(rpcError{
-		JSONRPC: "2.0",
-		ID:      id,
-		Error:   rpcErrorDetail{Code: p.code, Message: err.Error()},
-	})
+	_, _ = w.Write(append(protocol.Error(id, p.code, err.Error(), nil), '\n'))
 }

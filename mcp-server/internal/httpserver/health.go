@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 // Health is the body of /health.
@@ -26,40 +27,50 @@ type Health struct {
 
 // health answers GET and HEAD /health: 200 while serving, 503 while the
 // docs are still loading (MCP requests that need them wait meanwhile) and
-// once shutting down. What is served comes from Options.Status, at each
+// once shutting down. What is served comes from Config.Status, at each
 // request, so an edit to the registry shows at once.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
-	h, status := s.status()
+	h, code := s.status()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
+	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(h)
+}
+
+// report is the server's status now: what Config.Status says is served,
+// and the transport's part. /health and /metrics both read it.
+func (s *Server) report() status.Status {
+	st := s.cfg.Status()
+	st.Stopping = s.stopping.Load()
+	if s.sessions != nil {
+		st.Sessions = s.sessions.count()
+	}
+	st.Streams = s.streams.count() // GET and subscriptions/listen
+	return st
 }
 
 // status is the report of /health and its HTTP status.
 func (s *Server) status() (Health, int) {
-	st := s.opts.Status()
+	st := s.report()
 	h := Health{
 		Status:     "ok",
-		Version:    s.opts.Version,
+		Version:    s.cfg.Version,
 		Docs:       st.Docs,
 		Hooks:      st.Hooks,
 		HooksError: st.HooksError,
 		Generation: st.Generation,
 		Watch:      st.Watch,
-		Wiki:       !s.opts.NoWiki && s.wikiPresent(),
+		Wiki:       !s.cfg.NoWiki && s.wikiPresent(),
+		Sessions:   st.Sessions,
 		Stateless:  s.sessions == nil,
+		Budgets:    s.budgets.Report(),
 	}
-	status := http.StatusOK
-	if !st.Loaded {
-		h.Status, status = "loading", http.StatusServiceUnavailable
+	code := http.StatusOK
+	switch {
+	case st.Stopping:
+		h.Status, code = "stopping", http.StatusServiceUnavailable
+	case !st.Loaded:
+		h.Status, code = "loading", http.StatusServiceUnavailable
 	}
-	if s.sessions != nil {
-		h.Sessions = s.sessions.count()
-	}
-	h.Budgets = s.budgets.Report()
-	if s.stopping.Load() {
-		h.Status, status = "stopping", http.StatusServiceUnavailable
-	}
-	return h, status
+	return h, code
 }

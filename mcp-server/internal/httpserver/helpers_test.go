@@ -38,7 +38,7 @@ type fixture struct {
 
 // newFixture starts a server over testRoot on a loopback httptest
 // listener; opts may change the options first.
-func newFixture(t testing.TB, opts func(*Options)) *fixture {
+func newFixture(t testing.TB, opts func(*Config)) *fixture {
 	t.Helper()
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
@@ -48,7 +48,7 @@ func newFixture(t testing.TB, opts func(*Options)) *fixture {
 }
 
 // newFixtureIn is newFixture over the repository root.
-func newFixtureIn(t testing.TB, root string, opts func(*Options)) *fixture {
+func newFixtureIn(t testing.TB, root string, opts func(*Config)) *fixture {
 	t.Helper()
 	_, mcpSrv, o := parts(t, root, 0)
 	if opts != nil {
@@ -69,9 +69,9 @@ func serve(t testing.TB, srv *Server, mcpSrv *server.MCPServer) *fixture {
 
 // parts builds what a test server over root is made of: root's docs
 // loaded (docs over maxDocBytes skipped; 0 for the default), the MCP
-// server over them, and the HTTP options for root, whose Status is the MCP
+// server over them, and the HTTP configuration for root, whose Status is the MCP
 // server's. With -v the server's log goes to the test log.
-func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *server.MCPServer, Options) {
+func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *server.MCPServer, Config) {
 	t.Helper()
 	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{MaxDocBytes: maxDocBytes, Generation: 1})
 	if err != nil {
@@ -82,12 +82,9 @@ func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *serve
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	content := mcpserver.New(contentConfig(root), opened(snap, corpus.DefaultConfig()))
-	return snap, content.MCP(), Options{
-		Version: "test",
-		SiteDir: filepath.Join(root, "site"),
-		Status:  func() Status { return Status(content.Status()) },
-		Logger:  log,
-	}
+	cfg := DefaultConfig()
+	cfg.Version, cfg.SiteDir, cfg.Status, cfg.Logger = "test", filepath.Join(root, "site"), content.Status, log
+	return snap, content.MCP(), cfg
 }
 
 // contentConfig is the MCP server's configuration for the repository root.

@@ -617,9 +617,7 @@ func TestHostileNotificationStorm(t *testing.T) {
 		}
 	}
 	// The stream, on a connection with a tiny receive buffer, never read.
-	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
-		return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
-	}}
+	d := net.Dialer{Control: smallReceiveBuffer}
 	c, err := d.Dial("tcp", p.addr)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -24,25 +25,9 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
-
-// Defaults of the options, shared with the command line.
-const (
-	DefaultListen             = "127.0.0.1:3000"
-	DefaultSessionIdleTimeout = 30 * time.Minute
-	DefaultMaxSessions        = 1000
-	DefaultMaxBodyBytes       = 4 << 20
-	DefaultShutdownTimeout    = 10 * time.Second
-	DefaultSessionInitTimeout = time.Minute
-	DefaultBodyTimeout        = 15 * time.Second
-	DefaultMaxStreams         = 500
-	DefaultStreamWriteTimeout = 30 * time.Second
-	DefaultMaxConnections     = 2048
-)
-
-// DefaultMaxSessionsPerSubject is the most live sessions one subject (a
-// token's sub) holds in OAuth resource-server mode.
-const DefaultMaxSessionsPerSubject = 100
 
 const (
 	// maxHeartbeat is the longest pause between heartbeats on a GET stream.
@@ -59,68 +44,92 @@ const (
 	streamEndGrace = time.Second
 )
 
-// Options configures the server. Zero values take the defaults above.
-type Options struct {
+// Config configures the server. Start from DefaultConfig: New uses every
+// field as given.
+type Config struct {
 	Version            string
+	Listen             string // host:port the command line listens on
 	SiteDir            string // the built wiki, served under /wiki/
+	NoWiki             bool   // /wiki/ and / answer 404
 	Stateless          bool   // no sessions: every POST stands alone, no GET stream
 	SessionIdleTimeout time.Duration
-	SessionInitTimeout time.Duration // a session that does nothing after initialize expires after this
+	SessionInitTimeout time.Duration // a session that does nothing after initialize expires after this (at most SessionIdleTimeout)
 	MaxSessions        int
-	MaxStreams         int           // open event streams: GET and subscriptions/listen together
-	StreamWriteTimeout time.Duration // a stream whose client takes no data for this long is ended
-	MaxConnections     int
-	MaxBodyBytes       int64
-	BodyTimeout        time.Duration   // a request body must arrive within this
-	Budgets            *budget.Budgets // where the HTTP budgets are defined and refusals counted; nil: a set of its own
-	AllowedOrigins     []string        // browser origins allowed besides the server's own ("*": any)
-	AuthToken          string          // when set, /mcp needs Authorization: Bearer <token>
-	ShutdownTimeout    time.Duration
+	// MaxSessionStreams caps the sessions holding a GET stream (at most
+	// MaxSessions): a session with a stream cannot make room for a new
+	// one, so below MaxSessions the others always can.
+	MaxSessionStreams int
+	// MaxSessionsPerSubject caps the live sessions of one subject when
+	// OAuth is set.
+	MaxSessionsPerSubject int
+	MaxStreams            int           // open event streams: GET and subscriptions/listen together
+	StreamWriteTimeout    time.Duration // a stream whose client takes no data for this long is ended
+	MaxConnections        int
+	MaxBodyBytes          int64
+	BodyTimeout           time.Duration // a request body must arrive within this
+	AllowedOrigins        []string      // browser origins allowed besides the server's own ("*": any)
+	AuthToken             string        // when set, /mcp needs Authorization: Bearer <token>
+	ShutdownTimeout       time.Duration
 	// DrainDelay is how long the server goes on serving after SIGTERM with
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
 	DrainDelay time.Duration
-	Status     func() Status // what is served, for /health; nil: nothing loaded yet
-	Logger     *slog.Logger
+
+	// The parts the server works with.
+
+	Budgets *budget.Budgets      // where the HTTP budgets are defined and refusals counted
+	Status  func() status.Status // what is served (mcpserver.Server.Status), for /health and /metrics
+	Logger  *slog.Logger
 	// Metrics, when set, is served at GET /metrics (open like /health)
 	// and counts refusals.
 	Metrics *metrics.Metrics
-
 	// OAuth, when set, makes /mcp an OAuth resource server: it needs an
 	// access token the verifier accepts, and Protected Resource Metadata
 	// is served. Not together with AuthToken.
 	OAuth *oauth.Verifier
-	// MaxSessionsPerSubject caps the live sessions of one subject when
-	// OAuth is set.
-	MaxSessionsPerSubject int
-	NoWiki                bool // /wiki/ and / answer 404
-
 	// Refusal, when set, answers a request before mcp-go sees it: it
 	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
 	// mcpserver.Server.Refusal).
-	Refusal func(ctx context.Context, message []byte) []byte
-
+	Refusal func(ctx context.Context, message *protocol.Message) []byte
 	// WithWikiURL, when set, is given each MCP request's context and the
 	// wiki's URL as the client reached it (http://HOST/wiki/), while the
 	// wiki is built, for links into it (mcpserver.WithWikiURL).
 	WithWikiURL func(ctx context.Context, base string) context.Context
 }
 
-// Status is what /health reports about what the server serves, from its
-// provider (Options.Status) at each request.
-type Status struct {
-	Loaded     bool   // the docs are loaded; until then /health answers 503 "loading"
-	Docs       int    // docs served
-	Generation uint64 // of the docs snapshot served
-	Hooks      int    // hooks in the registry; -1 when it cannot be read
-	HooksError string // why, when Hooks is -1
-	Watch      string // how changes on disk are followed: fsnotify, poll or off
+// DefaultConfig is the configuration of a server with every default: the
+// defaults of the command line's flags.
+func DefaultConfig() Config {
+	const maxSessions = 1000
+	return Config{
+		Listen:                "127.0.0.1:3000",
+		SiteDir:               filepath.Join("build", "wiki"),
+		SessionIdleTimeout:    30 * time.Minute,
+		SessionInitTimeout:    time.Minute,
+		MaxSessions:           maxSessions,
+		MaxSessionStreams:     DefaultSessionStreams(maxSessions),
+		MaxSessionsPerSubject: 100,
+		MaxStreams:            500,
+		StreamWriteTimeout:    30 * time.Second,
+		MaxConnections:        2048,
+		MaxBodyBytes:          4 << 20,
+		BodyTimeout:           15 * time.Second,
+		ShutdownTimeout:       10 * time.Second,
+		Budgets:               budget.New(),
+		Status:                func() status.Status { return status.Status{Watch: "off"} },
+		Logger:                slog.New(slog.DiscardHandler),
+	}
 }
+
+// DefaultSessionStreams is the default MaxSessionStreams for maxSessions:
+// half of them, so that the other half can always make room for new
+// sessions (--max-session-streams says so).
+func DefaultSessionStreams(maxSessions int) int { return max(1, maxSessions/2) }
 
 // Server is the HTTP face of docs-mcp. It is an http.Handler; Serve runs it
 // on a listener until its context ends.
 type Server struct {
-	opts     Options
+	cfg      Config
 	log      *slog.Logger
 	mcp      *server.StreamableHTTPServer
 	sessions *sessions // nil when stateless
@@ -132,57 +141,18 @@ type Server struct {
 	stop     context.CancelFunc // ends the session cleanup
 }
 
-// New returns a server for mcpSrv, reporting opts.Status in /health.
-func New(opts Options, mcpSrv *server.MCPServer) *Server {
-	if opts.SessionIdleTimeout <= 0 {
-		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
-	}
-	if opts.MaxSessions <= 0 {
-		opts.MaxSessions = DefaultMaxSessions
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.SessionInitTimeout <= 0 {
-		opts.SessionInitTimeout = DefaultSessionInitTimeout
-	}
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.MaxStreams <= 0 {
-		opts.MaxStreams = DefaultMaxStreams
-	}
-	if opts.StreamWriteTimeout <= 0 {
-		opts.StreamWriteTimeout = DefaultStreamWriteTimeout
-	}
-	if opts.MaxConnections <= 0 {
-		opts.MaxConnections = DefaultMaxConnections
-	}
-	if opts.MaxSessionsPerSubject <= 0 {
-		opts.MaxSessionsPerSubject = DefaultMaxSessionsPerSubject
-	}
-	if opts.Budgets == nil {
-		opts.Budgets = budget.New()
-	}
-	if opts.ShutdownTimeout <= 0 {
-		opts.ShutdownTimeout = DefaultShutdownTimeout
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Status == nil {
-		opts.Status = func() Status { return Status{Watch: "off"} }
-	}
-	s := &Server{opts: opts, log: opts.Logger, budgets: opts.Budgets, streams: newStreams(opts.MaxStreams)}
+// New returns a server for mcpSrv, configured by cfg.
+func New(cfg Config, mcpSrv *server.MCPServer) *Server {
+	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams)}
 	cleanupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
-	s.conns = newConns(opts.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
-	s.budgets.Define(budget.Connections, int64(opts.MaxConnections), s.conns.count)
-	s.budgets.Define(budget.Body, opts.MaxBodyBytes, nil)
-	s.budgets.Define(budget.Streams, int64(opts.MaxStreams), func() int64 { return int64(s.streams.count()) })
+	s.conns = newConns(cfg.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
+	s.budgets.Define(budget.Connections, int64(cfg.MaxConnections), s.conns.count)
+	s.budgets.Define(budget.Body, cfg.MaxBodyBytes, nil)
+	s.budgets.Define(budget.Streams, int64(cfg.MaxStreams), func() int64 { return int64(s.streams.count()) })
 
 	mcpOpts := []server.StreamableHTTPOption{
-		server.WithStreamableHTTPLogger(opts.Logger),
+		server.WithStreamableHTTPLogger(cfg.Logger),
 		// The Host check lives in checkHost, for every path; one
 		// implementation, not two that could disagree.
 		server.WithDisableLocalhostProtection(true),
@@ -192,28 +162,28 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 			return budget.WithClientAddr(ctx, clientHost(r.RemoteAddr))
 		}),
 	}
-	if opts.Stateless {
+	if cfg.Stateless {
 		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
 	} else {
-		s.sessions = newSessions(opts.MaxSessions, opts.SessionIdleTimeout, opts.SessionInitTimeout)
-		if opts.OAuth != nil {
-			s.sessions.perSubject = opts.MaxSessionsPerSubject
+		s.sessions = newSessions(cfg.MaxSessions, cfg.MaxSessionStreams, cfg.SessionIdleTimeout, cfg.SessionInitTimeout)
+		if cfg.OAuth != nil {
+			s.sessions.perSubject = cfg.MaxSessionsPerSubject
 		}
-		s.budgets.Define(budget.Sessions, int64(opts.MaxSessions), func() int64 { return int64(s.sessions.count()) })
+		s.budgets.Define(budget.Sessions, int64(cfg.MaxSessions), func() int64 { return int64(s.sessions.count()) })
 		mcpOpts = append(mcpOpts,
 			server.WithSessionIdManagerResolver(s.sessions),
 			// mcp-go's sweeper frees its own per-session state and ends
 			// our record through sessions.Terminate.
-			server.WithSessionIdleTTL(opts.SessionIdleTimeout),
-			server.WithHeartbeatInterval(min(opts.SessionIdleTimeout/3, maxHeartbeat)),
+			server.WithSessionIdleTTL(cfg.SessionIdleTimeout),
+			server.WithHeartbeatInterval(min(cfg.SessionIdleTimeout/3, maxHeartbeat)),
 		)
 	}
-	if opts.WithWikiURL != nil {
+	if cfg.WithWikiURL != nil {
 		mcpOpts = append(mcpOpts, server.WithHTTPContextFunc(s.wikiContext))
 	}
-	if len(opts.AllowedOrigins) > 0 {
+	if len(cfg.AllowedOrigins) > 0 {
 		mcpOpts = append(mcpOpts, server.WithStreamableHTTPCORS(
-			server.WithCORSAllowedOrigins(opts.AllowedOrigins...),
+			server.WithCORSAllowedOrigins(cfg.AllowedOrigins...),
 			// Every header an MCP client sends; mcp-go's default list
 			// leaves out the protocol version, which a browser client
 			// sends on every request after initialize.
@@ -230,17 +200,17 @@ func New(opts Options, mcpSrv *server.MCPServer) *Server {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(s.mcp))
 	mux.HandleFunc("GET /health", s.health)
-	if opts.Metrics != nil {
-		opts.Metrics.ReportStatus(s.metricsStatus)
-		opts.Metrics.ReportBudgets(s.budgets.Report)
-		mux.Handle("GET /metrics", opts.Metrics.Handler())
+	if cfg.Metrics != nil {
+		cfg.Metrics.ReportStatus(s.report)
+		cfg.Metrics.ReportBudgets(s.budgets.Report)
+		mux.Handle("GET /metrics", cfg.Metrics.Handler())
 	}
-	if opts.OAuth != nil {
-		for _, p := range opts.OAuth.MetadataPaths() {
+	if cfg.OAuth != nil {
+		for _, p := range cfg.OAuth.MetadataPaths() {
 			mux.HandleFunc("GET "+p, s.resourceMetadata)
 		}
 	}
-	if !opts.NoWiki {
+	if !cfg.NoWiki {
 		mux.HandleFunc("GET /wiki/", s.wiki)
 		mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
 		mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
@@ -285,18 +255,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.stopping.Store(true)
-	if s.opts.DrainDelay > 0 {
+	if s.cfg.DrainDelay > 0 {
 		// Still serving: /health says "stopping", new sessions are
 		// refused (503), requests of existing sessions are answered.
-		s.log.Info("draining: /health says stopping", "drain_delay", s.opts.DrainDelay)
+		s.log.Info("draining: /health says stopping", "drain_delay", s.cfg.DrainDelay)
 		select {
-		case <-time.After(s.opts.DrainDelay):
+		case <-time.After(s.cfg.DrainDelay):
 		case err := <-served:
 			return fmt.Errorf("serve http: %w", err)
 		}
 	}
-	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout)
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	s.log.Info("shutting down", "timeout", s.cfg.ShutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(ctx)
 	if err != nil {
@@ -305,14 +275,24 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	<-served
 	s.Shutdown(context.WithoutCancel(ctx))
 	if err != nil {
-		return fmt.Errorf("shutdown: requests still running after %s were cut off: %w", s.opts.ShutdownTimeout, err)
+		return fmt.Errorf("shutdown: requests still running after %s were cut off: %w", s.cfg.ShutdownTimeout, err)
 	}
 	return nil
 }
 
 // forget tells mcp-go that a session ended here (expired, made room for):
 // it frees its state for the session, and its hooks drop the session's
-// subscriptions. mcp-go's handler has no other way in than a DELETE.
+// subscriptions.
+//
+// A workaround for mcp-go v1.2.1: the transport's state for a session (its
+// entry in the handler's active sessions, per-session tools, resources and
+// log level, its last-active time) is freed only by the unexported
+// StreamableHTTPServer.cleanupSessionState, which only a DELETE, the idle
+// sweeper (a TTL after the session's last request) and Shutdown call.
+// MCPServer.UnregisterSession runs the unregister hooks but leaves that
+// state, so a session ended here would keep it until the sweeper, without
+// bound meanwhile (a client opening sessions in a loop). So the handler is
+// served a DELETE for the session. (No upstream issue found.)
 func (s *Server) forget(id string) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {

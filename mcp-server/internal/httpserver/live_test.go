@@ -29,18 +29,17 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		t.Fatal(err)
 	}
 	docsDir := filepath.Join(root, "docs")
-	cfg, followed := contentConfig(root), corpus.DefaultConfig()
+	content, followed := contentConfig(root), corpus.DefaultConfig()
 	followed.DataRoot, followed.DocsPath, followed.Watch = root, docsDir, watch.Auto
-	followed.Files = []string{cfg.RegistryPath, cfg.ContributingPath}
+	followed.Files = []string{content.RegistryPath, content.ContributingPath}
 	served := corpus.New(followed)
-	live := mcpserver.New(cfg, served)
+	live := mcpserver.New(content, served)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
 	go func() { ran <- served.Run(ctx, live.Publish) }()
-	srv := New(Options{
-		Version: "test", SiteDir: filepath.Join(root, "site"),
-		Status: func() Status { return Status(live.Status()) },
-	}, live.MCP())
+	cfg := DefaultConfig()
+	cfg.Version, cfg.SiteDir, cfg.Status = "test", filepath.Join(root, "site"), live.Status
+	srv := New(cfg, live.MCP())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown(context.Background())

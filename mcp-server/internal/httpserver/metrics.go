@@ -3,23 +3,7 @@ package httpserver
 import (
 	"net/http"
 	"strings"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 )
-
-// metricsStatus is what /health reports, for the gauges of /metrics.
-func (s *Server) metricsStatus() metrics.Status {
-	h, _ := s.status()
-	st := metrics.Status{
-		Serving:    h.Status == "ok",
-		Docs:       h.Docs,
-		Hooks:      h.Hooks,
-		Generation: h.Generation,
-		Sessions:   h.Sessions,
-	}
-	st.Streams = s.streams.count() // GET and subscriptions/listen
-	return st
-}
 
 // refusalRule names the rule, not a budget, that refused a /mcp request
 // with status (and header, for a token without the scope needed), if one
@@ -42,10 +26,10 @@ func refusalRule(status int, header http.Header) (string, bool) {
 
 // countRefusal counts a /mcp request refused by a rule in /metrics.
 func (s *Server) countRefusal(r *http.Request, status int, header http.Header) {
-	if s.opts.Metrics == nil || r.URL.Path != "/mcp" {
+	if s.cfg.Metrics == nil || r.URL.Path != "/mcp" {
 		return
 	}
 	if rule, ok := refusalRule(status, header); ok {
-		s.opts.Metrics.Refused(rule)
+		s.cfg.Metrics.Refused(rule)
 	}
 }

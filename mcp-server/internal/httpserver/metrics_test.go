@@ -36,7 +36,7 @@ func newMetricsFixture(t *testing.T) *fixture {
 	cfg, measured := contentConfig(root), corpus.DefaultConfig()
 	cfg.Tracer, measured.Observer = m.Tracer(), m
 	content := mcpserver.New(cfg, opened(snap, measured))
-	o.Status = func() Status { return Status(content.Status()) }
+	o.Status = content.Status
 	o.Metrics = m
 	o.MaxBodyBytes = 64 << 10
 	return serve(t, New(o, content.MCP()), content.MCP())
@@ -125,7 +125,7 @@ func TestMetrics(t *testing.T) {
 		fams = f.scrape(t)
 		return value(fams, "docs_mcp_index_build_duration_seconds", "") >= 1
 	})
-	served := f.srv.opts.Status()
+	served := f.srv.cfg.Status()
 	got := map[string]float64{}
 	want := map[string]float64{
 		`requests method=initialize,outcome=ok,tool=`:                     2, // the client's and the raw one

@@ -31,7 +31,7 @@ import (
 func TestOAuthSubjects(t *testing.T) {
 	const audience = "https://docs.example.com/mcp"
 	provider := idp.Start(t, []string{audience}, "docs:read")
-	verifier, err := oauth.New(oauth.Options{Issuer: provider.Issuer, Audience: audience})
+	verifier, err := oauth.New(oauthConfig(provider.Issuer, audience))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +117,11 @@ func TestOAuthIssuerDown(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	issuer := down.URL
 	down.Close()
-	verifier, err := oauth.New(oauth.Options{Issuer: issuer, Audience: "https://docs.example.com/mcp"})
+	verifier, err := oauth.New(oauthConfig(issuer, "https://docs.example.com/mcp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(o *Options) { o.OAuth = verifier })
+	f := newFixture(t, func(o *Config) { o.OAuth = verifier })
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -149,12 +149,12 @@ func TestOAuthIssuerDown(t *testing.T) {
 // in AllowedOrigins can read the 401's WWW-Authenticate, which tells it
 // where to get a token.
 func TestOAuthChallengeCORS(t *testing.T) {
-	verifier, err := oauth.New(oauth.Options{Issuer: "https://idp.example", Audience: "https://docs.example.com/mcp"})
+	verifier, err := oauth.New(oauthConfig("https://idp.example", "https://docs.example.com/mcp"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const origin = "https://app.example"
-	f := newFixture(t, func(o *Options) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
+	f := newFixture(t, func(o *Config) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
 	req := f.rpc(t, "", initializeBody)
 	req.Header.Set("Origin", origin)
 	res := do(t, req)
@@ -162,4 +162,11 @@ func TestOAuthChallengeCORS(t *testing.T) {
 		res.header.Get("Access-Control-Expose-Headers") != "WWW-Authenticate" || !strings.Contains(res.header.Get("WWW-Authenticate"), "resource_metadata=") {
 		t.Errorf("%d %v; want 401 readable from %s", res.status, res.header, origin)
 	}
+}
+
+// oauthConfig is oauth.DefaultConfig for issuer and audience.
+func oauthConfig(issuer, audience string) oauth.Config {
+	cfg := oauth.DefaultConfig()
+	cfg.Issuer, cfg.Audience = issuer, audience
+	return cfg
 }

@@ -31,7 +31,7 @@ func TestWikiPrecompressed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := newFixture(t, func(o *Options) { o.SiteDir = site })
+	f := newFixture(t, func(o *Config) { o.SiteDir = site })
 
 	type got struct {
 		Status         int

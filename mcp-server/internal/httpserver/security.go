@@ -56,7 +56,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 	if sameOrigin(origin, r.Host) {
 		return nil
 	}
-	for _, allowed := range s.opts.AllowedOrigins {
+	for _, allowed := range s.cfg.AllowedOrigins {
 		if allowed == "*" || strings.EqualFold(strings.TrimSuffix(allowed, "/"), origin) {
 			return nil
 		}
@@ -95,7 +95,7 @@ func portOf(host string) string {
 // checkToken compares the bearer token in constant time, when one is set.
 // Hashing both sides first keeps the comparison from leaking the length.
 func (s *Server) checkToken(r *http.Request) error {
-	if s.opts.AuthToken == "" {
+	if s.cfg.AuthToken == "" {
 		return nil
 	}
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -103,7 +103,7 @@ func (s *Server) checkToken(r *http.Request) error {
 		return errUnauthorized
 	}
 	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	want := sha256.Sum256([]byte(s.opts.AuthToken))
+	want := sha256.Sum256([]byte(s.cfg.AuthToken))
 	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
 		return errUnauthorized
 	}
@@ -116,16 +116,16 @@ func (s *Server) checkToken(r *http.Request) error {
 // carries the WWW-Authenticate challenge, set here; the token is never
 // logged, and the reason logged is the one the client gets.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
-	if s.opts.OAuth == nil {
+	if s.cfg.OAuth == nil {
 		return r, s.checkToken(r)
 	}
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") {
 		token = ""
 	}
-	tok, err := s.opts.OAuth.Verify(r.Context(), strings.TrimSpace(token))
+	tok, err := s.cfg.OAuth.Verify(r.Context(), strings.TrimSpace(token))
 	if err != nil {
-		if challenge := s.opts.OAuth.Challenge(err); challenge != "" {
+		if challenge := s.cfg.OAuth.Challenge(err); challenge != "" {
 			w.Header().Set("WWW-Authenticate", challenge)
 		}
 		switch {
@@ -155,5 +155,5 @@ func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Cache-Control", "max-age=3600")
-	_ = json.NewEncoder(w).Encode(s.opts.OAuth.Metadata())
+	_ = json.NewEncoder(w).Encode(s.cfg.OAuth.Metadata())
 }

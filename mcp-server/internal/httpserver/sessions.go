@@ -48,6 +48,7 @@ var (
 // room among its own when it has that many.
 type sessions struct {
 	max      int
+	streams  int           // most sessions holding a GET stream (below max, so that the others can make room)
 	idle     time.Duration // a session unused this long expires
 	initIdle time.Duration // ... or this long, when it has done nothing since initialize
 	now      func() time.Time
@@ -79,8 +80,8 @@ type session struct {
 	stream   context.CancelFunc // ends the open GET stream; nil when there is none
 }
 
-func newSessions(max int, idle, initIdle time.Duration) *sessions {
-	return &sessions{max: max, idle: idle, initIdle: min(initIdle, idle), now: time.Now,
+func newSessions(max, streams int, idle, initIdle time.Duration) *sessions {
+	return &sessions{max: max, streams: streams, idle: idle, initIdle: min(initIdle, idle), now: time.Now,
 		live: make(map[string]*session), admittingBy: make(map[string]int), wake: make(chan struct{}, 1)}
 }
 
@@ -375,9 +376,8 @@ func (s *sessions) openStream(ctx context.Context, id string) (_ context.Context
 		return nil, nil, err
 	case ss.stream != nil:
 		return nil, nil, errStreamOpen
-	case s.streaming >= max(1, s.max/2):
-		// Sessions with a stream cannot make room for new ones: at most
-		// half of them may hold one.
+	case s.streaming >= s.streams:
+		// Sessions with a stream cannot make room for new ones.
 		return nil, nil, errStreamsFull
 	}
 	s.streaming++

@@ -13,7 +13,7 @@ import (
 // clock and checks what each id is worth at every step.
 func TestSessionsLifecycle(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	s := newSessions(2, time.Minute, time.Minute)
+	s := newSessions(2, DefaultSessionStreams(2), time.Minute, time.Minute)
 	s.now = func() time.Time { return now }
 
 	a := s.Generate()
@@ -63,7 +63,7 @@ func TestSessionsLifecycle(t *testing.T) {
 // TestReservation checks that the id minted for an admitted request fills
 // its own slot: live plus admitting never counts a session twice.
 func TestReservation(t *testing.T) {
-	s := newSessions(1, time.Minute, time.Minute)
+	s := newSessions(1, DefaultSessionStreams(1), time.Minute, time.Minute)
 	ctx, release, _, err := s.admit(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestReservation(t *testing.T) {
 // after the short initIdle.
 func TestSessionsMakeRoom(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	s := newSessions(3, time.Hour, time.Minute)
+	s := newSessions(3, DefaultSessionStreams(3), time.Hour, time.Minute)
 	s.now = func() time.Time { return now }
 	tick := func() { now = now.Add(time.Second) }
 	admit := func() (string, int, error) {
@@ -175,7 +175,7 @@ func TestSessionsMakeRoom(t *testing.T) {
 // session ends one of the script's, not the client's idle one.
 func TestSessionsChurnEndsItsOwn(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	s := newSessions(4, time.Hour, time.Minute)
+	s := newSessions(4, DefaultSessionStreams(4), time.Hour, time.Minute)
 	s.now = func() time.Time { return now }
 	open := func(client string) string {
 		ctx, release, _, err := s.admit(context.Background(), client)
@@ -198,4 +198,26 @@ func TestSessionsChurnEndsItsOwn(t *testing.T) {
 	if n := s.count(); n != 4 {
 		t.Errorf("%d sessions live, want the cap of 4", n)
 	}
+}
+
+// TestSessionStreamsCap holds the sessions with a GET stream to
+// --max-session-streams, whatever --max-sessions allows: past it a stream
+// is refused, and a stream that closes makes room for another.
+func TestSessionStreamsCap(t *testing.T) {
+	s := newSessions(4, 1, time.Minute, time.Minute)
+	a, b := s.Generate(), s.Generate()
+	ctx := context.Background()
+	_, doneA, err := s.openStream(ctx, a)
+	if err != nil {
+		t.Fatalf("first stream: %v", err)
+	}
+	if _, _, err := s.openStream(ctx, b); !errors.Is(err, errStreamsFull) {
+		t.Fatalf("second stream: %v, want %v", err, errStreamsFull)
+	}
+	doneA()
+	_, doneB, err := s.openStream(ctx, b)
+	if err != nil {
+		t.Fatalf("second stream once the first closed: %v", err)
+	}
+	doneB()
 }

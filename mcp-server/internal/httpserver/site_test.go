@@ -109,7 +109,7 @@ func TestWikiRevalidation(t *testing.T) {
 // TestWikiNotBuilt serves a page that says how to build the wiki, while
 // MCP keeps working.
 func TestWikiNotBuilt(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
+	f := newFixture(t, func(o *Config) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
 	got := get(t, f.http.URL, "/wiki/", nil)
 	if got.Status != http.StatusServiceUnavailable || got.ContentType != "text/html; charset=utf-8" {
 		t.Errorf("status %d, type %q; want 503 text/html", got.Status, got.ContentType)
@@ -127,7 +127,7 @@ func TestWikiNotBuilt(t *testing.T) {
 // TestWikiOff checks that with NoWiki (--wiki=false) the wiki's paths
 // answer 404 while MCP is served.
 func TestWikiOff(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.NoWiki = true })
+	f := newFixture(t, func(o *Config) { o.NoWiki = true })
 	for _, path := range []string{"/", "/wiki", "/wiki/", "/wiki/index.html"} {
 		if got := get(t, f.http.URL, path, nil); got.Status != http.StatusNotFound {
 			t.Errorf("GET %s: %d; want 404", path, got.Status)
@@ -143,7 +143,7 @@ func TestHealth(t *testing.T) {
 	registry := filepath.Join("framework", "mod_hooks.json")
 	tests := []struct {
 		name     string
-		opts     func(*Options)
+		opts     func(*Config)
 		registry func(path string) error // changes the registry of a copy of testRoot
 		want     Health
 	}{
@@ -166,7 +166,7 @@ func TestHealth(t *testing.T) {
 		},
 		{
 			name: "stateless",
-			opts: func(o *Options) { o.Stateless = true },
+			opts: func(o *Config) { o.Stateless = true },
 			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Stateless: true},
 		},
 	}
@@ -189,11 +189,12 @@ func TestHealth(t *testing.T) {
 			f := newFixtureIn(t, root, tt.opts)
 			do(t, f.rpc(t, "", initializeBody))
 			// Budgets as the fixture sets them (no listener here: no connections counted).
+			def := DefaultConfig()
 			tt.want.Budgets = []budget.Usage{
-				{Name: budget.Body, Limit: DefaultMaxBodyBytes},
-				{Name: budget.Connections, Limit: DefaultMaxConnections, Used: n(0)},
-				{Name: budget.Sessions, Limit: DefaultMaxSessions, Used: n(1)},
-				{Name: budget.Streams, Limit: DefaultMaxStreams, Used: n(0)},
+				{Name: budget.Body, Limit: def.MaxBodyBytes},
+				{Name: budget.Connections, Limit: int64(def.MaxConnections), Used: n(0)},
+				{Name: budget.Sessions, Limit: int64(def.MaxSessions), Used: n(1)},
+				{Name: budget.Streams, Limit: int64(def.MaxStreams), Used: n(0)},
 			}
 			if tt.want.Stateless {
 				tt.want.Budgets = slices.Delete(tt.want.Budgets, 2, 3)

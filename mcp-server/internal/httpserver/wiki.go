@@ -22,13 +22,13 @@ import (
 // shows without a restart. Without a built site, every page says how to
 // build it, and MCP is served as usual.
 func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
-	root, err := os.OpenRoot(s.opts.SiteDir)
+	root, err := os.OpenRoot(s.cfg.SiteDir)
 	if err == nil {
 		defer root.Close()
 	}
 	if err != nil || !hasIndex(root) {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("open wiki", "dir", s.opts.SiteDir, "err", err)
+			s.log.Warn("open wiki", "dir", s.cfg.SiteDir, "err", err)
 		}
 		notBuilt(w, r)
 		return
@@ -85,18 +85,18 @@ func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
 }
 
 // wikiContext tells an MCP request where the wiki is, as its client
-// reached this server (Options.WithWikiURL), while a site is built and
+// reached this server (Config.WithWikiURL), while a site is built and
 // served (not with NoWiki). The Host was checked (checkHost) before the
 // request got here.
 func (s *Server) wikiContext(ctx context.Context, r *http.Request) context.Context {
-	if s.opts.NoWiki || !s.wikiPresent() {
+	if s.cfg.NoWiki || !s.wikiPresent() {
 		return ctx
 	}
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	return s.opts.WithWikiURL(ctx, scheme+"://"+r.Host+"/wiki/")
+	return s.cfg.WithWikiURL(ctx, scheme+"://"+r.Host+"/wiki/")
 }
 
 // encodings are the precompressed variants the wiki build writes beside a
@@ -166,7 +166,7 @@ func rewritePath(path string, h http.Handler) http.Handler {
 
 // wikiPresent reports whether the site folder holds a built site.
 func (s *Server) wikiPresent() bool {
-	root, err := os.OpenRoot(s.opts.SiteDir)
+	root, err := os.OpenRoot(s.cfg.SiteDir)
 	if err != nil {
 		return false
 	}

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 // Refusal answers a request that mcp-go would answer with the wrong error,
@@ -26,35 +26,29 @@ import (
 //     found (-32002; -32602 on 2026-07-28), with the reason and the nearest
 //     valid paths beside the URI rather than inside its quotes.
 //
-// For these requests it waits until the docs are loaded (as mcp-go's
-// handlers would), or ctx ends.
-func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method mcp.MCPMethod   `json:"method"`
-		Params struct {
-			subscribeParams
-			Meta *mcp.Meta `json:"_meta"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(message, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+// It reads the message as the transport parsed it (protocol.Parse). For
+// these requests it waits until the docs are loaded (as mcp-go's handlers
+// would), or ctx ends.
+func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
+	if !m.IsRequest() || m.ParamsErr != nil {
 		return nil
 	}
-	switch m.Method {
+	method := mcp.MCPMethod(m.Method)
+	switch method {
 	case mcp.MethodResourcesSubscribe, mcp.MethodSubscriptionsListen, mcp.MethodResourcesRead:
 		if s.awaitDocs(ctx) != nil {
 			return nil
 		}
 	}
-	switch m.Method {
+	switch method {
 	case mcp.MethodResourcesSubscribe:
 		uri := m.Params.URI
 		if _, unknown := s.subs.known(ctx, []string{uri}); len(unknown) > 0 {
 			if len(uri) > maxURIBytes {
 				s.opts.Budgets.Refuse(budget.Subscriptions) // a client trying the server's memory
-				return rpcError(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), nil)
+				return protocol.Error(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), nil)
 			}
-			return rpcError(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), map[string]any{"uri": uri})
+			return protocol.Error(m.ID, mcp.INVALID_PARAMS, unknown[0].Error(), map[string]any{"uri": uri})
 		}
 	case mcp.MethodSubscriptionsListen:
 		n := m.Params.Notifications
@@ -70,7 +64,7 @@ func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
 			msg = unknown[0].Error()
 		}
 		named := slices.DeleteFunc(n.ResourceSubscriptions, func(uri string) bool { return len(uri) > maxURIBytes })
-		return rpcError(m.ID, mcp.INVALID_PARAMS, msg, map[string]any{"unknownUris": named})
+		return protocol.Error(m.ID, mcp.INVALID_PARAMS, msg, map[string]any{"unknownUris": named})
 	case mcp.MethodResourcesRead:
 		uri := m.Params.URI
 		if !strings.HasPrefix(uri, docScheme) {
@@ -85,21 +79,11 @@ func (s *Server) Refusal(ctx context.Context, message []byte) []byte {
 			return nil
 		}
 		code := mcp.RESOURCE_NOT_FOUND
-		if mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
+		if mcp.IsModernProtocol(m.ProtocolVersion()) {
 			code = mcp.INVALID_PARAMS
 		}
 		msg := fmt.Sprintf("resource not found: %q: %v", uri, s.publicError(ctx, "reading "+uri, err))
-		return rpcError(m.ID, code, msg, map[string]any{"uri": uri})
+		return protocol.Error(m.ID, code, msg, map[string]any{"uri": uri})
 	}
 	return nil
-}
-
-// rpcError is a JSON-RPC error response to the request with id.
-func rpcError(id json.RawMessage, code int, message string, data any) []byte {
-	b, _ := json.Marshal(struct {
-		JSONRPC string                  `json:"jsonrpc"`
-		ID      json.RawMessage         `json:"id"`
-		Error   mcp.JSONRPCErrorDetails `json:"error"`
-	}{mcp.JSONRPC_VERSION, id, mcp.NewJSONRPCErrorDetails(code, message, data)})
-	return b
 }

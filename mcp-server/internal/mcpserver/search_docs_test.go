@@ -85,8 +85,42 @@ func TestSearchDocsResultFields(t *testing.T) {
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "guide/intro.md:11:15  (Introduction > Filters)  #filters\n") || !strings.Contains(text, "[1 match]") {
+	if !strings.Contains(text, "guide/intro.md  (Introduction > Filters)  #filters\n  11:15  A filter hook") || !strings.Contains(text, "[1 match]") {
 		t.Errorf("text copy lacks the location, the anchor or the count:\n%s", text)
+	}
+}
+
+// TestSearchDocsText checks the text copy's grouping: a line naming the doc
+// and section each time either changes (no trail above the first heading),
+// then line:column and snippet per match.
+func TestSearchDocsText(t *testing.T) {
+	out := SearchDocsOutput{
+		Matches: []SearchMatch{
+			{Path: "a.md", Line: 2, Column: 1, Snippet: "title: player"},
+			{Path: "a.md", Line: 5, Column: 3, Heading: "A > B", Anchor: "b", Snippet: "a player"},
+			{Path: "a.md", Line: 6, Column: 1, Heading: "A > B", Anchor: "b", Snippet: "player two"},
+			{Path: "a.md", Line: 9, Column: 4, Heading: "A > C", Anchor: "c", Snippet: "the player"},
+			{Path: "b.md", Line: 3, Column: 4, Heading: "A > C", Anchor: "c", Snippet: "one player…"},
+			{Path: "b.md", Line: 7, Column: 4, Heading: "A > C", Anchor: "c-1", Snippet: "…player"},
+		},
+		HasMore:    true,
+		NextCursor: "CUR",
+	}
+	want := `a.md
+  2:1  title: player
+a.md  (A > B)  #b
+  5:3  a player
+  6:1  player two
+a.md  (A > C)  #c
+  9:4  the player
+b.md  (A > C)  #c
+  3:4  one player…
+b.md  (A > C)  #c-1
+  7:4  …player
+
+[6 matches; more remain: call again with cursor="CUR"]`
+	if got := out.text("player", []string{"player"}, ""); got != want {
+		t.Errorf("text copy:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	_ "embed"
 	"log/slog"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
@@ -67,11 +67,8 @@ func DefaultConfig() Config {
 	}
 }
 
-// DefaultWorkLimits are the work queue's defaults: as many requests at
-// work as the process has cores, two per client, a wait of 10 s at most.
-func DefaultWorkLimits() budget.WorkLimits {
-	return budget.WorkLimits{Running: runtime.GOMAXPROCS(0), PerClient: 2, MaxWait: 10 * time.Second}
-}
+// DefaultWorkLimits are the work queue's defaults (budget's).
+func DefaultWorkLimits() budget.WorkLimits { return budget.DefaultWorkLimits() }
 
 // Corpus is where the server's docs come from: package corpus's Corpus,
 // which loads them and keeps them in step with the disk. The server reads
@@ -166,21 +163,11 @@ func (s *Server) MCP() *server.MCPServer { return s.mcp }
 // transport to add its own and report them all.
 func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 
-// Status is what the server serves right now, for a health report. It has
-// the fields of httpserver.Status, which the command line converts it to.
-type Status struct {
-	Loaded     bool   // the docs are loaded (Open); requests for them wait until then
-	Docs       int    // docs in the snapshot served
-	Generation uint64 // of that snapshot; it grows with each change on disk
-	Hooks      int    // hooks in the registry as it is on disk now; -1 when it cannot be read
-	HooksError string // why, when Hooks is -1
-	Watch      string // how changes on disk are followed: fsnotify, poll, or off (with --watch off, before or after the corpus runs)
-}
-
-// Status reports what the server serves. The registry is read through the
+// Status reports what the server serves (the transport adds its part).
+// The registry is read through the
 // same cache as mod_get_hook, so an edit shows at once.
-func (s *Server) Status() Status {
-	st := Status{Watch: s.corpus.Watching()}
+func (s *Server) Status() status.Status {
+	st := status.Status{Watch: s.corpus.Watching()}
 	if snap := s.corpus.Snapshot(); snap != nil {
 		st.Loaded, st.Docs, st.Generation = true, len(snap.Docs()), snap.Generation()
 	}

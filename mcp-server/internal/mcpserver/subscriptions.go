@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
 const (
@@ -131,16 +132,6 @@ func (s *subscriptions) hook(h *server.Hooks) {
 	})
 }
 
-// subscribeParams is what check and Refusal read of a request's params:
-// resources/subscribe's and subscriptions/listen's.
-type subscribeParams struct {
-	URI           string `json:"uri"`
-	Notifications struct {
-		ResourcesListChanged  bool     `json:"resourcesListChanged"`
-		ResourceSubscriptions []string `json:"resourceSubscriptions"`
-	} `json:"notifications"`
-}
-
 // check refuses a subscription the server will not keep: one past the
 // session's cap (subscribing again to a URI already subscribed to is
 // fine), or a resources/subscribe to a URI it does not list. It covers
@@ -149,16 +140,20 @@ type subscribeParams struct {
 // refusal here with -32600; the transports answer an unknown URI with
 // -32602 before it gets here (see Refusal).
 func (s *subscriptions) check(ctx context.Context, _ any, message any) error {
-	raw, ok := message.(json.RawMessage)
-	if !ok {
+	m := protocol.FromContext(ctx) // the transport's parse, over HTTP
+	if m == nil {
+		raw, ok := message.(json.RawMessage)
+		if !ok {
+			return nil
+		}
+		parsed, err := protocol.Parse(raw)
+		if err != nil {
+			return nil // mcp-go answers what it cannot parse
+		}
+		m = &parsed
+	}
+	if m.ParamsErr != nil {
 		return nil
-	}
-	var m struct {
-		Method string          `json:"method"`
-		Params subscribeParams `json:"params"`
-	}
-	if json.Unmarshal(raw, &m) != nil {
-		return nil // mcp-go answers what it cannot parse
 	}
 	var uris []string
 	switch mcp.MCPMethod(m.Method) {

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -112,30 +114,58 @@ func readOnlyTool(name, title, description string, opts ...mcp.ToolOption) mcp.T
 
 // bind decodes a call's arguments into in, strictly: an unknown argument or
 // a value of the wrong type is an error that names the argument and lists
-// the ones the tool takes.
+// the ones the tool takes. The arguments are decoded once, from the bytes
+// the client sent (mcp-go keeps them as RawArguments), by a decoder that
+// refuses unknown fields; the unknown one is named from the arguments
+// mcp-go decoded already.
 func bind[In any](req mcp.CallToolRequest, in *In) error {
-	raw, err := json.Marshal(req.GetRawArguments())
-	if err != nil {
-		return fmt.Errorf("%w: arguments are not JSON: %v", errInput, err)
+	raw := req.Params.RawArguments
+	if len(raw) == 0 { // a request built in Go, not read from JSON
+		if req.Params.Arguments == nil {
+			return nil
+		}
+		var err error
+		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
+			return fmt.Errorf("%w: arguments are not JSON: %v", errInput, err)
+		}
 	}
 	if string(raw) == "null" {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	err = dec.Decode(in)
+	err := dec.Decode(in)
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		return fmt.Errorf("argument %s must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return fmt.Errorf("unknown argument %s; this tool takes: %s", name, argNames[In]())
-	default:
-		return fmt.Errorf("arguments must be a JSON object of %s: %v", argNames[In](), err)
 	}
+	if name, ok := unknownArg[In](req.GetArguments()); ok {
+		return fmt.Errorf("unknown argument %q; this tool takes: %s", name, argNames[In]())
+	}
+	return fmt.Errorf("arguments must be a JSON object of %s: %v", argNames[In](), err)
+}
+
+// unknownArg returns the first by name of the arguments In has no field
+// for (matched as encoding/json matches them: without regard to case).
+func unknownArg[In any](args map[string]any) (string, bool) {
+	t := reflect.TypeFor[In]()
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		known := false
+		for i := range t.NumField() {
+			tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			if tag != "-" && tag != "" && strings.EqualFold(tag, name) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // argNames lists the JSON names of In's fields.

@@ -8,8 +8,8 @@
 // opens a span around every JSON-RPC request it dispatches, names the tool
 // of a tools/call on it and marks failures, so every request is counted
 // once, over any transport, with no second parse of the message. The state
-// gauges are read at scrape time from a Status function, the same facts
-// /health reports.
+// gauges are read at scrape time from a status.Status function, the same
+// report /health gives.
 //
 // Each Metrics has its own registry: no global state, and two servers in
 // one process (tests) do not share counters.
@@ -22,13 +22,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/tracing"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 const namespace = "docs_mcp"
@@ -39,16 +40,6 @@ const (
 	OutcomeToolError = "tool_error" // a tool result with isError: a user mistake the tool explained
 	OutcomeError     = "error"      // a JSON-RPC error
 )
-
-// Status is the state the gauges report, read at each scrape.
-type Status struct {
-	Serving    bool // /health says ok (not loading, not stopping)
-	Docs       int
-	Hooks      int // -1 when the registry cannot be read
-	Generation uint64
-	Sessions   int
-	Streams    int
-}
 
 // Metrics holds docs-mcp's collectors and the registry they live in.
 type Metrics struct {
@@ -105,7 +96,7 @@ func New(version string) *Metrics {
 // ReportStatus has status called at each scrape for the state gauges
 // (docs_mcp_serving, _docs, _hooks, _snapshot_generation, _sessions,
 // _streams). Call it once.
-func (m *Metrics) ReportStatus(status func() Status) {
+func (m *Metrics) ReportStatus(status func() status.Status) {
 	m.reg.MustRegister(statusCollector(status))
 }
 
@@ -138,30 +129,11 @@ func (m *Metrics) ObserveIndexBuild(d time.Duration) { m.indexes.Observe(d.Secon
 // server.WithTracer.
 func (m *Metrics) Tracer() tracing.Tracer { return tracer{m} }
 
-// knownMethods bounds the method label: the method of a request is the
+// methodLabel is the method label of a request: its method if the server
+// answers it, "other" for anything else. The method of a request is the
 // client's to choose, and every distinct label value is a new series.
-var knownMethods = map[mcp.MCPMethod]bool{
-	mcp.MethodInitialize:             true,
-	mcp.MethodPing:                   true,
-	mcp.MethodResourcesList:          true,
-	mcp.MethodResourcesTemplatesList: true,
-	mcp.MethodResourcesRead:          true,
-	mcp.MethodResourcesSubscribe:     true,
-	mcp.MethodResourcesUnsubscribe:   true,
-	mcp.MethodPromptsList:            true,
-	mcp.MethodPromptsGet:             true,
-	mcp.MethodToolsList:              true,
-	mcp.MethodToolsCall:              true,
-	mcp.MethodSetLogLevel:            true,
-	mcp.MethodCompletionComplete:     true,
-	mcp.MethodServerDiscover:         true,
-	mcp.MethodSubscriptionsListen:    true,
-}
-
-// methodLabel is the method label of a request: its method if known,
-// "other" for anything else.
 func methodLabel(method string) string {
-	if knownMethods[mcp.MCPMethod(method)] {
+	if protocol.Known(method) {
 		return method
 	}
 	return "other"
@@ -262,7 +234,7 @@ func (noSpan) SetStatus(tracing.StatusCode, string) {}
 func (noSpan) End()                                 {}
 
 // statusCollector reports Status as gauges at each scrape.
-type statusCollector func() Status
+type statusCollector func() status.Status
 
 var (
 	descServing    = prometheus.NewDesc(namespace+"_serving", "1 while /health says ok; 0 while loading the docs or stopping.", nil, nil)
@@ -282,7 +254,7 @@ func (c statusCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c statusCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c()
 	serving := 0.0
-	if st.Serving {
+	if st.Serving() {
 		serving = 1
 	}
 	gauge := func(d *prometheus.Desc, v float64) {

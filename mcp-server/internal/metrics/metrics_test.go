@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
 // TestTracerOutcomes serves three tools through mcp-go with the tracer
@@ -87,9 +88,9 @@ func TestTracerOutcomes(t *testing.T) {
 func TestStatus(t *testing.T) {
 	m := New("v1.2.3")
 	n := 0
-	m.ReportStatus(func() Status {
+	m.ReportStatus(func() status.Status {
 		n++
-		return Status{Serving: true, Docs: 20 + n, Hooks: -1, Generation: 7, Sessions: 3, Streams: 1}
+		return status.Status{Loaded: true, Docs: 20 + n, Hooks: -1, Generation: 7, Sessions: 3, Streams: 1}
 	})
 	m.Refused("token")
 	used := int64(4)

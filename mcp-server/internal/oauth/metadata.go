@@ -27,9 +27,9 @@ type Metadata struct {
 // Authorization header.
 func (v *Verifier) Metadata() Metadata {
 	return Metadata{
-		Resource:               v.opts.Audience,
-		AuthorizationServers:   []string{v.opts.Issuer},
-		ScopesSupported:        v.opts.Scopes,
+		Resource:               v.cfg.Audience,
+		AuthorizationServers:   []string{v.cfg.Issuer},
+		ScopesSupported:        v.cfg.Scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "docs-mcp",
 	}
@@ -39,7 +39,7 @@ func (v *Verifier) Metadata() Metadata {
 // the form suffixed with the resource's path.
 func (v *Verifier) MetadataPaths() []string {
 	paths := []string{MetadataPath}
-	if p := resourcePath(v.opts.Audience); p != "" {
+	if p := resourcePath(v.cfg.Audience); p != "" {
 		paths = append(paths, MetadataPath+p)
 	}
 	return paths
@@ -48,11 +48,11 @@ func (v *Verifier) MetadataPaths() []string {
 // MetadataURL is the metadata's public address, the one 401 answers point
 // to: on the resource's origin, suffixed with its path.
 func (v *Verifier) MetadataURL() string {
-	u, err := url.Parse(v.opts.Audience)
+	u, err := url.Parse(v.cfg.Audience)
 	if err != nil {
 		return MetadataPath
 	}
-	return u.Scheme + "://" + u.Host + MetadataPath + resourcePath(v.opts.Audience)
+	return u.Scheme + "://" + u.Host + MetadataPath + resourcePath(v.cfg.Audience)
 }
 
 func resourcePath(resource string) string {
@@ -78,8 +78,8 @@ func (v *Verifier) Challenge(err error) string {
 	case errors.Is(err, ErrUnavailable):
 		return ""
 	}
-	if len(v.opts.Scopes) > 0 {
-		params = append(params, fmt.Sprintf("scope=%q", strings.Join(v.opts.Scopes, " ")))
+	if len(v.cfg.Scopes) > 0 {
+		params = append(params, fmt.Sprintf("scope=%q", strings.Join(v.cfg.Scopes, " ")))
 	}
 	params = append(params, fmt.Sprintf("resource_metadata=%q", v.MetadataURL()))
 	return "Bearer " + strings.Join(params, ", ")

@@ -23,17 +23,6 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 )
 
-// Defaults of the options.
-const (
-	// DefaultLeeway is the clock skew allowed between the issuer and this
-	// server when exp, nbf and iat are checked.
-	DefaultLeeway = 30 * time.Second
-	// DefaultKeysMaxAge is how long the issuer's keys are used before they
-	// are fetched again, so that a key the issuer withdrew stops working
-	// within this time even if no token names a new key.
-	DefaultKeysMaxAge = 10 * time.Minute
-)
-
 // Algorithms are the signature algorithms accepted: asymmetric ones only.
 // "none" and the HMAC algorithms (a key shared with the issuer) are refused.
 var Algorithms = []jose.SignatureAlgorithm{
@@ -54,44 +43,45 @@ var (
 	ErrUnavailable       = errors.New("the authorization server's keys cannot be fetched now")
 )
 
-// Options configures a Verifier.
-type Options struct {
-	Issuer     string        // the authorization server, exactly as its tokens' iss says
-	Audience   string        // this resource (the public MCP URL); tokens must name it in aud
-	Scopes     []string      // scopes every token must carry; none: any valid token
-	Leeway     time.Duration // 0: DefaultLeeway
-	KeysMaxAge time.Duration // 0: DefaultKeysMaxAge
-	Client     *http.Client  // for discovery and keys; nil: one with a 10 s timeout
+// Config configures a Verifier. Start from DefaultConfig: New uses every
+// field as given.
+type Config struct {
+	Issuer   string   // the authorization server, exactly as its tokens' iss says
+	Audience string   // this resource (the public MCP URL); tokens must name it in aud
+	Scopes   []string // scopes every token must carry; none: any valid token
+	// Leeway is the clock skew allowed between the issuer and this server
+	// when exp, nbf and iat are checked.
+	Leeway time.Duration
+	// KeysMaxAge is how long the issuer's keys are used before they are
+	// fetched again, so that a key the issuer withdrew stops working within
+	// this time even if no token names a new key.
+	KeysMaxAge time.Duration
+	Client     *http.Client // for discovery and keys
 	Now        func() time.Time
+}
+
+// DefaultConfig is a Verifier's configuration with every default; the
+// issuer and the audience are left to set (empty: OAuth is off).
+func DefaultConfig() Config {
+	return Config{Leeway: 30 * time.Second, KeysMaxAge: 10 * time.Minute,
+		Client: &http.Client{Timeout: 10 * time.Second}, Now: time.Now}
 }
 
 // Verifier checks access tokens. It is safe for concurrent use.
 type Verifier struct {
-	opts Options
+	cfg  Config
 	keys *keySet
 }
 
 // New returns a Verifier. It fetches nothing yet: the issuer's discovery
 // document and keys are fetched at the first check (or by Discover) and
 // cached.
-func New(opts Options) (*Verifier, error) {
-	if opts.Issuer == "" || opts.Audience == "" {
+func New(cfg Config) (*Verifier, error) {
+	if cfg.Issuer == "" || cfg.Audience == "" {
 		return nil, errors.New("oauth: an issuer and an audience are both needed")
 	}
-	if opts.Leeway <= 0 {
-		opts.Leeway = DefaultLeeway
-	}
-	if opts.KeysMaxAge <= 0 {
-		opts.KeysMaxAge = DefaultKeysMaxAge
-	}
-	if opts.Client == nil {
-		opts.Client = &http.Client{Timeout: 10 * time.Second}
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	v := &Verifier{opts: opts}
-	v.keys = newKeySet(opts.Issuer, opts.Client, opts.KeysMaxAge, opts.Now)
+	v := &Verifier{cfg: cfg}
+	v.keys = newKeySet(cfg.Issuer, cfg.Client, cfg.KeysMaxAge, cfg.Now)
 	return v, nil
 }
 
@@ -169,10 +159,10 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 		return Token{}, invalid("its claims are not a JSON object of the usual types")
 	}
 	err = c.ValidateWithLeeway(jwt.Expected{
-		Issuer:      v.opts.Issuer,
-		AnyAudience: jwt.Audience{v.opts.Audience},
-		Time:        v.opts.Now(),
-	}, v.opts.Leeway)
+		Issuer:      v.cfg.Issuer,
+		AnyAudience: jwt.Audience{v.cfg.Audience},
+		Time:        v.cfg.Now(),
+	}, v.cfg.Leeway)
 	switch {
 	case errors.Is(err, jwt.ErrInvalidIssuer):
 		return Token{}, invalid("it is from another issuer (iss)")
@@ -195,9 +185,9 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 	if len(scopes) == 0 {
 		scopes = c.Scp
 	}
-	for _, want := range v.opts.Scopes {
+	for _, want := range v.cfg.Scopes {
 		if !slices.Contains(scopes, want) {
-			return Token{}, fmt.Errorf("%w: %s", ErrInsufficientScope, strings.Join(v.opts.Scopes, " "))
+			return Token{}, fmt.Errorf("%w: %s", ErrInsufficientScope, strings.Join(v.cfg.Scopes, " "))
 		}
 	}
 	return Token{Subject: c.Subject, Scopes: scopes}, nil

@@ -135,7 +135,7 @@ func TestVerify(t *testing.T) {
 	rs, es, other := rsaKey(t, "rs1"), ecKey(t, "es1"), rsaKey(t, "rs1") // other: same kid, not published
 	is := newIssuer(t, rs, es)
 	now := time.Now()
-	v, err := New(Options{Issuer: is.srv.URL, Audience: audience, Scopes: []string{"docs:read"}})
+	v, err := New(testConfig(is.srv.URL, audience, "docs:read"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,9 @@ func TestKeyRotation(t *testing.T) {
 	is := newIssuer(t, old)
 	now := time.Now()
 	clock := now
-	v, _ := New(Options{Issuer: is.srv.URL, Audience: audience, Now: func() time.Time { return clock }})
+	cfg := testConfig(is.srv.URL, audience)
+	cfg.Now = func() time.Time { return clock }
+	v, _ := New(cfg)
 	ctx := context.Background()
 	oldTok, newTok := sign(t, old, claimsFor(is.srv.URL, now, nil)), sign(t, next, claimsFor(is.srv.URL, now, nil))
 	for range 3 {
@@ -230,7 +232,7 @@ func TestKeyRotation(t *testing.T) {
 
 	// Keys older than KeysMaxAge are fetched again even when every token
 	// names a known key.
-	clock = clock.Add(DefaultKeysMaxAge + time.Second)
+	clock = clock.Add(DefaultConfig().KeysMaxAge + time.Second)
 	if _, err := v.Verify(ctx, sign(t, next, claimsFor(is.srv.URL, clock, nil))); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +247,7 @@ func TestDiscoveryErrors(t *testing.T) {
 		{is.srv.URL + "/", "names issuer"}, // a trailing slash is another issuer
 		{is.srv.URL + "/tenant", "404"},
 	} {
-		v, _ := New(Options{Issuer: tc.issuer, Audience: audience})
+		v, _ := New(testConfig(tc.issuer, audience))
 		_, err := v.Discover(context.Background())
 		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Discover(%s): %v; want ErrUnavailable saying %q", tc.issuer, err, tc.want)
@@ -254,7 +256,7 @@ func TestDiscoveryErrors(t *testing.T) {
 }
 
 func TestChallenge(t *testing.T) {
-	v, _ := New(Options{Issuer: "https://idp.example", Audience: audience, Scopes: []string{"docs:read"}})
+	v, _ := New(testConfig("https://idp.example", audience, "docs:read"))
 	meta := `resource_metadata="https://docs.example.com/.well-known/oauth-protected-resource/mcp"`
 	for _, tc := range []struct {
 		err    error
@@ -281,7 +283,7 @@ func BenchmarkVerify(b *testing.B) {
 	for _, key := range []jose.JSONWebKey{rsaKey(b, "rs"), ecKey(b, "es")} {
 		b.Run(key.Algorithm, func(b *testing.B) {
 			is := newIssuer(b, key)
-			v, _ := New(Options{Issuer: is.srv.URL, Audience: audience, Scopes: []string{"docs:read"}})
+			v, _ := New(testConfig(is.srv.URL, audience, "docs:read"))
 			tok := sign(b, key, claimsFor(is.srv.URL, time.Now(), nil))
 			ctx := context.Background()
 			if _, err := v.Verify(ctx, tok); err != nil {
@@ -305,7 +307,7 @@ func TestIssuerDown(t *testing.T) {
 	is := newIssuer(t, key)
 	url := is.srv.URL
 	is.srv.Close()
-	v, _ := New(Options{Issuer: url, Audience: audience})
+	v, _ := New(testConfig(url, audience))
 	if _, err := v.Discover(context.Background()); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("Discover: %v; want ErrUnavailable", err)
 	}
@@ -315,4 +317,11 @@ func TestIssuerDown(t *testing.T) {
 			t.Fatalf("Verify with the issuer down: %v; want ErrUnavailable", err)
 		}
 	}
+}
+
+// testConfig is DefaultConfig for issuer and audience, with scopes.
+func testConfig(issuer, audience string, scopes ...string) Config {
+	cfg := DefaultConfig()
+	cfg.Issuer, cfg.Audience, cfg.Scopes = issuer, audience, scopes
+	return cfg
 }

@@ -7,12 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // Benchmarks run on corpora from corpusgen (seed 1) of these sizes:
@@ -80,17 +79,6 @@ func benchIndex(b *testing.B, snap *docs.Snapshot) *Index {
 	return ix
 }
 
-// cpuTime is the CPU time the process has used (user and system): on a
-// machine shared with other jobs it says what a build costs better than
-// wall time does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func corpusBytes(snap *docs.Snapshot) int64 {
 	var n int64
 	for _, d := range snap.Docs() {
@@ -105,14 +93,14 @@ func BenchmarkIndexBuild(b *testing.B) {
 			snap := benchCorpus(b, files)
 			b.SetBytes(corpusBytes(snap))
 			var ix *Index
-			cpu := cpuTime()
+			cpu := mcptest.CPUTime()
 			for b.Loop() {
 				var err error
 				if ix, err = NewIndex(snap); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(ix.Stats().Bytes)/float64(corpusBytes(snap)), "index-bytes/corpus-byte")
 		})
 	}
@@ -160,7 +148,7 @@ func BenchmarkEditToIndexed(b *testing.B) {
 			}
 			b.Cleanup(func() { os.WriteFile(full, orig, 0o644) })
 			reused, total := 0, 0
-			cpu := cpuTime()
+			cpu := mcptest.CPUTime()
 			i := 0
 			for b.Loop() {
 				i++
@@ -181,7 +169,7 @@ func BenchmarkEditToIndexed(b *testing.B) {
 				snap, ix = next, nix
 				reused, total = nix.Stats().ReusedDocs, nix.Stats().Docs
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(mcptest.CPUTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(total-reused), "docs-reindexed")
 		})
 	}

@@ -93,6 +93,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -186,12 +187,14 @@ func matches(snap *docs.Snapshot, q Query, after Position, b *Budget) iter.Seq[M
 // Budget bounds what one search (Find) reads, so that no query costs much:
 // the search stops before a doc once Bytes of text have been read, or once
 // its context ends, and says where to go on from. A doc is read whole, so
-// a search reads at most Bytes plus one doc.
+// a search reads at most Bytes plus one doc. A search within a Budget
+// also gives its core to other goroutines every yieldBytes of text.
 type Budget struct {
 	Ctx   context.Context // nil: no deadline
 	Bytes int64           // text the search may read; 0: no bound
 
 	read    int64
+	yielded int64    // read when the search last gave up its core
 	Stopped bool     // the search stopped before the end
 	Resume  Position // when Stopped: search after it to go on
 	Err     error    // when Stopped: ErrBudgetSpent or the context's error
@@ -201,6 +204,16 @@ type Budget struct {
 // about 4 ms of CPU on this machine's cores when every doc read is
 // decoded and matched in vain (BenchmarkCostliestQuery).
 const CallBytes = 2 << 20
+
+// yieldBytes is how much text a search within a Budget reads before it
+// gives its core to the goroutines waiting in the run queues
+// (runtime.Gosched): about 0.1 ms of work. Without it a goroutine made
+// ready meanwhile (a normal client's call handed its turn by the work
+// queue, a timer) waits for Go's preemption of the search, up to 10 ms.
+// A goroutine woken by the network is noticed only by an idle core or the
+// runtime's 10 ms poll, which a yield does not hasten: that is why the
+// work queue leaves a core free by default (BenchmarkHandOver).
+const yieldBytes = 64 << 10
 
 // ErrBudgetSpent says that a search read the text its Budget allowed.
 var ErrBudgetSpent = errors.New("search read the most text one call may read")
@@ -220,6 +233,10 @@ func (b *Budget) admit(d *docs.Doc) bool {
 	if err != nil {
 		b.Stopped, b.Resume, b.Err = true, Position{Path: d.Path}, err
 		return false
+	}
+	if b.read-b.yielded >= yieldBytes {
+		b.yielded = b.read
+		runtime.Gosched()
 	}
 	b.read += d.Size
 	return true

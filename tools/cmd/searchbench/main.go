@@ -4,6 +4,9 @@
 //
 //   - start-up: process start to initialize answered, and to the first
 //     search answered, with the page cache warm or (-cold) dropped first;
+//   - the start-up window: p50 and p95 of the first query searched again
+//     and again from the first answer until the server logs that its index
+//     is built (with -wait-index);
 //   - resident memory (VmRSS from /proc) once the index is built and after
 //     -searches more searches, and the peak (VmHWM), each as a multiple of
 //     the corpus's bytes;

@@ -21,7 +21,7 @@ func RequireDocker(t testing.TB) {
 		out, err = exec.Command("docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
 	}
 	if err != nil {
-		Missing(t, "no Docker engine with Compose v2 here (%v: %s); ../shared/container/setup.sh installs one", err, bytes.TrimSpace(out))
+		Missing(t, "no Docker engine with Compose v2 here (%v: %s); shared/container/setup.sh, beside the checkout, installs one", err, bytes.TrimSpace(out))
 	}
 }
 
