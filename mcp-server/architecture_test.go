@@ -55,8 +55,8 @@ func TestArchitectureIsTrue(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("internal", "corpus")); errors.Is(err, fs.ErrNotExist) {
 			t.Skip("internal/corpus does not exist yet: mcpserver owns the watcher until the corpus runtime takes it over")
 		}
-		if via := importersOf(t, "./internal/mcpserver", repoPrefix+"mcp-server/internal/watch"); len(via) > 0 {
-			t.Errorf("mcpserver depends on internal/watch, imported by %v; the corpus runtime owns the watcher", via)
+		if via := importersOf(t, "./internal/mcpserver", repoPrefix+"mcp-server/watch"); len(via) > 0 {
+			t.Errorf("mcpserver depends on watch, imported by %v; the corpus runtime owns the watcher", via)
 		}
 	})
 	for _, name := range []string{"architecture.md", "benchmarks.md"} {

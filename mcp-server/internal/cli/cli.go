@@ -19,6 +19,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
@@ -129,27 +130,32 @@ root or docs folder, an unusable flag value).`,
 
 // run serves the corpus, over stdio or HTTP, until the client leaves or a
 // signal arrives. It answers at once: the docs load in the background
-// (mcpserver's Run), and requests that need them wait for them.
+// (corpus's Run), and requests that need them wait for them.
 func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	opts := mcpserver.Options{
-		Version:           cfg.Version,
-		DataRoot:          cfg.DataRoot,
-		DocsPath:          cfg.DocsPath,
-		MaxDocBytes:       cfg.MaxDocBytes,
-		RegistryPath:      cfg.RegistryPath,
-		ContributingPath:  cfg.ContributingPath,
-		MaxResultBytes:    cfg.MaxResultBytes,
-		Logger:            log,
-		Watch:             cfg.Watch,
-		WatchPollInterval: cfg.WatchPollInterval,
-		MaxSubscriptions:  cfg.MaxSubscriptions,
-		MaxQueued:         cfg.MaxQueued,
-		Budgets:           budget.New(),
-		Work:              cfg.Work,
+	corpusCfg := corpus.Config{
+		DataRoot:     cfg.DataRoot,
+		DocsPath:     cfg.DocsPath,
+		Files:        []string{cfg.RegistryPath, cfg.ContributingPath},
+		MaxDocBytes:  cfg.MaxDocBytes,
+		Watch:        cfg.Watch,
+		PollInterval: cfg.WatchPollInterval,
+		Logger:       log,
+	}
+	opts := mcpserver.Config{
+		Version:          cfg.Version,
+		DataRoot:         cfg.DataRoot,
+		RegistryPath:     cfg.RegistryPath,
+		ContributingPath: cfg.ContributingPath,
+		MaxResultBytes:   cfg.MaxResultBytes,
+		Logger:           log,
+		MaxSubscriptions: cfg.MaxSubscriptions,
+		MaxQueued:        cfg.MaxQueued,
+		Budgets:          budget.New(),
+		Work:             cfg.Work,
 	}
 	if cfg.PublicURL != "" {
 		opts.WikiURL = cfg.PublicURL + "/wiki/"
@@ -157,17 +163,19 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {
 		m = metrics.New(cfg.Version)
-		opts.Observer = m
+		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
 	}
-	srv := mcpserver.New(opts)
+	corp := corpus.New(corpusCfg)
+	srv := mcpserver.New(opts, corp)
 
-	// The server loads its docs and follows them on disk while it serves;
-	// a failed load stops serving.
+	// The corpus loads the docs and follows them on disk while the server
+	// serves them and tells clients of each change; a failed load stops
+	// serving.
 	serveCtx, stopServing := context.WithCancelCause(ctx)
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		if err := srv.Run(serveCtx); err != nil {
+		if err := corp.Run(serveCtx, srv.Publish); err != nil {
 			stopServing(err)
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
@@ -64,13 +65,8 @@ func FuzzStdio(f *testing.F) {
 		f.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	opts := mcpserver.Options{
-		Version:          "fuzz",
-		DataRoot:         root,
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		Logger:           log,
-	}
+	served := corpus.New(corpus.DefaultConfig())
+	served.Open(snap)
 
 	f.Fuzz(func(t *testing.T, data []byte, initialize bool) {
 		var in bytes.Buffer
@@ -82,8 +78,11 @@ func FuzzStdio(f *testing.F) {
 
 		var out bytes.Buffer
 		// One server per run, as per process: mcp-go's stdio session is global.
-		content := mcpserver.New(opts)
-		content.Open(snap)
+		opts := mcpserver.DefaultConfig()
+		opts.Version, opts.DataRoot = "fuzz", root
+		opts.RegistryPath = filepath.Join(root, "framework", "mod_hooks.json")
+		opts.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
+		content := mcpserver.New(opts, served)
 		if err := serveStdio(context.Background(), log, content, bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
 			t.Fatalf("serveStdio: %v", err)
 		}

@@ -227,9 +227,9 @@ func FindSection(sections []Section, name string) (Section, bool) {
 	return Section{}, false
 }
 
-// Innermost returns the index of the heading a 1-based line falls under:
+// innermost returns the index of the heading a 1-based line falls under:
 // the last heading at or above it, or -1 above the first heading.
-func Innermost(headings []Heading, line int) int {
+func innermost(headings []Heading, line int) int {
 	i := -1
 	for j, h := range headings {
 		if h.Line > line {
@@ -238,4 +238,30 @@ func Innermost(headings []Heading, line int) int {
 		i = j
 	}
 	return i
+}
+
+// Outline is a doc's title and where its lines fall among its headings,
+// found in its text once for the many lines that ask (a search's hits in
+// one doc).
+type Outline struct {
+	Title    string // see Title
+	headings []Heading
+	anchors  []string
+}
+
+// OutlineOf reads the title and the headings of the doc at docPath whose
+// text is given, and the headings' anchors.
+func OutlineOf(docPath, text string) Outline {
+	hs := Headings(text)
+	return Outline{Title: Title(docPath, text), headings: hs, anchors: Anchors(hs)}
+}
+
+// Section tells where a 1-based line is: the trail of headings above it,
+// outermost first (see Trail), and the anchor of the section it is in,
+// its innermost heading's; no trail and "" above the first heading.
+func (o *Outline) Section(line int) (trail []string, anchor string) {
+	if i := innermost(o.headings, line); i >= 0 {
+		anchor = o.anchors[i]
+	}
+	return Trail(o.headings, line), anchor
 }

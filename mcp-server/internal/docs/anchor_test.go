@@ -70,3 +70,38 @@ func TestSections(t *testing.T) {
 		t.Errorf("FindSection found a heading inside fenced code: %+v", s)
 	}
 }
+
+// TestOutline: a line's trail and anchor are those of the headings above
+// it, repeats numbered as the wiki numbers them; the title is the front
+// matter's, else the first level-1 heading, else the file name.
+func TestOutline(t *testing.T) {
+	text := "intro\n# Top\n## HTTP\none\n### Deep\ntwo\n```\n## not a heading\n```\n## HTTP\nthree\n"
+	o := OutlineOf("guide/page.md", text)
+	type place struct {
+		Trail  []string
+		Anchor string
+	}
+	for line, want := range map[int]place{
+		1:  {[]string{}, ""},
+		2:  {[]string{"Top"}, "top"},
+		4:  {[]string{"Top", "HTTP"}, "http"},
+		6:  {[]string{"Top", "HTTP", "Deep"}, "deep"},
+		8:  {[]string{"Top", "HTTP", "Deep"}, "deep"}, // in fenced code
+		11: {[]string{"Top", "HTTP"}, "http-1"},
+	} {
+		var got place
+		got.Trail, got.Anchor = o.Section(line)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Section(%d) (-want +got):\n%s", line, diff)
+		}
+	}
+	for _, tt := range []struct{ path, text, want string }{
+		{"guide/page.md", text, "Top"},
+		{"guide/page.md", "---\ntitle: From front matter\n---\n# Top\n", "From front matter"},
+		{"guide/page.md", "## Only a second level\n", "page"},
+	} {
+		if got := OutlineOf(tt.path, tt.text).Title; got != tt.want {
+			t.Errorf("OutlineOf(%q).Title = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -96,18 +96,22 @@ func (d *Doc) HeadingTrail(line int) []string {
 // Trail returns the trail of headings (see HeadingTrail) of a 1-based
 // line, from a doc's headings.
 func Trail(headings []Heading, line int) []string {
-	var stack []Heading
+	// Levels grow strictly along a trail, so it holds six headings at
+	// most: the stack needs no allocation.
+	var stack [6]Heading
+	n := 0
 	for _, h := range headings {
 		if h.Line > line {
 			break
 		}
-		for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
-			stack = stack[:len(stack)-1]
+		for n > 0 && stack[n-1].Level >= h.Level {
+			n--
 		}
-		stack = append(stack, h)
+		stack[n] = h
+		n++
 	}
-	trail := make([]string, len(stack))
-	for i, h := range stack {
+	trail := make([]string, n)
+	for i, h := range stack[:n] {
 		trail[i] = h.Text
 	}
 	return trail

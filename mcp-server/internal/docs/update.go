@@ -28,10 +28,22 @@ type Changes struct {
 // order. A rename is a removal and an addition.
 type Diff struct {
 	Added, Removed, Changed []string
+	Retitled                []string // of Changed, the docs whose title changed
 }
 
 // Empty reports whether the update changed nothing.
 func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
+
+// Change is one update of the docs served, as package corpus tells it to
+// the MCP server (the type is here, below both, so that the server need
+// not import what follows the disk): the snapshot before and after, Next
+// served already; what differs between their docs; and which of the other
+// files followed beside the docs folder may have changed.
+type Change struct {
+	Prev, Next *Snapshot
+	Diff       Diff
+	Files      []string // as the corpus was configured to follow them
+}
 
 // Update returns a snapshot of dir that follows prev after the given
 // changes, and what differs. Only the files named by the changes (or, for
@@ -175,6 +187,9 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 		case r.doc != nil && had:
 			replaced[p] = r.doc
 			diff.Changed = append(diff.Changed, p)
+			if old.Title() != r.doc.Title() { // the new text is still plain: only the old one is decoded
+				diff.Retitled = append(diff.Retitled, p)
+			}
 		case r.doc != nil:
 			replaced[p] = r.doc
 			diff.Added = append(diff.Added, p)

@@ -53,6 +53,18 @@ func TestUpdate(t *testing.T) {
 			want: Diff{Changed: []string{"guide/intro.md"}},
 		},
 		{
+			name: "title changed",
+			edit: func(t *testing.T, dir string) {
+				mcptest.WriteTree(t, dir, map[string]string{
+					"guide/intro.md": "---\ntitle: Getting going\n---\n# Intro\nfirst version\n",
+					"guide/setup.md": "# Set up\n",
+					"ref/api.md":     "# API\nnow with a body\n",
+				})
+			},
+			ch:   Changes{Paths: []string{"guide", "ref/api.md"}},
+			want: Diff{Changed: []string{"guide/intro.md", "guide/setup.md", "ref/api.md"}, Retitled: []string{"guide/intro.md", "guide/setup.md"}},
+		},
+		{
 			name: "new nested folder",
 			edit: func(t *testing.T, dir string) {
 				mcptest.WriteTree(t, dir, map[string]string{"new/a/b/c.md": "# C\n", "new/a/d.md": "# D\n", "new/a/notes.txt": "x"})
@@ -100,7 +112,7 @@ func TestUpdate(t *testing.T) {
 				remove(t, filepath.Join(dir, "ref/api.md"))
 			},
 			ch:    Changes{All: true},
-			want:  Diff{Added: []string{"extra.md"}, Removed: []string{"ref/api.md"}, Changed: []string{"index.md"}},
+			want:  Diff{Added: []string{"extra.md"}, Removed: []string{"ref/api.md"}, Changed: []string{"index.md"}, Retitled: []string{"index.md"}},
 			paths: []string{"extra.md", "guide/intro.md", "guide/setup.md", "index.md", "ref/deep/more.md"},
 		},
 		{

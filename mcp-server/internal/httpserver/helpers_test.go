@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -80,16 +81,27 @@ func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *serve
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	content := mcpserver.New(mcpserver.Options{
-		Version:          "test",
-		DataRoot:         root,
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-	})
-	content.Open(snap)
+	content := mcpserver.New(contentConfig(root), opened(snap, corpus.DefaultConfig()))
 	cfg := DefaultConfig()
 	cfg.Version, cfg.SiteDir, cfg.Status, cfg.Logger = "test", filepath.Join(root, "site"), content.Status, log
 	return snap, content.MCP(), cfg
+}
+
+// contentConfig is the MCP server's configuration for the repository root.
+func contentConfig(root string) mcpserver.Config {
+	cfg := mcpserver.DefaultConfig()
+	cfg.Version, cfg.DataRoot = "test", root
+	cfg.RegistryPath = filepath.Join(root, "framework", "mod_hooks.json")
+	cfg.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
+	return cfg
+}
+
+// opened is a corpus configured by cfg that serves snap, as if it had
+// loaded it.
+func opened(snap *docs.Snapshot, cfg corpus.Config) *corpus.Corpus {
+	c := corpus.New(cfg)
+	c.Open(snap)
+	return c
 }
 
 type testWriter struct{ t testing.TB }

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
@@ -28,14 +29,14 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		t.Fatal(err)
 	}
 	docsDir := filepath.Join(root, "docs")
-	live := mcpserver.New(mcpserver.Options{
-		Version: "test", DataRoot: root, DocsPath: docsDir,
-		RegistryPath: filepath.Join(root, "framework", "mod_hooks.json"), ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		Watch: watch.Auto,
-	})
+	content, followed := contentConfig(root), corpus.DefaultConfig()
+	followed.DataRoot, followed.DocsPath, followed.Watch = root, docsDir, watch.Auto
+	followed.Files = []string{content.RegistryPath, content.ContributingPath}
+	served := corpus.New(followed)
+	live := mcpserver.New(content, served)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
-	go func() { ran <- live.Run(ctx) }()
+	go func() { ran <- served.Run(ctx, live.Publish) }()
 	cfg := DefaultConfig()
 	cfg.Version, cfg.SiteDir, cfg.Status = "test", filepath.Join(root, "site"), live.Status
 	srv := New(cfg, live.MCP())

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -32,14 +33,9 @@ func newMetricsFixture(t *testing.T) *fixture {
 	}
 	snap, _, o := parts(t, root, 0)
 	m := metrics.New("test")
-	content := mcpserver.New(mcpserver.Options{
-		Version:          "test",
-		DataRoot:         root,
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		Observer:         m,
-	})
-	content.Open(snap)
+	cfg, measured := contentConfig(root), corpus.DefaultConfig()
+	cfg.Tracer, measured.Observer = m.Tracer(), m
+	content := mcpserver.New(cfg, opened(snap, measured))
 	o.Status = content.Status
 	o.Metrics = m
 	o.MaxBodyBytes = 64 << 10

@@ -79,7 +79,7 @@ func TestBytesToAnswer(t *testing.T) {
 	if err := json.Unmarshal(b, &questions); err != nil {
 		t.Fatal(err)
 	}
-	c := newClient(t, root, Options{})
+	c := newClient(t, root)
 	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

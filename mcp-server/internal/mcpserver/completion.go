@@ -58,7 +58,7 @@ func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg m
 		if err := s.awaitDocs(ctx); err != nil {
 			return nil, err
 		}
-		return completePath(s.store.Snapshot(), arg.Value), nil
+		return completePath(s.corpus.Snapshot(), arg.Value), nil
 	case uri == hookTemplate && arg.Name == "name":
 		return s.completeHook(arg.Value), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -37,7 +38,7 @@ func TestCompletion(t *testing.T) {
 	for _, p := range []string{"guide/sub/deep.md", "guide/zeta/z.md", "guide/alpha.md", "gx.md"} {
 		writeFile(t, dir, "docs/"+p, "# "+p+"\n")
 	}
-	c, init := initialize(t, newServer(t, dir, Options{}))
+	c, init := initialize(t, newServer(t, dir))
 	if init.Capabilities.Completions == nil {
 		t.Error("initialize does not advertise completions")
 	}
@@ -90,7 +91,7 @@ func TestCompletionCap(t *testing.T) {
 		writeFile(t, dir, fmt.Sprintf("docs/many/p%03d.md", i), "# p\n")
 	}
 	writeFile(t, dir, "docs/many/zz/last.md", "# last\n")
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	got := complete(t, c, mcp.ResourceReference{Type: "ref/resource", URI: "docs://{+path}"}, "path", "many/")
 	if len(got.Values) != 100 || !got.HasMore || got.Total != 151 || got.Values[0] != "many/zz/" || got.Values[1] != "many/p000.md" {
 		t.Errorf("got %d values (%q…), hasMore %v, total %d; want 100 starting with many/zz/, hasMore, total 151", len(got.Values), got.Values[:min(3, len(got.Values))], got.HasMore, got.Total)
@@ -120,8 +121,7 @@ func BenchmarkCompletePath(b *testing.B) {
 			buildTree(snap.Docs())
 		}
 	})
-	srv := New(Options{})
-	srv.Open(snap)
+	srv := New(DefaultConfig(), openCorpus(snap, corpus.DefaultConfig()))
 	treeOf(snap)
 	first := snap.Docs()[len(snap.Docs())/2].Path
 	folder := first[:strings.LastIndexByte(first, '/')+1]
@@ -142,7 +142,7 @@ func BenchmarkCompletePath(b *testing.B) {
 // TestHookResourceAndPromptHook reads hook://{name}, an unknown hook's
 // "resource not found" with the nearest names, and the prompt with a hook.
 func TestHookResourceAndPromptHook(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	if got := readResource(t, c, "hook://player.joined"); !strings.Contains(got, `"name": "player.joined"`) {
 		t.Errorf("hook://player.joined: %q", got)
 	}
@@ -173,11 +173,11 @@ func TestCompletionAfterAnEdit(t *testing.T) {
 	if got := complete(t, w.c, ref, "path", "new"); len(got.Values) != 0 {
 		t.Fatalf("before the edit: %q", got.Values)
 	}
-	before := l.srv.store.Snapshot()
+	before := l.corpus.Snapshot()
 	writeFile(t, l.root, "docs/newfolder/page.md", "# Page\n")
-	mcptest.Eventually(t, "a new snapshot", func() bool { return l.srv.store.Snapshot() != before })
+	mcptest.Eventually(t, "a new snapshot", func() bool { return l.corpus.Snapshot() != before })
 	mcptest.Eventually(t, "its folder tree built without a completion", func() bool {
-		_, ok := l.srv.store.Snapshot().Attached(docTreeKey{})
+		_, ok := l.corpus.Snapshot().Attached(docTreeKey{})
 		return ok
 	})
 	if got := complete(t, w.c, ref, "path", "new"); !cmp.Equal(got.Values, []string{"newfolder/"}) {

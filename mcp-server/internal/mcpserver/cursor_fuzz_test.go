@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -92,22 +92,10 @@ func FuzzCursor(f *testing.F) {
 // fuzzClient serves the fixture through mcp-go's in-process client, once per
 // fuzz target.
 func fuzzClient(f *testing.F) (*client.Client, *docs.Snapshot) {
-	abs, err := filepath.Abs(fixtureRoot)
-	if err != nil {
-		f.Fatal(err)
-	}
-	snap, err := docs.Load(context.Background(), filepath.Join(abs, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		f.Fatal(err)
-	}
-	opts := Options{
-		DataRoot:         abs,
-		RegistryPath:     filepath.Join(abs, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(abs, "CONTRIBUTING.md"),
-		MaxResultBytes:   2048, // small pages, so that cursors are made and followed
-	}
-	srv := New(opts)
-	srv.Open(snap)
+	cfg, docsDir := withFixture(f, fixtureRoot)
+	cfg.MaxResultBytes = 2048 // small pages, so that cursors are made and followed
+	snap := loadDocs(f, docsDir)
+	srv := New(cfg, openCorpus(snap, corpus.DefaultConfig()))
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		f.Fatal(err)

@@ -8,7 +8,7 @@ import (
 )
 
 func TestGetHook(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	out, text := mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "chat.message_sending"})
 	h := out.Hook
 	if h.Name != "chat.message_sending" || h.Kind != "filter" || h.Returns == nil || len(h.Params) == 0 || h.Example == "" {
@@ -41,7 +41,7 @@ func TestGetHookInvalidRegistry(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	broken := `{"registry_version": "1.0.0", "framework": "modkit", "hooks": [{"name": "Player.Joined", "kind": "event"}]}` + "\n"
 	writeFile(t, dir, "framework/mod_hooks.json", broken)
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	got := mcptest.CallErr(t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
 	for _, want := range []string{"the hook registry framework/mod_hooks.json is invalid", "framework/mod_hooks.json:1:", "mod_hook_registry still returns it"} {
 		if !strings.Contains(got, want) {
@@ -61,7 +61,7 @@ func TestGetHookInvalidRegistry(t *testing.T) {
 
 func TestGetHookFollowsEdits(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	mcptest.CallOK[GetHookOutput](t, c, "mod_get_hook", map[string]any{"name": "player.joined"})
 
 	reg := mcptest.ReadFile(t, dir+"/framework/mod_hooks.json")

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -19,38 +20,56 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // fixtureRoot is a small repository: docs, a registry and a guide.
 const fixtureRoot = "testdata/repo"
 
-// newClient serves dataRoot with opts through mcp-go's in-process client,
-// initialised with a protocol version that has sessions.
-func newClient(t *testing.T, dataRoot string, opts Options) *client.Client {
+// newClient serves dataRoot through mcp-go's in-process client,
+// initialised with a protocol version that has sessions; edits change the
+// server's DefaultConfig.
+func newClient(t *testing.T, dataRoot string, edits ...func(*Config)) *client.Client {
 	t.Helper()
-	return connect(t, newServer(t, dataRoot, opts))
+	return connect(t, newServer(t, dataRoot, edits...))
 }
 
-// newServer serves dataRoot with opts, its docs loaded.
-func newServer(t *testing.T, dataRoot string, opts Options) *Server {
+// newServer serves dataRoot, its docs loaded; edits change the server's
+// DefaultConfig.
+func newServer(t *testing.T, dataRoot string, edits ...func(*Config)) *Server {
 	t.Helper()
-	opts, docsDir := withFixture(t, dataRoot, opts)
-	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
+	cfg, docsDir := withFixture(t, dataRoot)
+	for _, edit := range edits {
+		edit(&cfg)
 	}
-	srv := New(opts)
-	srv.Open(snap)
-	return srv
+	return New(cfg, openCorpus(loadDocs(t, docsDir), corpus.DefaultConfig()))
 }
 
-// withFixture points opts at the repository dataRoot, as the CLI does, and
-// returns its docs folder.
-func withFixture(t *testing.T, dataRoot string, opts Options) (Options, string) {
+// withFixture is DefaultConfig pointed at the repository dataRoot, as the
+// CLI does, and the repository's docs folder.
+func withFixture(t testing.TB, dataRoot string) (Config, string) {
 	t.Helper()
 	abs, err := filepath.Abs(dataRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.DataRoot = abs
-	opts.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
-	opts.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
-	return opts, filepath.Join(abs, "docs")
+	cfg := DefaultConfig()
+	cfg.DataRoot = abs
+	cfg.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
+	cfg.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
+	return cfg, filepath.Join(abs, "docs")
+}
+
+// loadDocs loads the docs folder dir, as the corpus does first.
+func loadDocs(t testing.TB, dir string) *docs.Snapshot {
+	t.Helper()
+	snap, err := docs.Load(context.Background(), dir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// openCorpus is a corpus configured by cfg that serves snap, opened as
+// its Run opens the docs it loads (but not following the disk).
+func openCorpus(snap *docs.Snapshot, cfg corpus.Config) *corpus.Corpus {
+	c := corpus.New(cfg)
+	c.Open(snap)
+	return c
 }
 
 // connect opens an in-process client session on srv and initialises it.

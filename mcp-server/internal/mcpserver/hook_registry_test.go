@@ -17,7 +17,7 @@ func TestHookRegistryIsRaw(t *testing.T) {
 		"{ \"hooks\": [ not json at all\r\n", // invalid JSON is still returned as is
 	} {
 		writeFile(t, dir, "framework/mod_hooks.json", content)
-		c := newClient(t, dir, Options{})
+		c := newClient(t, dir)
 		out, text := mcptest.CallOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
 		want := HookRegistryOutput{Path: "framework/mod_hooks.json", Bytes: len(content), Content: content}
 		if diff := cmp.Diff(want, out); diff != "" {
@@ -33,7 +33,7 @@ func TestHookRegistryOverCap(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	content := "{\n" + strings.Repeat("  \"padding\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\n", 100) + "}\n"
 	writeFile(t, dir, "framework/mod_hooks.json", content)
-	c := newClient(t, dir, Options{MaxResultBytes: 1024})
+	c := newClient(t, dir, func(c *Config) { c.MaxResultBytes = 1024 })
 	out, text := mcptest.CallOK[HookRegistryOutput](t, c, "mod_hook_registry", nil)
 	if !out.Truncated || len(out.Content) > 1024 || !strings.HasPrefix(content, out.Content) || out.Bytes != len(content) {
 		t.Errorf("truncated=%v content=%d bytes bytes=%d; want a cut prefix within the cap and the full size", out.Truncated, len(out.Content), out.Bytes)

@@ -10,7 +10,7 @@ import (
 )
 
 func TestSearchDocsFindsHooks(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "PLAYER.JOINED"})
 	var names []string
 	for _, h := range out.Hooks {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // The server's identity in initialize (and in every 2026-07-28 result's
@@ -81,13 +79,13 @@ func (s *Server) docsCacheHints(ctx context.Context, res *mcp.CacheableResult) {
 
 // docsTTL is how long a result about the docs may be kept (see fixedTTL).
 func (s *Server) docsTTL() time.Duration {
-	if s.opts.Watch == watch.Off {
+	if !s.corpus.Follows() {
 		return maxDocsTTL
 	}
-	since := s.servedSince.Load()
-	if since == 0 {
+	since := s.corpus.ServedSince()
+	if since.IsZero() {
 		return 0
 	}
-	age := time.Since(time.Unix(0, since))
+	age := time.Since(since)
 	return min(maxDocsTTL, max(0, age/10)).Truncate(time.Second)
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestIdentity: initialize gives the wiki as websiteUrl, the icon as a
 // data: URI of icon.svg, and every tool a title.
 func TestIdentity(t *testing.T) {
-	c, init := initialize(t, newServer(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"}))
+	c, init := initialize(t, newServer(t, fixtureRoot, func(c *Config) { c.WikiURL = "https://docs.example/wiki/" }))
 	if got := init.ServerInfo.WebsiteURL; got != "https://docs.example/wiki/" {
 		t.Errorf("websiteUrl %q", got)
 	}
@@ -39,7 +40,7 @@ func TestIdentity(t *testing.T) {
 
 	// A request with the wiki's address in its context (HTTP mode without
 	// --public-url) gets it as websiteUrl.
-	msg := newServer(t, fixtureRoot, Options{}).MCP().HandleMessage(WithWikiURL(context.Background(), "http://127.0.0.1:3040/wiki/"),
+	msg := newServer(t, fixtureRoot).MCP().HandleMessage(WithWikiURL(context.Background(), "http://127.0.0.1:3040/wiki/"),
 		[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
 	b, err := json.Marshal(msg)
 	if err != nil || !strings.Contains(string(b), `"websiteUrl":"http://127.0.0.1:3040/wiki/"`) {
@@ -51,11 +52,17 @@ func TestIdentity(t *testing.T) {
 // on the docs a tenth of the snapshot's age (none just after it was
 // served), or maxDocsTTL with --watch off; no hints for an older client.
 func TestCacheHints(t *testing.T) {
+	serve := func(mode watch.Mode) *Server {
+		cfg, docsDir := withFixture(t, fixtureRoot)
+		cc := corpus.DefaultConfig()
+		cc.Watch = mode
+		return New(cfg, openCorpus(loadDocs(t, docsDir), cc))
+	}
 	for _, tt := range []struct {
 		mode    watch.Mode
 		wantTTL int64
 	}{{watch.Auto, 0}, {watch.Off, maxDocsTTL.Milliseconds()}} {
-		c, err := client.NewInProcessClient(newServer(t, fixtureRoot, Options{Watch: tt.mode}).MCP())
+		c, err := client.NewInProcessClient(serve(tt.mode).MCP())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +98,7 @@ func TestCacheHints(t *testing.T) {
 		}
 	}
 	// A request of an older version carries no hints.
-	srv := newServer(t, fixtureRoot, Options{Watch: watch.Off})
+	srv := serve(watch.Off)
 	for _, req := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"resources/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://index.md"}}`,

@@ -63,7 +63,7 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 		from = max(prefix, c.Path+"\x00") // the smallest path after c.Path
 	}
 
-	snap := s.store.Snapshot()
+	snap := s.corpus.Snapshot()
 	out.Generation = snap.Generation()
 	out.Paths = []DocEntry{}
 	all := snap.Docs()

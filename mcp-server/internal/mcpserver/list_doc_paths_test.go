@@ -11,7 +11,7 @@ import (
 )
 
 func TestListDocPaths(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	all, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", nil)
 	want := []DocEntry{
 		{Path: "guide/intro.md", Title: "Introduction", Bytes: 231, Lines: 11},
@@ -42,7 +42,7 @@ func TestListDocPathsPaging(t *testing.T) {
 	for i := range 30 {
 		writeFile(t, dir, fmt.Sprintf("docs/many/page-%02d.md", i), fmt.Sprintf("# Page %d\n", i))
 	}
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	all, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "many/"})
 	var paged []DocEntry
 	args := map[string]any{"prefix": "many/", "limit": 7}

@@ -1,78 +1,17 @@
 package mcpserver
 
 import (
-	"context"
 	"errors"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
-// follow keeps the server in step with the files on disk until ctx ends:
-// each batch from w is applied to the docs snapshot (only the files it
-// names are read again), the new snapshot replaces the old one at once,
-// its search index starts building, and Publish tells clients. Batches
-// come one at a time, so snapshots follow each other in generation order.
-//
-// follow may start before the docs are loaded, and should (Run does): start
-// it, wait for w.Ready, then load and Open. A batch that comes before Open waits
-// for it (the watcher coalesces what arrives meanwhile), and is then
-// applied to the loaded snapshot, so an edit made while the docs loaded
-// is never lost: at worst a file read by the load is read again.
-func (s *Server) follow(ctx context.Context, w *watch.Watcher) error {
-	return w.Run(ctx, s.apply)
-}
-
-// apply brings one batch of changes from the watcher in.
-func (s *Server) apply(ctx context.Context, b watch.Batch) { s.update(ctx, b, true) }
-
-// update brings one batch of changes in, and reports it to the Observer
-// as a reload when observe is set (Run's rescan at start-up is not one).
-// Batches come from the watcher one at a time, and Run's rescan may come
-// beside them: applyMu keeps each update based on the snapshot the last
-// one made.
-func (s *Server) update(ctx context.Context, b watch.Batch, observe bool) {
-	if s.awaitDocs(ctx) != nil {
-		return
-	}
-	s.applyMu.Lock()
-	defer s.applyMu.Unlock()
-	prev := s.store.Snapshot()
-	begin := time.Now()
-	next, diff, err := docs.Update(ctx, prev, s.opts.DocsPath, docs.Changes{Paths: b.Paths, All: b.All}, s.loadOptions(prev.Generation()+1))
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Warn("cannot read the docs folder; serving the last docs read until it is back",
-				"generation", prev.Generation(), "err", err)
-		}
-		next, diff = prev, docs.Diff{}
-	} else if observe && s.opts.Observer != nil {
-		s.opts.Observer.ObserveReload(time.Since(begin))
-	}
-	if next != prev {
-		s.store.Replace(next)
-		s.servedSince.Store(time.Now().UnixNano())
-		s.indexInBackground(prev, next)
-		prebuildTree(prev, next)
-	}
-	s.Publish(Change{Prev: prev, Next: next, Diff: diff, Files: b.Files})
-}
-
-// Change is one update of what the server serves: the docs snapshot before
-// and after (the store already holds Next), what differs between them, and
-// the repository files that may have changed.
-type Change struct {
-	Prev, Next *docs.Snapshot
-	Diff       docs.Diff
-	Files      []string // RegistryPath or ContributingPath, as configured
-}
-
-// Publish tells clients what a change means for them:
+// Publish tells clients what a change of the corpus means for them (the
+// corpus runs with it: corpus.Corpus.Run):
 //
 //   - when docs were added or removed (a rename is both), or a doc's
 //     title changed, notifications/resources/list_changed goes to every
@@ -84,26 +23,21 @@ type Change struct {
 //     notifications/resources/updated for it, whether resources/subscribe
 //     or subscriptions/listen made it; others get nothing.
 //
-// The store must already serve c.Next, so that a client reacting to a
+// The corpus must already serve c.Next, so that a client reacting to a
 // notification reads the new state.
-func (s *Server) Publish(c Change) {
+func (s *Server) Publish(c docs.Change) {
+	if c.Next != c.Prev {
+		prebuildTree(c.Prev, c.Next)
+	}
 	if c.Diff.Empty() && len(c.Files) == 0 {
-		return // nothing to list or tell: a poll that found no change, or rewrites with the same text
+		return // nothing to list or tell: rewrites with the same text
 	}
-	// The list changed when docs came or went, or a doc's title changed.
-	listed := len(c.Diff.Added) > 0 || len(c.Diff.Removed) > 0
+	listed := len(c.Diff.Added) > 0 || len(c.Diff.Removed) > 0 || len(c.Diff.Retitled) > 0
 	var touched []string // URIs for notifications/resources/updated
-	for _, p := range c.Diff.Added {
-		touched = append(touched, docURI(p))
-	}
-	for _, p := range c.Diff.Changed {
-		old, _ := c.Prev.Lookup(p)
-		d, ok := c.Next.Lookup(p)
-		listed = listed || ok && (old == nil || old.Title() != d.Title())
-		touched = append(touched, docURI(p))
-	}
-	for _, p := range c.Diff.Removed {
-		touched = append(touched, docURI(p))
+	for _, paths := range [][]string{c.Diff.Added, c.Diff.Changed, c.Diff.Removed} {
+		for _, p := range paths {
+			touched = append(touched, docURI(p))
+		}
 	}
 	for _, f := range c.Files {
 		switch f {
@@ -118,9 +52,6 @@ func (s *Server) Publish(c Change) {
 	for _, d := range deliveries {
 		s.deliver(d)
 	}
-	s.log.Info("docs updated", "generation", c.Next.Generation(),
-		"added", len(c.Diff.Added), "removed", len(c.Diff.Removed), "changed", len(c.Diff.Changed),
-		"files", len(c.Files), "docs", len(c.Next.Docs()))
 }
 
 // deliver sends one notification to its subscriber: the one way every

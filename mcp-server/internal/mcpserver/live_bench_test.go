@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -34,18 +33,9 @@ func BenchmarkEditToSearchable(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
-	snap, err := docs.Load(ctx, docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := New(Options{DataRoot: root, DocsPath: docsDir})
-	srv.Open(snap)
-	w := watch.New(watch.Options{Mode: watch.Auto, Dir: docsDir})
-	followCtx, stop := context.WithCancel(ctx)
-	followed := make(chan error, 1)
-	go func() { followed <- srv.follow(followCtx, w) }()
-	defer func() { stop(); <-followed }()
-	<-w.Ready()
+	cfg := DefaultConfig()
+	cfg.DataRoot = root
+	srv, _ := runCorpus(b, cfg, docsDir, watch.Auto)
 
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {

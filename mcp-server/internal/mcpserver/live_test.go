@@ -15,45 +15,53 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // live is a server following a copy of the fixture on disk.
 type live struct {
-	srv  *Server
-	root string // the data root
-	docs string // its docs folder
+	srv    *Server
+	corpus *corpus.Corpus
+	root   string // the data root
+	docs   string // its docs folder
 }
 
-// startLive copies the fixture and serves it with a watcher in mode.
+// startLive copies the fixture and serves it, followed in mode.
 func startLive(t *testing.T, mode watch.Mode) *live {
 	t.Helper()
-	root := copyTree(t, fixtureRoot)
-	l := &live{root: root, docs: filepath.Join(root, "docs")}
-	snap, err := docs.Load(context.Background(), l.docs, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	registry := filepath.Join(root, "framework", "mod_hooks.json")
-	guide := filepath.Join(root, "CONTRIBUTING.md")
-	l.srv = New(Options{
-		DataRoot: root, DocsPath: l.docs, RegistryPath: registry, ContributingPath: guide,
-	})
-	l.srv.Open(snap)
-	w := watch.New(watch.Options{Mode: mode, Dir: l.docs, Files: []string{registry, guide}, PollInterval: 20 * time.Millisecond})
+	l := &live{root: copyTree(t, fixtureRoot)}
+	var cfg Config
+	cfg, l.docs = withFixture(t, l.root)
+	l.srv, l.corpus = runCorpus(t, cfg, l.docs, mode)
+	return l
+}
+
+// runCorpus serves the docs folder docsDir with cfg, from a corpus that
+// follows it (and cfg's repository files) in mode, as the command line
+// runs them; it returns once the docs are loaded and followed.
+func runCorpus(t testing.TB, cfg Config, docsDir string, mode watch.Mode) (*Server, *corpus.Corpus) {
+	t.Helper()
+	cc := corpus.DefaultConfig()
+	cc.DataRoot, cc.DocsPath = cfg.DataRoot, docsDir
+	cc.Files = []string{cfg.RegistryPath, cfg.ContributingPath}
+	cc.Watch, cc.PollInterval = mode, 20*time.Millisecond
+	c := corpus.New(cc)
+	srv := New(cfg, c)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- l.srv.follow(ctx, w) }()
+	go func() { done <- c.Run(ctx, srv.Publish) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("follow: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	})
-	mcptest.Eventually(t, "the watcher to start", func() bool { return w.Method() != watch.MethodNone })
-	return l
+	mcptest.Eventually(t, "the docs and the watcher", func() bool {
+		return c.Snapshot() != nil && c.Watching() != string(watch.MethodNone)
+	})
+	return srv, c
 }
 
 // watcher is a client session with the notifications it received.

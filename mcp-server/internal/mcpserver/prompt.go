@@ -57,7 +57,7 @@ func (s *Server) moddingContext(task, hook string) string {
 	b.WriteString("\n## Conventions (from CONTRIBUTING.md)\n\n")
 	b.WriteString(s.conventions())
 	b.WriteString("\n## Docs\n\n")
-	b.WriteString(docList(s.store.Snapshot()))
+	b.WriteString(docList(s.corpus.Snapshot()))
 	b.WriteString("\n" + usingTools)
 	return b.String()
 }

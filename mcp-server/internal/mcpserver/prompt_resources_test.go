@@ -13,7 +13,7 @@ import (
 )
 
 func TestModdingContextPrompt(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	req := mcp.GetPromptRequest{}
 	req.Params.Name = "mod_modding_context"
 	req.Params.Arguments = map[string]string{"task": "add a crafting hook"}
@@ -51,7 +51,7 @@ func TestModdingContextBounded(t *testing.T) {
 	for i := range 500 {
 		writeFile(t, dir, fmt.Sprintf("docs/bulk/page-%03d.md", i), fmt.Sprintf("# A rather long page title number %d\n", i))
 	}
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	req := mcp.GetPromptRequest{}
 	req.Params.Name = "mod_modding_context"
 	req.Params.Arguments = map[string]string{"task": strings.Repeat("long task ", 1000)}
@@ -74,7 +74,7 @@ func TestResources(t *testing.T) {
 	for i := range 600 {
 		writeFile(t, dir, fmt.Sprintf("docs/bulk/p%03d.md", i), "# Bulk\n")
 	}
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	ctx := context.Background()
 
 	// Listing pages through every resource.

@@ -8,7 +8,7 @@ import (
 )
 
 func TestReadContributing(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	want := mcptest.ReadFile(t, filepath.Join(fixtureRoot, "CONTRIBUTING.md"))
 	out, _ := mcptest.CallOK[ReadContributingOutput](t, c, "mod_read_contributing", nil)
 	if out.Path != "CONTRIBUTING.md" || out.Content+"\n" != want || out.Truncated {

@@ -44,7 +44,7 @@ func (s *Server) readDocTool() server.ServerTool {
 }
 
 func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
-	snap := s.store.Snapshot()
+	snap := s.corpus.Snapshot()
 	d, err := snap.Doc(ctx, in.Path)
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)

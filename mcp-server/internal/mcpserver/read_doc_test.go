@@ -12,7 +12,7 @@ import (
 )
 
 func TestReadDoc(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	tests := []struct {
 		name string
 		args map[string]any
@@ -55,7 +55,7 @@ func TestReadDocCap(t *testing.T) {
 		lines = append(lines, strings.Repeat("é", i%50)+" line")
 	}
 	writeFile(t, dir, "docs/long.md", strings.Join(lines, "\n")+"\n")
-	c := newClient(t, dir, Options{MaxResultBytes: 1024})
+	c := newClient(t, dir, func(c *Config) { c.MaxResultBytes = 1024 })
 
 	var got []string
 	start := 1
@@ -84,7 +84,7 @@ func TestReadDocCap(t *testing.T) {
 func TestReadDocLongLine(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	writeFile(t, dir, "docs/one-line.md", strings.Repeat("日本", 1000)+"\nshort\n")
-	c := newClient(t, dir, Options{MaxResultBytes: 1024})
+	c := newClient(t, dir, func(c *Config) { c.MaxResultBytes = 1024 })
 	out, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "one-line.md"})
 	// The cap less the room kept for the closing lines (a quarter of it
 	// at this small cap), so that the whole text stays within the cap.
@@ -111,7 +111,7 @@ func TestReadDocErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 
 	// A symlink that stays inside docs/ is a doc like any other.
 	if out, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "inside.md"}); out.Title != "Introduction" {

@@ -31,7 +31,7 @@ func TestReadSection(t *testing.T) {
 		"## Last", // 11
 		"end",
 	}, "\n")+"\n")
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 
 	got, text := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", map[string]any{"path": "sections.md", "section": "http"})
 	want := ReadDocOutput{
@@ -101,7 +101,7 @@ func TestReadSectionCap(t *testing.T) {
 	}
 	lines = append(lines, "## After", "tail")
 	writeFile(t, dir, "docs/long.md", strings.Join(lines, "\n")+"\n")
-	c := newClient(t, dir, Options{MaxResultBytes: 1024})
+	c := newClient(t, dir, func(c *Config) { c.MaxResultBytes = 1024 })
 	var got []string
 	args := map[string]any{"path": "long.md", "section": "body"}
 	for page := 0; ; page++ {
@@ -137,7 +137,7 @@ func TestReadEverySection(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
 		t.Skipf("no repository docs here: %v", err)
 	}
-	c := newClient(t, root, Options{MaxResultBytes: 1 << 20})
+	c := newClient(t, root, func(c *Config) { c.MaxResultBytes = 1 << 20 })
 	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -73,7 +73,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 		docPart, _ := cutFragment(uri) // a section's anchor is checked when it is read
 		p, err := docPathOf(docPart)
 		if err == nil {
-			_, err = s.store.Snapshot().Doc(ctx, p)
+			_, err = s.corpus.Snapshot().Doc(ctx, p)
 		}
 		if err == nil {
 			return nil

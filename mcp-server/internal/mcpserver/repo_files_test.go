@@ -16,7 +16,7 @@ func TestMissingFilesAreToolErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	if got := mcptest.CallErr(t, c, "mod_hook_registry", nil); !strings.Contains(got, "expected at framework/mod_hooks.json") {
 		t.Errorf("registry error %q does not name the expected path", got)
 	}

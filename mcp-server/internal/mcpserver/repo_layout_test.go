@@ -43,7 +43,7 @@ func TestRepoLayoutIsTrue(t *testing.T) {
 }
 
 func TestRepoLayout(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	out, text := mcptest.CallOK[RepoLayoutOutput](t, c, "mod_repo_layout", nil)
 	for _, want := range []string{"go.work", "docs/", "framework/", "mod_hooks.json", "mcp-server/", "tools/", "CONTRIBUTING.md"} {
 		if !strings.Contains(out.Layout, want) {

@@ -137,7 +137,7 @@ func (s *Server) resolveHookURI(ctx context.Context, req *mcp.ReadResourceReques
 // mcp-go decodes it before this hook runs, and refuses one that is not
 // base64 with -32602.
 func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-	snap := s.store.Snapshot()
+	snap := s.corpus.Snapshot()
 	if snap == nil {
 		return // the request was cancelled while the docs loaded
 	}
@@ -185,7 +185,7 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 		text string
 	)
 	if werr := s.work.Do(ctx, clientOf(ctx), func() {
-		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
+		if d, err = s.corpus.Snapshot().Doc(ctx, p); err == nil {
 			text = docText(d)
 		}
 	}); werr != nil {
@@ -275,7 +275,7 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 	if err != nil || s.awaitDocs(ctx) != nil {
 		return false
 	}
-	_, ok := s.store.Snapshot().Lookup(p)
+	_, ok := s.corpus.Snapshot().Lookup(p)
 	return ok
 }
 
@@ -296,7 +296,7 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 	p, err := docPathOf(docPart)
 	if err == nil {
 		var d *docs.Doc
-		if d, err = s.store.Snapshot().Doc(ctx, p); err == nil {
+		if d, err = s.corpus.Snapshot().Doc(ctx, p); err == nil {
 			if frag == "" {
 				req.Params.URI = docURI(d.Path)
 				return

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
@@ -93,8 +94,9 @@ func benchServer(b *testing.B) *Server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := New(Options{DataRoot: root, DocsPath: dir})
-	srv.Open(snap)
+	cfg := DefaultConfig()
+	cfg.DataRoot = root
+	srv := New(cfg, openCorpus(snap, corpus.DefaultConfig()))
 	<-search.IndexOf(snap).Done()
 	return srv
 }

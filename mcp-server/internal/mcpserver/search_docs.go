@@ -131,15 +131,13 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		after = search.Position{Path: c.Path, Line: c.Line}
 	}
 
-	snap := s.store.Snapshot()
+	snap := s.corpus.Snapshot()
 	out.Generation = snap.Generation()
 	out.Matches = []SearchMatch{}
 	budget := s.textBudget()
 	var (
-		headingsOf *docs.Doc // the doc whose headings are in headings
-		headings   []docs.Heading
-		anchors    []string
-		wiki       = s.wikiURL(ctx)
+		linked *docs.Doc // the doc of the last link in out.Docs
+		wiki   = s.wikiURL(ctx)
 	)
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
@@ -160,25 +158,21 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			out.HasMore = true
 			break
 		}
-		if m.Doc != headingsOf {
-			// Headings are found in the text when asked for: once per doc
-			// of the page, however many of its lines match.
-			headingsOf, headings = m.Doc, docs.Headings(m.Source)
-			anchors = docs.Anchors(headings)
+		if m.Doc != linked {
+			linked = m.Doc
 			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
-			link.Title = docs.Title(m.Doc.Path, m.Source)
+			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
 		}
+		trail, anchor := m.Section()
 		sm := SearchMatch{
 			Path:    m.Doc.Path,
 			Line:    m.Line,
 			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
-			Heading: strings.Join(docs.Trail(headings, m.Line), " > "),
+			Heading: strings.Join(trail, " > "),
+			Anchor:  anchor,
 			Snippet: snippet(m.Text, off, length),
 			URI:     docURI(m.Doc.Path),
-		}
-		if i := docs.Innermost(headings, m.Line); i >= 0 {
-			sm.Anchor = anchors[i]
 		}
 		if wiki != "" {
 			sm.URL = wiki + wikiPage(m.Doc.Path)

@@ -16,7 +16,7 @@ import (
 )
 
 func TestSearchDocs(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	type hit struct {
 		Path    string
 		Line    int
@@ -72,7 +72,7 @@ func TestSearchDocs(t *testing.T) {
 }
 
 func TestSearchDocsResultFields(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
 	want := SearchDocsOutput{
 		Matches: []SearchMatch{{
@@ -128,7 +128,7 @@ b.md  (A > C)  #c-1
 // section's wiki URL when the server knows the wiki's address, and the
 // result links each matched doc once, after the text.
 func TestSearchDocsLinks(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{WikiURL: "https://docs.example/wiki/"})
+	c := newClient(t, fixtureRoot, func(c *Config) { c.WikiURL = "https://docs.example/wiki/" })
 	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"})
 	var out SearchDocsOutput
 	mcptest.Decode(t, res, &out)
@@ -170,7 +170,7 @@ func TestSearchDocsLinks(t *testing.T) {
 	}
 
 	// Without a known wiki there are no URLs.
-	c = newClient(t, fixtureRoot, Options{})
+	c = newClient(t, fixtureRoot)
 	plain, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
 	for _, m := range plain.Matches {
 		if m.URL != "" {
@@ -182,7 +182,7 @@ func TestSearchDocsLinks(t *testing.T) {
 // TestSearchDocsPaging walks every page with limit 1 and a cursor and
 // checks the pages add up to the one-call answer.
 func TestSearchDocsPaging(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	all, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 200})
 	if all.HasMore || len(all.Matches) < 5 {
 		t.Fatalf("want a complete answer of several matches, got %d, has_more=%v", len(all.Matches), all.HasMore)
@@ -214,7 +214,7 @@ func TestSearchDocsSizeCap(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	line := strings.Repeat("needle and some text around it ", 10) + "\n"
 	writeFile(t, dir, "docs/many.md", strings.Repeat(line, 100))
-	c := newClient(t, dir, Options{MaxResultBytes: 2048})
+	c := newClient(t, dir, func(c *Config) { c.MaxResultBytes = 2048 })
 	args := map[string]any{"query": "needle", "limit": 200}
 	total := 0
 	for page := 0; ; page++ {
@@ -234,7 +234,7 @@ func TestSearchDocsSizeCap(t *testing.T) {
 }
 
 func TestSearchDocsErrors(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	other, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 1})
 	list, _ := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"limit": 1})
 	tests := []struct {
@@ -272,7 +272,7 @@ func TestSearchDocsErrors(t *testing.T) {
 func TestSearchDocsAllTerms(t *testing.T) {
 	dir := copyTree(t, fixtureRoot)
 	writeFile(t, dir, "docs/terms.md", "# Terms\n\nthe hook registry lists hooks\nregistry first, then the HOOK\nonly a hook here\nhook-registry joined\n")
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 
 	var want []string
 	snap, err := docs.Load(t.Context(), filepath.Join(dir, "docs"), docs.LoadOptions{})
@@ -351,7 +351,7 @@ func TestSearchDocsReadBudget(t *testing.T) {
 		writeFile(t, dir, fmt.Sprintf("docs/big/%02d.md", i), strings.Repeat(line, (1<<20)/len(line)))
 	}
 	writeFile(t, dir, "docs/big/99.md", "# Last\n\nsaid "+query+" at last\n")
-	c := newClient(t, dir, Options{})
+	c := newClient(t, dir)
 	args := map[string]any{"query": query}
 	var found []SearchMatch
 	pages := 0

@@ -14,7 +14,7 @@ import (
 // waits for it, bounded, or scans), and again once it is built: the answers
 // are the same, and none is an error.
 func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
-	srv := newServer(t, fixtureRoot, Options{})
+	srv := newServer(t, fixtureRoot)
 	c := connect(t, srv)
 
 	queries := []map[string]any{
@@ -33,7 +33,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 		t.Fatal("the first query matches nothing in the fixture; the test checks nothing")
 	}
 
-	p := search.IndexOf(srv.store.Snapshot())
+	p := search.IndexOf(srv.corpus.Snapshot())
 	<-p.Done()
 	if ix, err := p.Index(); ix == nil || err != nil {
 		t.Fatalf("no index after the build: %v", err)

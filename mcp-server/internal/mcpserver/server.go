@@ -9,14 +9,11 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	_ "embed"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -26,21 +23,19 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
 const DefaultMaxResultBytes = 64 << 10
 
-// Options configures the server.
-type Options struct {
+// Config configures the server. Start from DefaultConfig and set the
+// paths; New uses it as given.
+type Config struct {
 	Version          string
 	DataRoot         string // absolute path of the repository served
-	DocsPath         string // absolute path of the docs folder, read again as it changes (Run)
-	MaxDocBytes      int64  // docs larger than this are skipped; 0 means docs.DefaultMaxDocBytes
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
-	MaxResultBytes   int    // 0 means DefaultMaxResultBytes
+	MaxResultBytes   int    // the most text one tool call returns
 	// WikiURL is where the wiki is served, an absolute URL ending in
 	// /wiki/ (from --public-url): search hits link to their sections
 	// there, and initialize gives it as websiteUrl. Empty: per request,
@@ -48,91 +43,63 @@ type Options struct {
 	WikiURL string
 	Logger  *slog.Logger
 
-	// How Run follows the docs folder, the registry and CONTRIBUTING.md.
-	Watch             watch.Mode
-	WatchPollInterval time.Duration // 0 means watch.DefaultPollInterval
+	Tracer tracing.Tracer // measures every request (metrics.Metrics's Tracer); nil: nothing is measured
 
-	Observer Observer // measures requests, reloads and index builds; nil: nothing is measured
-
-	MaxSubscriptions int             // resources one session may subscribe to; 0 means DefaultMaxSubscriptions
-	MaxQueued        int             // notifications waiting for one session; 0 means DefaultMaxQueuedNotifications
-	Budgets          *budget.Budgets // where refusals are counted; nil means a set of its own
+	MaxSubscriptions int             // resources one session may subscribe to
+	MaxQueued        int             // notifications waiting for one session, at most DefaultMaxQueuedNotifications
+	Budgets          *budget.Budgets // where refusals are counted
 
 	// Work limits the tool calls and doc reads running at once, in all and
-	// per client, and how long one waits for its turn (see budget.Queue);
-	// zero fields take DefaultWorkLimits'.
+	// per client, and how long one waits for its turn (see budget.Queue).
 	Work budget.WorkLimits
+}
+
+// DefaultConfig is the configuration with every default, and a set of
+// budgets of its own.
+func DefaultConfig() Config {
+	return Config{
+		MaxResultBytes:   DefaultMaxResultBytes,
+		Logger:           slog.New(slog.DiscardHandler),
+		MaxSubscriptions: DefaultMaxSubscriptions,
+		MaxQueued:        DefaultMaxQueuedNotifications,
+		Budgets:          budget.New(),
+		Work:             DefaultWorkLimits(),
+	}
 }
 
 // DefaultWorkLimits are the work queue's defaults (budget's).
 func DefaultWorkLimits() budget.WorkLimits { return budget.DefaultWorkLimits() }
 
-// Observer measures the server (metrics.Metrics is one): every request
-// through mcp-go's tracing hooks, and how long reloads and search-index
-// builds take.
-type Observer interface {
-	Tracer() tracing.Tracer
-	ObserveReload(time.Duration)
-	ObserveIndexBuild(time.Duration)
+// Corpus is where the server's docs come from: package corpus's Corpus,
+// which loads them and keeps them in step with the disk. The server reads
+// its snapshots and hears of its changes through Publish; it knows nothing
+// of files on disk.
+type Corpus interface {
+	Snapshot() *docs.Snapshot // the docs served now; nil until Opened is closed
+	Opened() <-chan struct{}  // closed once there are docs
+	ServedSince() time.Time   // when the snapshot served was put in place
+	Follows() bool            // whether changes on disk are followed at all
+	Watching() string         // how: fsnotify, poll, or off
 }
 
 // Server holds what the MCP handlers share.
 type Server struct {
-	opts      Options
-	store     *docs.Store
+	opts      Config
+	corpus    Corpus
 	log       *slog.Logger
 	hookCache hookCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
-	work      *budget.Queue  // tool calls and doc reads take turns here
-	watcher   *watch.Watcher // follows the files on disk while Run runs
-	applyMu   sync.Mutex     // held while a batch of changes is applied
-
-	servedSince atomic.Int64 // when the snapshot served was put in the store, Unix nanoseconds (docsTTL)
-
-	opened   chan struct{} // closed once the server has its docs (Open)
-	openOnce sync.Once
-
-	// beforeLoad, when set, runs just before Run loads the docs (tests
-	// hold the load back with it to see what the server does meanwhile).
-	beforeLoad func(context.Context)
+	work      *budget.Queue // tool calls and doc reads take turns here
 }
 
-// New returns a server that has no docs yet. Serve its MCP() at once, and
-// call Run to load the docs and follow them on disk: until they are there,
-// requests for docs wait for them. (Tests hand over docs loaded already
-// with Open.)
-func New(opts Options) *Server {
-	if opts.MaxResultBytes <= 0 {
-		opts.MaxResultBytes = DefaultMaxResultBytes
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.MaxSubscriptions <= 0 {
-		opts.MaxSubscriptions = DefaultMaxSubscriptions
-	}
-	if opts.MaxQueued <= 0 || opts.MaxQueued > DefaultMaxQueuedNotifications {
-		opts.MaxQueued = DefaultMaxQueuedNotifications
-	}
-	if opts.Budgets == nil {
-		opts.Budgets = budget.New()
-	}
-	opts.Budgets.Define(budget.Notifications, int64(opts.MaxQueued), nil)
-	def := DefaultWorkLimits()
-	opts.Work.Running = cmp.Or(opts.Work.Running, def.Running)
-	opts.Work.PerClient = cmp.Or(opts.Work.PerClient, def.PerClient)
-	opts.Work.MaxWait = cmp.Or(opts.Work.MaxWait, def.MaxWait)
-	s := &Server{opts: opts, store: docs.NewStore(nil), log: opts.Logger, opened: make(chan struct{}),
-		work: budget.NewQueue(opts.Work, opts.Budgets)}
-	s.subs = newSubscriptions(opts.MaxSubscriptions, s.serves, opts.Budgets, opts.Logger)
-	s.watcher = watch.New(watch.Options{
-		Mode:         opts.Watch,
-		Dir:          opts.DocsPath,
-		Files:        []string{opts.RegistryPath, opts.ContributingPath},
-		PollInterval: opts.WatchPollInterval,
-		Logger:       opts.Logger,
-	})
+// New returns a server of c's docs, configured by cfg. Serve its MCP() at
+// once: until c has its docs, requests for them wait for them. Hand it
+// c's changes with Publish.
+func New(cfg Config, c Corpus) *Server {
+	cfg.Budgets.Define(budget.Notifications, int64(cfg.MaxQueued), nil)
+	s := &Server{opts: cfg, corpus: c, log: cfg.Logger, work: budget.NewQueue(cfg.Work, cfg.Budgets)}
+	s.subs = newSubscriptions(cfg.MaxSubscriptions, s.serves, cfg.Budgets, cfg.Logger)
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest) {
@@ -161,15 +128,15 @@ func New(opts Options) *Server {
 		server.WithPaginationLimit(resourcePageSize),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
-		server.WithLogger(opts.Logger),
+		server.WithLogger(cfg.Logger),
 		server.WithHooks(hooks),
 		// Outermost: errors from the docs wait are made public too.
 		server.WithResourceHandlerMiddleware(s.publicResourceErrors),
 	}, append(waits, s.identityOptions()...)...)
-	if opts.Observer != nil {
-		options = append(options, server.WithTracer(opts.Observer.Tracer()))
+	if cfg.Tracer != nil {
+		options = append(options, server.WithTracer(cfg.Tracer))
 	}
-	mcp := server.NewMCPServer("docs-mcp", opts.Version, options...)
+	mcp := server.NewMCPServer("docs-mcp", cfg.Version, options...)
 	s.mcp = mcp
 	mcp.AddTools(s.tools()...)
 	mcp.AddPrompt(s.moddingContextPrompt())
@@ -200,8 +167,8 @@ func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 // The registry is read through the
 // same cache as mod_get_hook, so an edit shows at once.
 func (s *Server) Status() status.Status {
-	st := status.Status{Watch: string(s.watcher.Method())}
-	if snap := s.store.Snapshot(); snap != nil {
+	st := status.Status{Watch: s.corpus.Watching()}
+	if snap := s.corpus.Snapshot(); snap != nil {
 		st.Loaded, st.Docs, st.Generation = true, len(snap.Docs()), snap.Generation()
 	}
 	// An invalid registry that still decodes is counted: mod_hook_registry

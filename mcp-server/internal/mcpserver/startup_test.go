@@ -8,10 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestAnswersWhileDocsLoad follows a server whose corpus is still loading,
@@ -21,11 +20,11 @@ import (
 // on a snapshot whose index is not built yet answers like one with the
 // index.
 func TestAnswersWhileDocsLoad(t *testing.T) {
-	opts, docsDir := withFixture(t, fixtureRoot, Options{})
-	srv := New(opts)
-	c := connect(t, srv) // initialize answers with no docs yet
+	cfg, docsDir := withFixture(t, fixtureRoot)
+	docs := corpus.New(corpus.DefaultConfig())
+	c := connect(t, New(cfg, docs)) // initialize answers with no docs yet
 	ctx := context.Background()
-	if srv.store.Snapshot() != nil {
+	if docs.Snapshot() != nil {
 		t.Fatal("the store has a snapshot before any was loaded")
 	}
 
@@ -58,10 +57,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		listed <- n
 	}()
 
-	snap, err := docs.Load(ctx, docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := loadDocs(t, docsDir)
 	select {
 	case a := <-early:
 		t.Fatalf("a search answered before the docs were there: %+v", a)
@@ -69,7 +65,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		t.Fatalf("resources/list answered before the docs were there: %d docs", n)
 	default:
 	}
-	srv.Open(snap) // the search above was waiting for this
+	docs.Open(snap) // the search above was waiting for this
 	a := <-early
 	if a.err != nil {
 		t.Fatalf("search sent while the docs loaded: protocol error: %v", a.err)
@@ -96,65 +92,4 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("search sent while the docs loaded (-with index +early):\n%s", diff)
 	}
-}
-
-// TestRunSeesEditsMadeWhileLoading holds Run's load back and checks that
-// the server answers initialize meanwhile, that a search sent before the
-// docs are there waits for them and then answers from them, and that an
-// edit made while the docs load (while the watcher sets up, or after) is
-// seen once they are.
-func TestRunSeesEditsMadeWhileLoading(t *testing.T) {
-	opts, docsDir := withFixture(t, copyTree(t, fixtureRoot), Options{Watch: watch.Auto})
-	opts.DocsPath = docsDir
-	srv := New(opts)
-	gate, loading := make(chan struct{}), make(chan struct{})
-	srv.beforeLoad = func(ctx context.Context) {
-		close(loading)
-		select {
-		case <-gate:
-		case <-ctx.Done():
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-ran; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-
-	<-loading // the load is held at the gate; the watcher sets up meanwhile
-	c := connect(t, srv)
-	args := map[string]any{"query": "gated"}
-	early := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name, req.Params.Arguments = "mod_search_docs", args
-		res, err := c.CallTool(ctx, req)
-		if err != nil {
-			t.Errorf("search sent while the docs loaded: protocol error: %v", err)
-		}
-		early <- res
-	}()
-	writeFile(t, docsDir, "late.md", "# Late\n\nWritten while gated.\n")
-	close(gate)
-
-	// The file may or may not have been read by the load; either way it
-	// is there once the watcher's batch (or Run's rescan) is applied.
-	res := <-early
-	if res == nil || res.IsError {
-		t.Fatalf("search sent while the docs loaded: %+v", res)
-	}
-	var first SearchDocsOutput
-	if mcptest.Decode(t, res, &first); len(first.Matches) > 1 {
-		t.Fatalf("search sent while the docs loaded: %+v", first.Matches)
-	}
-	want := []string{"late.md"}
-	var got []string
-	mcptest.Eventually(t, "the edit made during the load", func() bool {
-		got, _ = find(t, c, "gated")
-		return cmp.Equal(want, got)
-	})
 }

@@ -21,7 +21,7 @@ func TestTextWithinCap(t *testing.T) {
 	writeFile(t, root, "CONTRIBUTING.md", "# Contributing\n\n"+long)
 	writeFile(t, root, "framework/mod_hooks.json", `{"hooks": [], "pad": "`+strings.Repeat("x\\n", 1)+`"}`+"\n"+long)
 	for _, limit := range []int{1 << 10, 4 << 10, DefaultMaxResultBytes} {
-		c := newClient(t, root, Options{MaxResultBytes: limit})
+		c := newClient(t, root, func(c *Config) { c.MaxResultBytes = limit })
 		for _, tc := range []struct {
 			tool string
 			args map[string]any

@@ -14,8 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // TestToolSchemas snapshots what clients see of each tool: name,
@@ -23,7 +21,7 @@ import (
 // (testdata/tools/NAME.json), so that a change shows in review as a diff
 // of that tool's file (refresh them with -update).
 func TestToolSchemas(t *testing.T) {
-	c := newClient(t, fixtureRoot, Options{})
+	c := newClient(t, fixtureRoot)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -65,14 +63,7 @@ func TestToolSchemas(t *testing.T) {
 // server's name and version, its capabilities, and instructions that name
 // every tool the server registers and its prompt.
 func TestInitializeTellsHowToUseTheTools(t *testing.T) {
-	opts, docsDir := withFixture(t, fixtureRoot, Options{Version: "v9.9.9"})
-	snap, err := docs.Load(context.Background(), docsDir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(opts)
-	srv.Open(snap)
-	c, res := initialize(t, srv)
+	c, res := initialize(t, newServer(t, fixtureRoot, func(c *Config) { c.Version = "v9.9.9" }))
 	if res.ServerInfo.Name != "docs-mcp" || res.ServerInfo.Version != "v9.9.9" {
 		t.Errorf("server info %+v; want docs-mcp v9.9.9", res.ServerInfo)
 	}
@@ -97,7 +88,7 @@ func TestInitializeTellsHowToUseTheTools(t *testing.T) {
 // (using_tools.md) and docs/server/tools.md, which has a section per tool.
 // Each names every tool, and no tool or prompt the server does not have.
 func TestToolsAreDescribed(t *testing.T) {
-	tools, prompts := registered(t, newClient(t, fixtureRoot, Options{}))
+	tools, prompts := registered(t, newClient(t, fixtureRoot))
 	reference, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "server", "tools.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,14 +7,14 @@ import (
 )
 
 // The wiki's address, for links to the page and section of a doc: set
-// once (Options.WikiURL, from --public-url), or per request by the HTTP
+// once (Config.WikiURL, from --public-url), or per request by the HTTP
 // transport when it serves the wiki itself (WithWikiURL), from the address
 // the client reached.
 
 type wikiURLKey struct{}
 
 // WithWikiURL returns a context in which the wiki is at base (an absolute
-// URL ending in /wiki/), unless Options.WikiURL says otherwise.
+// URL ending in /wiki/), unless Config.WikiURL says otherwise.
 func WithWikiURL(ctx context.Context, base string) context.Context {
 	return context.WithValue(ctx, wikiURLKey{}, base)
 }

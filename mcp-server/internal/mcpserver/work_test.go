@@ -16,7 +16,7 @@ import (
 // call waits its turn, and past --work-queue-timeout gets a JSON-RPC error
 // naming the limits, counted as a refusal of the work budget.
 func TestWorkQueueRefusal(t *testing.T) {
-	srv := newServer(t, fixtureRoot, Options{Work: budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 50 * time.Millisecond}})
+	srv := newServer(t, fixtureRoot, func(c *Config) { c.Work = budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 50 * time.Millisecond} })
 	c := connect(t, srv)
 
 	hold, held := make(chan struct{}), make(chan struct{})

@@ -404,8 +404,8 @@ func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
 	}
 }
 
-// TestMatchesKeepTheirText checks that a match's line and source stay as
-// the doc reads after the search has decoded other docs into its scratch
+// TestMatchesKeepTheirText checks that a match's line, title and section
+// stay as the doc reads after the search has decoded other docs into its scratch
 // (see scanDoc): every match of a common word is kept, then checked.
 func TestMatchesKeepTheirText(t *testing.T) {
 	dir := t.TempDir()
@@ -423,19 +423,23 @@ func TestMatchesKeepTheirText(t *testing.T) {
 		"fold":  ix.Matches(Query{Text: "Schlüssel"}, Position{}), // line by line (not wholeText)
 	} {
 		kept := slices.Collect(seq)
-		docs := map[*docs.Doc]bool{}
+		seen := map[*docs.Doc]bool{}
 		for _, m := range kept {
-			docs[m.Doc] = true
+			seen[m.Doc] = true
 			text := m.Doc.Text()
-			if m.Source != text {
-				t.Fatalf("%s: %s:%d: the match's source is no longer the doc's text", name, m.Doc.Path, m.Line)
+			outline := docs.OutlineOf(m.Doc.Path, text)
+			trail, anchor := m.Section()
+			wantTrail, wantAnchor := outline.Section(m.Line)
+			if m.Title() != outline.Title || anchor != wantAnchor || !slices.Equal(trail, wantTrail) {
+				t.Fatalf("%s: %s:%d: the match is in %q %v #%s, the doc says %q %v #%s", name, m.Doc.Path, m.Line,
+					m.Title(), trail, anchor, outline.Title, wantTrail, wantAnchor)
 			}
 			if lines := strings.Split(text, "\n"); strings.TrimSuffix(lines[m.Line-1], "\r") != m.Text {
 				t.Fatalf("%s: %s:%d: the match's line reads %q, the doc's %q", name, m.Doc.Path, m.Line, m.Text, lines[m.Line-1])
 			}
 		}
-		if len(docs) < 20 {
-			t.Fatalf("%s: %d matches in %d docs: too few to tell", name, len(kept), len(docs))
+		if len(seen) < 20 {
+			t.Fatalf("%s: %d matches in %d docs: too few to tell", name, len(kept), len(seen))
 		}
 	}
 }

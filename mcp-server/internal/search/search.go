@@ -95,6 +95,7 @@ import (
 	"iter"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
@@ -118,9 +119,41 @@ type Match struct {
 	Doc    *docs.Doc
 	Line   int    // 1-based
 	Text   string // the line, without its terminator
-	Source string // the doc's text, as this search decoded it: Text is a line of it
 	Offset int    // byte offset of the match in the line
 	Length int    // byte length of the matched text in the line
+
+	text     string    // Doc's text as this search decoded it: Text is a line of it
+	outlines *outlines // the search's, shared by its matches
+}
+
+// Section tells where the match's line is in its doc: the trail of
+// headings above it, outermost first, and the anchor of the section it is
+// in (see docs.Outline.Section).
+func (m Match) Section() (trail []string, anchor string) {
+	o := m.outlines.of(m)
+	return o.Section(m.Line)
+}
+
+// Title is the title of the match's doc (see docs.Title).
+func (m Match) Title() string { return m.outlines.of(m).Title }
+
+// outlines keeps the outline of the last doc of a search that was asked
+// for: a doc's outline is read from its text once for all its matches,
+// which a search yields one after the other, and only when asked for (a
+// caller that drops a doc's matches never asks).
+type outlines struct {
+	mu  sync.Mutex
+	doc *docs.Doc
+	out docs.Outline
+}
+
+func (o *outlines) of(m Match) docs.Outline {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.doc != m.Doc {
+		o.doc, o.out = m.Doc, docs.OutlineOf(m.Doc.Path, m.text)
+	}
+	return o.out
 }
 
 // Matches yields the matches of q in snap that come after the position
@@ -212,8 +245,9 @@ func (b *Budget) admit(d *docs.Doc) bool {
 // reader decodes the docs a search reads into one scratch buffer, within
 // a budget.
 type reader struct {
-	buf    []byte
-	budget *Budget
+	buf      []byte
+	budget   *Budget
+	outlines *outlines // made with the search's first match
 }
 
 // scanDoc yields the matches in d's lines from index first on. It reports
@@ -230,7 +264,10 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, r *reader, yield func(Match) bo
 		if shared {
 			text, shared = strings.Clone(text), false
 		}
-		return yield(Match{Doc: d, Line: n, Text: text[start:end], Source: text, Offset: off, Length: length})
+		if r.outlines == nil {
+			r.outlines = &outlines{}
+		}
+		return yield(Match{Doc: d, Line: n, Text: text[start:end], Offset: off, Length: length, text: text, outlines: r.outlines})
 	}
 	rest, n := text, 0
 	for ; n < first && rest != ""; n++ {

@@ -1,16 +1,11 @@
-package mcpserver
+package corpus
 
 import (
-	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/tracing"
-
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // recorder is an Observer that keeps what it is told.
@@ -19,7 +14,6 @@ type recorder struct {
 	reloads, builds []time.Duration
 }
 
-func (r *recorder) Tracer() tracing.Tracer { return tracing.NoopTracer() }
 func (r *recorder) ObserveReload(d time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -41,23 +35,14 @@ func (r *recorder) counts() (reloads, builds int) {
 // disk's reload and index build, are reported to the Observer (for
 // /metrics).
 func TestObserver(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
-	dir := filepath.Join(root, "docs")
+	cfg := repo(t)
 	rec := &recorder{}
-	srv := New(Options{DataRoot: root, DocsPath: dir, Watch: watch.Poll, WatchPollInterval: 20 * time.Millisecond, Observer: rec})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	cfg.Observer = rec
+	run(t, New(cfg))
 	mcptest.Eventually(t, "the first index build", func() bool { _, b := rec.counts(); return b == 1 })
 	if r, _ := rec.counts(); r != 0 {
 		t.Errorf("%d reloads before any change", r)
 	}
-	writeFile(t, dir, "observed.md", "# Observed\n")
+	mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"observed.md": "# Observed\n"})
 	mcptest.Eventually(t, "a reload and a second index build", func() bool { r, b := rec.counts(); return r >= 1 && b == 2 })
 }

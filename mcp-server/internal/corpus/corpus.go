@@ -1,0 +1,316 @@
+// Package corpus keeps the docs served in step with the disk: it loads the
+// first snapshot, follows the docs folder and the repository files beside
+// it (package watch), applies each batch of changes (docs.Update), builds
+// each snapshot's search index in the background (package search), sets
+// the process's memory policy once the start-up is over, and tells its
+// caller what changed (docs.Change). The MCP server (package mcpserver)
+// reads its snapshots and turns its changes into notifications; it knows
+// nothing of the disk.
+//
+// Run owns the life of the snapshots: it starts following the files on
+// disk (Config.Watch) and, at the same time, loads the first snapshot and
+// opens it (Open), then settles the memory once its index is built; every
+// later snapshot comes from a batch of changes (update, in follow.go). A
+// search never waits for an index: it answers from the segments built so
+// far and scans the rest (see search.Find).
+//
+// A server can answer before the docs are there: until Open, Snapshot is
+// nil and Opened is not closed, and a request that needs the docs waits
+// for Opened, for as long as its context allows.
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
+)
+
+// Config says what the corpus reads and how it follows it. Start from
+// DefaultConfig and set the paths; New uses it as given.
+type Config struct {
+	DataRoot    string   // the repository the docs are of, named in the logs
+	DocsPath    string   // absolute path of the docs folder
+	Files       []string // absolute paths of other files followed beside it (the registry, CONTRIBUTING.md): their changes are told, not read
+	MaxDocBytes int64    // docs larger than this are skipped
+
+	// How Run follows the docs folder and Files.
+	Watch        watch.Mode
+	PollInterval time.Duration // when polling, how often every file's size and time are checked
+
+	Logger   *slog.Logger
+	Observer Observer // measures reloads and index builds; nil: nothing is measured
+}
+
+// DefaultConfig is the configuration with every default: docs up to
+// docs.DefaultMaxDocBytes, followed with file events where they work,
+// polling every watch.DefaultPollInterval elsewhere, and no logs.
+func DefaultConfig() Config {
+	return Config{
+		MaxDocBytes:  docs.DefaultMaxDocBytes,
+		Watch:        watch.Auto,
+		PollInterval: watch.DefaultPollInterval,
+		Logger:       slog.New(slog.DiscardHandler),
+	}
+}
+
+// Observer measures the corpus (metrics.Metrics is one): how long reloads
+// and search-index builds take.
+type Observer interface {
+	ObserveReload(time.Duration)
+	ObserveIndexBuild(time.Duration)
+}
+
+// Corpus is the docs served: the snapshot in use, and what keeps it in
+// step with the disk.
+type Corpus struct {
+	cfg     Config
+	log     *slog.Logger
+	store   *docs.Store
+	watcher *watch.Watcher // follows the files on disk while Run runs
+	applyMu sync.Mutex     // held while a batch of changes is applied
+
+	servedSince atomic.Int64 // when the snapshot served was put in the store, Unix nanoseconds
+
+	opened   chan struct{} // closed once the corpus has its docs (Open)
+	openOnce sync.Once
+
+	// beforeLoad, when set, runs just before Run loads the docs (tests
+	// hold the load back with it to see what happens meanwhile).
+	beforeLoad func(context.Context)
+}
+
+// New returns a corpus that has no docs yet: call Run to load them and
+// follow them on disk, or (in tests) Open with docs loaded already.
+func New(cfg Config) *Corpus {
+	return &Corpus{
+		cfg:    cfg,
+		log:    cfg.Logger,
+		store:  docs.NewStore(nil),
+		opened: make(chan struct{}),
+		watcher: watch.New(watch.Options{
+			Mode:         cfg.Watch,
+			Dir:          cfg.DocsPath,
+			Files:        cfg.Files,
+			PollInterval: cfg.PollInterval,
+			Logger:       cfg.Logger,
+		}),
+	}
+}
+
+// Snapshot returns the docs served now: nil until Opened is closed.
+func (c *Corpus) Snapshot() *docs.Snapshot { return c.store.Snapshot() }
+
+// Opened is closed once the corpus has its docs (see Open).
+func (c *Corpus) Opened() <-chan struct{} { return c.opened }
+
+// ServedSince returns when the snapshot served was put in place: the zero
+// time until Opened is closed.
+func (c *Corpus) ServedSince() time.Time {
+	if ns := c.servedSince.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+// Follows reports whether changes on disk are followed (Config.Watch is
+// not off): while it is false, the snapshot served never changes.
+func (c *Corpus) Follows() bool { return c.cfg.Watch != watch.Off }
+
+// Watching says how changes on disk are followed now: fsnotify, poll, or
+// off (with Config.Watch off, and before or after Run).
+func (c *Corpus) Watching() string { return string(c.watcher.Method()) }
+
+// Run loads the docs and keeps them in step with the disk until ctx ends,
+// calling publish with each change once the snapshot it makes is served
+// (one change at a time, in generation order). It returns nil when ctx
+// ends, or an error when the first load fails (the docs folder vanished
+// after the configuration was checked): there are then no docs to serve,
+// and its caller should stop.
+//
+// Following and the load start together: on a tree of thousands of
+// folders, putting a watch on each takes longer than reading the files,
+// and the load need not wait for it. An edit made while the docs load is
+// still seen: once the docs are open and the watcher is ready, one rescan
+// (docs.Changes.All, a stat of every file, only changed files read) picks
+// up what changed before the watch on its folder was in place; edits after
+// that come as batches from the watcher, applied once the docs are open.
+// Not being able to follow at all is logged, and the corpus goes on
+// serving what it loaded.
+func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
+	ctx, stop := context.WithCancel(ctx)
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		if err := c.follow(ctx, c.watcher, publish); err != nil {
+			c.log.Error("not following changes to the docs; restart to see edits", "err", err)
+		}
+	}()
+	defer func() {
+		stop()
+		<-followed
+	}()
+
+	watching := false // the watcher was ready before the load began
+	select {
+	case <-c.watcher.Ready():
+		watching = true
+	default:
+	}
+	snap, err := c.load(ctx)
+	if err != nil || snap == nil {
+		return err
+	}
+	rescanned := make(chan struct{})
+	if watching {
+		close(rescanned)
+	} else {
+		go func() {
+			defer close(rescanned)
+			select {
+			case <-c.watcher.Ready():
+				c.update(ctx, watch.Batch{All: true}, false, publish)
+			case <-ctx.Done():
+			}
+		}()
+	}
+	// The start-up is over once the first index is built and the rescan
+	// is done: then the memory settles, to what it will stay near.
+	for _, done := range []<-chan struct{}{search.IndexOf(snap).Done(), rescanned} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	settleMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	c.log.Info("memory settled", "heap_bytes", ms.HeapAlloc)
+	<-ctx.Done()
+	return nil
+}
+
+// load reads the first snapshot and opens it. It returns nil, nil when ctx
+// ends first.
+func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
+	if c.beforeLoad != nil {
+		c.beforeLoad(ctx)
+	}
+	begin := time.Now()
+	snap, err := docs.Load(ctx, c.cfg.DocsPath, c.loadOptions(1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		c.log.Error("cannot load the docs; stopping", "err", err)
+		return nil, fmt.Errorf("load docs: %w", err)
+	}
+	c.Open(snap)
+	text, held := snap.TextBytes()
+	c.log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
+		"duration", time.Since(begin).Round(time.Millisecond), "data_root", c.cfg.DataRoot,
+		"text_bytes", text, "held_bytes", held)
+	return snap, nil
+}
+
+// loadOptions are the options of every read of the docs folder, the first
+// load and each update: only the generation differs.
+func (c *Corpus) loadOptions(generation uint64) docs.LoadOptions {
+	return docs.LoadOptions{MaxDocBytes: c.cfg.MaxDocBytes, Generation: generation, Logger: c.log}
+}
+
+// settleMemory is the process's memory policy once the first snapshot is
+// loaded and indexed (and, when the watcher was not ready before the load,
+// the rescan that follows is done): the scratch memory of the load, the
+// build and the rescan goes back to the system, and from now on the docs
+// and their index are most of the heap, so the garbage collector's target
+// drops to steadyGCPercent unless GOGC is set. It is the one setting of
+// the process's garbage collector.
+func settleMemory() {
+	debug.FreeOSMemory()
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(steadyGCPercent)
+	}
+}
+
+// steadyGCPercent is the garbage collector's target (GOGC) once the first
+// snapshot is loaded and indexed, unless GOGC is set. The docs and their
+// index are then most of the heap, and they live as long as the process:
+// with Go's default of 100, the garbage of searches could grow to their
+// size again before a collection, doubling the resident memory (4.4x the
+// corpus after 6,000 searches on 40,000 files). At 10 it stays under a
+// tenth of them: on 9,746 files (44 MB) 89 MB resident after 1,000
+// searches where 20 gave 95 MB. A collection then comes every few dozen
+// searches; it marks only the docs' and the index's headers (their text
+// and posting lists hold no pointers), a few milliseconds of CPU on the
+// other core. The load and the first build keep the default: at 25 from
+// the start, loading 40,000 files took 2 to 3 s longer. See
+// docs/server/architecture.md.
+const steadyGCPercent = 10
+
+// Open makes snap the docs served, once: it puts snap in the store, starts
+// building its search index, and closes Opened. It tells no one: Run calls
+// it with the first snapshot it loads, which nobody has seen a list without
+// (requests wait for Opened); later snapshots come from changes on disk,
+// which Run's publish is told of.
+func (c *Corpus) Open(snap *docs.Snapshot) {
+	c.openOnce.Do(func() {
+		c.store.Replace(snap)
+		c.servedSince.Store(time.Now().UnixNano())
+		c.indexInBackground(nil, snap)
+		close(c.opened)
+	})
+}
+
+// await waits until the corpus has its docs, or ctx ends.
+func (c *Corpus) await(ctx context.Context) error {
+	select {
+	case <-c.opened:
+		return nil
+	default:
+	}
+	select {
+	case <-c.opened:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// indexInBackground starts building snap's search index at once, so that
+// the first search on a new snapshot finds it built (or nearly), reusing
+// what it can of prev's (nil for the first snapshot), and logs when it is
+// done.
+func (c *Corpus) indexInBackground(prev, snap *docs.Snapshot) {
+	first := prev == nil
+	p := search.ReindexOf(snap, prev)
+	go func() {
+		<-p.Done()
+		ix, err := p.Index()
+		if err != nil {
+			c.log.Warn("no search index; searches scan every line", "generation", snap.Generation(), "err", err)
+			return
+		}
+		st := ix.Stats()
+		if c.cfg.Observer != nil {
+			c.cfg.Observer.ObserveIndexBuild(st.BuildTime)
+		}
+		level := slog.LevelDebug
+		if first {
+			level = slog.LevelInfo
+		}
+		c.log.Log(context.Background(), level, "search index built", "generation", snap.Generation(),
+			"docs", st.Docs, "duration", st.BuildTime, "reused_docs", st.ReusedDocs,
+			"index_bytes", st.Bytes, "corpus_bytes", st.CorpusBytes)
+	}()
+}
