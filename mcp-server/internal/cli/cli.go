@@ -136,30 +136,9 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	corpusCfg := corpus.Config{
-		DataRoot:     cfg.DataRoot,
-		DocsPath:     cfg.DocsPath,
-		Files:        []string{cfg.RegistryPath, cfg.ContributingPath},
-		MaxDocBytes:  cfg.MaxDocBytes,
-		Watch:        cfg.Watch,
-		PollInterval: cfg.WatchPollInterval,
-		Logger:       log,
-	}
-	opts := mcpserver.Config{
-		Version:          cfg.Version,
-		DataRoot:         cfg.DataRoot,
-		RegistryPath:     cfg.RegistryPath,
-		ContributingPath: cfg.ContributingPath,
-		MaxResultBytes:   cfg.MaxResultBytes,
-		Logger:           log,
-		MaxSubscriptions: cfg.MaxSubscriptions,
-		MaxQueued:        cfg.MaxQueued,
-		Budgets:          budget.New(),
-		Work:             cfg.Work,
-	}
-	if cfg.PublicURL != "" {
-		opts.WikiURL = cfg.PublicURL + "/wiki/"
-	}
+	corpusCfg, opts := cfg.Corpus, cfg.MCP
+	corpusCfg.Logger = log
+	opts.Version, opts.Logger, opts.Budgets = cfg.Version, log, budget.New()
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {
 		m = metrics.New(cfg.Version)

@@ -15,33 +15,28 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
-// config is everything the flags decide, checked.
+// config is everything the flags decide, checked. Each part's Config is
+// filled here once, from flags whose defaults are that part's
+// DefaultConfig(); run adds only what the flags do not decide (logger,
+// budgets, metrics).
 type config struct {
-	Version          string
-	Stdio            bool
-	DataRoot         string // absolute
-	DocsPath         string // absolute path of the docs folder
-	RegistryPath     string // absolute path of mod_hooks.json
-	ContributingPath string
-	MaxResultBytes   int
-	MaxDocBytes      int64
-	LogLevel         slog.Level
-	LogFormat        string
-	PublicURL        string // where clients reach the server (its wiki at /wiki/); empty: unknown
-	MaxLineBytes     int    // stdio mode
-	Work             budget.WorkLimits
-	MaxSubscriptions int
-	MaxQueued        int
+	Version      string
+	Stdio        bool
+	DataRoot     string // absolute
+	LogLevel     slog.Level
+	LogFormat    string
+	PublicURL    string // where clients reach the server (its wiki at /wiki/); empty: unknown
+	MaxLineBytes int    // stdio mode
 
-	Watch             watch.Mode
-	WatchPollInterval time.Duration
+	Corpus corpus.Config    // the docs and how they are followed on disk
+	MCP    mcpserver.Config // the MCP surface and its limits
 
 	// HTTP mode (without --stdio): the transport's configuration, filled
 	// from the flags once and handed to httpserver.New as it is (run adds
@@ -57,7 +52,8 @@ const authTokenEnv = "DOCS_MCP_AUTH_TOKEN"
 const minResultBytes = 1 << 10
 
 func flags() []cli.Flag {
-	work, web := budget.DefaultWorkLimits(), httpserver.DefaultConfig()
+	content, docsCfg, web := mcpserver.DefaultConfig(), corpus.DefaultConfig(), httpserver.DefaultConfig()
+	work := content.Work
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "stdio", EnvVars: []string{envName("stdio")},
 			Usage: "speak MCP over standard input and output (the way MCP clients start local servers)"},
@@ -67,9 +63,9 @@ func flags() []cli.Flag {
 			Usage: "the docs folder, relative to the data root unless absolute"},
 		&cli.StringFlag{Name: "framework-dir", EnvVars: []string{envName("framework-dir")}, Value: "framework",
 			Usage: "the folder holding mod_hooks.json, relative to the data root unless absolute"},
-		&cli.IntFlag{Name: "max-result-bytes", EnvVars: []string{envName("max-result-bytes")}, Value: mcpserver.DefaultMaxResultBytes,
+		&cli.IntFlag{Name: "max-result-bytes", EnvVars: []string{envName("max-result-bytes")}, Value: content.MaxResultBytes,
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
-		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docs.DefaultMaxDocBytes,
+		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docsCfg.MaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
 		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: work.Running, DefaultText: "the number of cores less one (at least 1)",
 			Usage: "most tool calls and doc reads running at once; the others wait in a queue where clients take turns"},
@@ -79,7 +75,7 @@ func flags() []cli.Flag {
 			Usage: "longest wait of a request for its turn; past it the request gets a JSON-RPC error saying the server is busy"},
 		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
-		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: watch.DefaultPollInterval,
+		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: docsCfg.PollInterval,
 			Usage: "with --watch poll (or auto falling back to it), how often every file's size and time are checked"},
 		&cli.StringFlag{Name: "log-level", EnvVars: []string{envName("log-level")}, Value: "info",
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
@@ -109,9 +105,9 @@ func flags() []cli.Flag {
 			Usage: "end an event stream whose client takes no data for this long"},
 		&cli.IntFlag{Name: "max-connections", EnvVars: []string{envName("max-connections")}, Value: web.MaxConnections, Category: "HTTP mode",
 			Usage: "most open HTTP connections; past it a new connection is closed at once"},
-		&cli.IntFlag{Name: "max-subscriptions", EnvVars: []string{envName("max-subscriptions")}, Value: mcpserver.DefaultMaxSubscriptions,
+		&cli.IntFlag{Name: "max-subscriptions", EnvVars: []string{envName("max-subscriptions")}, Value: content.MaxSubscriptions,
 			Usage: "most resources one session may subscribe to; only resources the server lists can be subscribed to"},
-		&cli.IntFlag{Name: "max-queued-notifications", EnvVars: []string{envName("max-queued-notifications")}, Value: mcpserver.DefaultMaxQueuedNotifications,
+		&cli.IntFlag{Name: "max-queued-notifications", EnvVars: []string{envName("max-queued-notifications")}, Value: content.MaxQueued,
 			Usage: "most resource-update notifications waiting for one session (1 to 100); past it further updates for that session are dropped"},
 		&cli.BoolFlag{Name: "stateless", EnvVars: []string{envName("stateless")}, Category: "HTTP mode",
 			Usage: "no MCP sessions: every POST stands alone and GET answers 405 (for several instances behind a load balancer)"},
@@ -135,50 +131,52 @@ func flags() []cli.Flag {
 // configFrom checks the flags and the data root they name.
 func configFrom(c *cli.Context) (config, error) {
 	cfg := config{
-		Stdio:            c.Bool("stdio"),
-		MaxResultBytes:   c.Int("max-result-bytes"),
-		MaxDocBytes:      c.Int64("max-doc-bytes"),
-		LogFormat:        c.String("log-format"),
-		MaxSubscriptions: c.Int("max-subscriptions"),
-		MaxQueued:        c.Int("max-queued-notifications"),
-		MaxLineBytes:     c.Int("max-line-bytes"),
-		Work: budget.WorkLimits{Running: c.Int("max-concurrent-work"), PerClient: c.Int("max-client-work"),
-			MaxWait: c.Duration("work-queue-timeout")},
+		Stdio:        c.Bool("stdio"),
+		LogFormat:    c.String("log-format"),
+		MaxLineBytes: c.Int("max-line-bytes"),
+		Corpus:       corpus.DefaultConfig(),
+		MCP:          mcpserver.DefaultConfig(),
 	}
+	cfg.Corpus.MaxDocBytes = c.Int64("max-doc-bytes")
+	cfg.MCP.MaxResultBytes = c.Int("max-result-bytes")
+	cfg.MCP.MaxSubscriptions = c.Int("max-subscriptions")
+	cfg.MCP.MaxQueued = c.Int("max-queued-notifications")
+	cfg.MCP.Work = budget.WorkLimits{Running: c.Int("max-concurrent-work"), PerClient: c.Int("max-client-work"),
+		MaxWait: c.Duration("work-queue-timeout")}
 	if err := cfg.LogLevel.UnmarshalText([]byte(c.String("log-level"))); err != nil {
 		return cfg, usagef("--log-level %q: use debug, info, warn or error", c.String("log-level"))
 	}
 	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
 		return cfg, usagef("--log-format %q: use text or json", cfg.LogFormat)
 	}
-	if cfg.MaxResultBytes < minResultBytes {
-		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MaxResultBytes, minResultBytes)
+	if cfg.MCP.MaxResultBytes < minResultBytes {
+		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MCP.MaxResultBytes, minResultBytes)
 	}
-	if cfg.Work.Running < 1 || cfg.Work.PerClient < 1 {
-		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.Work.Running, cfg.Work.PerClient)
+	if cfg.MCP.Work.Running < 1 || cfg.MCP.Work.PerClient < 1 {
+		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.MCP.Work.Running, cfg.MCP.Work.PerClient)
 	}
-	if cfg.Work.MaxWait < 10*time.Millisecond {
-		return cfg, usagef("--work-queue-timeout %s: use at least 10ms", cfg.Work.MaxWait)
+	if cfg.MCP.Work.MaxWait < 10*time.Millisecond {
+		return cfg, usagef("--work-queue-timeout %s: use at least 10ms", cfg.MCP.Work.MaxWait)
 	}
 	if cfg.MaxLineBytes < 4096 {
 		return cfg, usagef("--max-line-bytes %d is too small: use at least 4096", cfg.MaxLineBytes)
 	}
-	if cfg.MaxDocBytes < 1 {
-		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.MaxDocBytes)
+	if cfg.Corpus.MaxDocBytes < 1 {
+		return cfg, usagef("--max-doc-bytes %d: use a positive size", cfg.Corpus.MaxDocBytes)
 	}
-	if cfg.MaxSubscriptions < 1 {
-		return cfg, usagef("--max-subscriptions %d: use at least 1", cfg.MaxSubscriptions)
+	if cfg.MCP.MaxSubscriptions < 1 {
+		return cfg, usagef("--max-subscriptions %d: use at least 1", cfg.MCP.MaxSubscriptions)
 	}
-	if cfg.MaxQueued < 1 || cfg.MaxQueued > mcpserver.DefaultMaxQueuedNotifications {
-		return cfg, usagef("--max-queued-notifications %d: use 1 to %d (the queue mcp-go gives each session)", cfg.MaxQueued, mcpserver.DefaultMaxQueuedNotifications)
+	if cfg.MCP.MaxQueued < 1 || cfg.MCP.MaxQueued > mcpserver.DefaultMaxQueuedNotifications {
+		return cfg, usagef("--max-queued-notifications %d: use 1 to %d (the queue mcp-go gives each session)", cfg.MCP.MaxQueued, mcpserver.DefaultMaxQueuedNotifications)
 	}
 	mode, err := watch.ParseMode(c.String("watch"))
 	if err != nil {
 		return cfg, usagef("--watch: %v", err)
 	}
-	cfg.Watch = mode
-	if cfg.WatchPollInterval = c.Duration("watch-poll-interval"); cfg.WatchPollInterval < 100*time.Millisecond {
-		return cfg, usagef("--watch-poll-interval %s: use at least 100ms", cfg.WatchPollInterval)
+	cfg.Corpus.Watch = mode
+	if cfg.Corpus.PollInterval = c.Duration("watch-poll-interval"); cfg.Corpus.PollInterval < 100*time.Millisecond {
+		return cfg, usagef("--watch-poll-interval %s: use at least 100ms", cfg.Corpus.PollInterval)
 	}
 
 	if cfg.PublicURL, err = publicURL(c.String("public-url")); err != nil {
@@ -189,12 +187,17 @@ func configFrom(c *cli.Context) (config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	docsPath := under(root, c.String("docs-dir"))
+	registry := filepath.Join(under(root, c.String("framework-dir")), "mod_hooks.json")
+	contributing := filepath.Join(root, "CONTRIBUTING.md")
+	if err := isDir(docsPath); err != nil {
+		return cfg, usagef("no docs folder at %s: %v (set --docs-dir, or --data-root to the repository)", docsPath, err)
+	}
 	cfg.DataRoot = root
-	cfg.DocsPath = under(root, c.String("docs-dir"))
-	cfg.RegistryPath = filepath.Join(under(root, c.String("framework-dir")), "mod_hooks.json")
-	cfg.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
-	if err := isDir(cfg.DocsPath); err != nil {
-		return cfg, usagef("no docs folder at %s: %v (set --docs-dir, or --data-root to the repository)", cfg.DocsPath, err)
+	cfg.Corpus.DataRoot, cfg.Corpus.DocsPath, cfg.Corpus.Files = root, docsPath, []string{registry, contributing}
+	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath = root, registry, contributing
+	if cfg.PublicURL != "" {
+		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"
 	}
 	if cfg.Stdio {
 		return cfg, nil

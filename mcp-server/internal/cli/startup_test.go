@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -35,14 +37,11 @@ func TestStartupLoadFailureStops(t *testing.T) {
 // stdioConfig is the configuration of a stdio server over the repository
 // root, as the flags would give it.
 func stdioConfig(root string, mode watch.Mode) config {
-	return config{
-		Version:          "test",
-		Stdio:            true,
-		DataRoot:         root,
-		DocsPath:         filepath.Join(root, "docs"),
-		RegistryPath:     filepath.Join(root, "framework", "mod_hooks.json"),
-		ContributingPath: filepath.Join(root, "CONTRIBUTING.md"),
-		LogFormat:        "text",
-		Watch:            mode,
-	}
+	registry, contributing := filepath.Join(root, "framework", "mod_hooks.json"), filepath.Join(root, "CONTRIBUTING.md")
+	cfg := config{Version: "test", Stdio: true, DataRoot: root, LogFormat: "text", MaxLineBytes: 16 << 20,
+		Corpus: corpus.DefaultConfig(), MCP: mcpserver.DefaultConfig()}
+	cfg.Corpus.DataRoot, cfg.Corpus.DocsPath, cfg.Corpus.Files = root, filepath.Join(root, "docs"), []string{registry, contributing}
+	cfg.Corpus.Watch = mode
+	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath = root, registry, contributing
+	return cfg
 }
