@@ -57,10 +57,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		switch r.Method {
 		case http.MethodPost:
 			s.post(next, w, r)
-		case http.MethodGet:
-			s.get(next, w, r)
-		case http.MethodDelete:
-			s.delete(next, w, r)
+		case http.MethodGet, http.MethodDelete:
+			switch {
+			case s.sessions == nil:
+				writeError(w, errStateless, nil)
+			case mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)):
+				next.ServeHTTP(w, r) // on 2026-07-28 mcp-go answers as that revision says
+			case r.Method == http.MethodGet:
+				s.get(next, w, r)
+			default:
+				s.delete(next, w, r)
+			}
 		default:
 			writeError(w, fmt.Errorf("%w (got %s)", errMethod, r.Method), nil)
 		}
@@ -212,14 +219,6 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 }
 
 func (s *Server) get(next http.Handler, w http.ResponseWriter, r *http.Request) {
-	if s.sessions == nil {
-		writeError(w, errStateless, nil)
-		return
-	}
-	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
-		next.ServeHTTP(w, r)
-		return
-	}
 	if !acceptsEventStream(r) {
 		writeError(w, errNotAcceptable, nil)
 		return
@@ -261,14 +260,6 @@ func acceptsEventStream(r *http.Request) bool {
 }
 
 func (s *Server) delete(next http.Handler, w http.ResponseWriter, r *http.Request) {
-	if s.sessions == nil {
-		writeError(w, errStateless, nil)
-		return
-	}
-	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
-		next.ServeHTTP(w, r)
-		return
-	}
 	if err := s.sessions.touch(r.Header.Get(server.HeaderKeySessionID)); err != nil {
 		writeError(w, err, nil)
 		return
