@@ -25,6 +25,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // Deadline is how long a test waits for something that should happen. It
@@ -41,6 +42,22 @@ func Eventually(t testing.TB, what string, ok func() bool) {
 			t.Fatalf("gave up waiting for %s after %s", what, Deadline)
 		}
 	}
+}
+
+// InProcess connects mcp-go's in-process client to srv and opens its
+// session on the protocol revision given (see Initialize); the client is
+// closed when the test ends.
+func InProcess(t testing.TB, srv *server.MCPServer, protocol string) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c, Initialize(t, c, protocol, "test")
 }
 
 // Initialize opens c's session as the client name, asking for the

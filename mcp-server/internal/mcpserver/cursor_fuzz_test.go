@@ -96,14 +96,6 @@ func fuzzClient(f *testing.F) (*client.Client, *docs.Snapshot) {
 	cfg.MaxResultBytes = 2048 // small pages, so that cursors are made and followed
 	snap := loadDocs(f, docsDir)
 	srv := New(cfg, openCorpus(snap, corpus.DefaultConfig()))
-	c, err := client.NewInProcessClient(srv.MCP())
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { c.Close() })
-	if err := c.Start(context.Background()); err != nil {
-		f.Fatal(err)
-	}
-	mcptest.Initialize(f, c, mcp.LATEST_PROTOCOL_VERSION, "fuzz")
+	c, _ := mcptest.InProcess(f, srv.MCP(), mcp.LATEST_PROTOCOL_VERSION)
 	return c, snap
 }

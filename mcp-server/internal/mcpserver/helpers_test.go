@@ -83,17 +83,7 @@ func connect(t *testing.T, srv *Server) *client.Client {
 // returns the server's answer.
 func initialize(t *testing.T, srv *Server) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
-	c, err := client.NewInProcessClient(srv.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	res := mcptest.Initialize(t, c, mcp.LATEST_PROTOCOL_VERSION, "test")
-	return c, res
+	return mcptest.InProcess(t, srv.MCP(), mcp.LATEST_PROTOCOL_VERSION)
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.

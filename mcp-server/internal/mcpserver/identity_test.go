@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -62,17 +62,7 @@ func TestCacheHints(t *testing.T) {
 		mode    watch.Mode
 		wantTTL int64
 	}{{watch.Auto, 0}, {watch.Off, maxDocsTTL.Milliseconds()}} {
-		c, err := client.NewInProcessClient(serve(tt.mode).MCP())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		if err := c.Start(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-			t.Fatal(err)
-		}
+		c, _ := mcptest.InProcess(t, serve(tt.mode).MCP(), mcp.LATEST_PROTOCOL_VERSION)
 		tools, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
 		if err != nil {
 			t.Fatal(err)

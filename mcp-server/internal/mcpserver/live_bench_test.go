@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -37,19 +37,7 @@ func BenchmarkEditToSearchable(b *testing.B) {
 	cfg.DataRoot = root
 	srv, _ := runCorpus(b, cfg, docsDir, watch.Auto)
 
-	c, err := client.NewInProcessClient(srv.MCP())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	if _, err := c.Initialize(ctx, init); err != nil {
-		b.Fatal(err)
-	}
+	c, _ := mcptest.InProcess(b, srv.MCP(), "2025-06-18") // a revision with sessions: edits are followed per session
 	found := func(token string) bool {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "mod_search_docs"

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
@@ -29,17 +28,7 @@ import (
 func BenchmarkSearchPage(b *testing.B) {
 	ctx := context.Background()
 	srv := benchServer(b)
-	c, err := client.NewInProcessClient(srv.MCP())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		b.Fatal(err)
-	}
+	c, _ := mcptest.InProcess(b, srv.MCP(), mcp.LATEST_PROTOCOL_VERSION)
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "mod_search_docs"
 	req.Params.Arguments = map[string]any{"query": "player", "limit": 50}
