@@ -54,15 +54,16 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown watch mode %q: use auto, poll or off", s)
 }
 
-// Defaults of the options.
+// Defaults of the configuration (DefaultConfig).
 const (
 	DefaultQuiet        = 50 * time.Millisecond
 	DefaultMaxDelay     = time.Second
 	DefaultPollInterval = 2 * time.Second
 )
 
-// Options configures a Watcher. Zero durations take the defaults.
-type Options struct {
+// Config configures a Watcher. Start from DefaultConfig: New uses it as
+// given.
+type Config struct {
 	Mode  Mode
 	Dir   string   // the folder followed recursively
 	Files []string // single files followed too (through their folders, so a rename over them is seen)
@@ -78,7 +79,7 @@ type Options struct {
 type Batch struct {
 	Paths []string // slash paths relative to Dir (files or folders), sorted
 	All   bool     // anything under Dir may have changed: look at all of it
-	Files []string // the Options.Files that may have changed
+	Files []string // the Config.Files that may have changed
 }
 
 // Empty reports whether the batch names nothing.
@@ -94,9 +95,9 @@ const (
 	MethodPolling Method = "poll"
 )
 
-// Watcher follows Options.Dir and Options.Files.
+// Watcher follows Config.Dir and Config.Files.
 type Watcher struct {
-	opts   Options
+	opts   Config
 	log    *slog.Logger
 	method atomic.Value // Method
 
@@ -127,20 +128,17 @@ func (w *Watcher) watchList() []string {
 	return nil
 }
 
+// DefaultConfig is a watcher's configuration with every default: file
+// events where they can be used (Auto), batches after 50 ms of quiet and
+// within a second, a poll every 2 s, no log. Dir and Files are the
+// caller's.
+func DefaultConfig() Config {
+	return Config{Mode: Auto, Quiet: DefaultQuiet, MaxDelay: DefaultMaxDelay, PollInterval: DefaultPollInterval,
+		Logger: slog.New(slog.DiscardHandler)}
+}
+
 // New returns a watcher; Run starts it.
-func New(opts Options) *Watcher {
-	if opts.Quiet <= 0 {
-		opts.Quiet = DefaultQuiet
-	}
-	if opts.MaxDelay <= 0 {
-		opts.MaxDelay = DefaultMaxDelay
-	}
-	if opts.PollInterval <= 0 {
-		opts.PollInterval = DefaultPollInterval
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+func New(opts Config) *Watcher {
 	opts.Dir = filepath.Clean(opts.Dir)
 	w := &Watcher{opts: opts, log: opts.Logger, ready: make(chan struct{})}
 	w.method.Store(MethodNone)
@@ -263,7 +261,7 @@ func stampFile(path string) fileStamp {
 type tree struct {
 	w       *Watcher
 	fsw     *fsnotify.Watcher
-	files   map[string]bool // Options.Files, cleaned
+	files   map[string]bool // Config.Files, cleaned
 	folders int             // watches added, for the log
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // run starts a watcher and returns the channel its batches arrive on.
-func run(t *testing.T, opts Options) (*Watcher, <-chan Batch) {
+func run(t *testing.T, opts Config) (*Watcher, <-chan Batch) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := New(opts)
@@ -66,7 +66,7 @@ func TestNotify(t *testing.T) {
 	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home\n")
 	mcptest.WriteFile(t, filepath.Join(dir, "guide", "intro.md"), "# Intro\n")
 	mcptest.WriteFile(t, registry, "{}")
-	w, batches := run(t, Options{Mode: Auto, Dir: dir, Files: []string{registry}})
+	w, batches := run(t, config(func(c *Config) { c.Mode = Auto; c.Dir = dir; c.Files = []string{registry} }))
 	if w.Method() != MethodNotify {
 		t.Fatalf("method = %s, want fsnotify", w.Method())
 	}
@@ -124,7 +124,7 @@ func TestNotifySkips(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := run(t, Options{Mode: Auto, Dir: dir})
+	w, _ := run(t, config(func(c *Config) { c.Mode = Auto; c.Dir = dir }))
 	got := w.watchList()
 	for _, p := range []string{filepath.Join(dir, ".git"), filepath.Join(dir, "link"), filepath.Join(base, "outside")} {
 		if slices.Contains(got, p) {
@@ -137,7 +137,7 @@ func TestNotifySkips(t *testing.T) {
 // many there are: a git checkout of a thousand files is one update.
 func TestCoalesce(t *testing.T) {
 	dir := t.TempDir()
-	w := New(Options{Mode: Auto, Dir: dir, Quiet: time.Millisecond})
+	w := New(config(func(c *Config) { c.Mode = Auto; c.Dir = dir; c.Quiet = time.Millisecond }))
 	tr := &tree{w: w, files: map[string]bool{}}
 	events := make(chan fsnotify.Event) // unbuffered: a send returns once the loop has it
 	errs := make(chan error)
@@ -196,7 +196,7 @@ func TestEventPaths(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "docs")
 	registry := filepath.Join(base, "framework", "mod_hooks.json")
-	w := New(Options{Dir: dir, Files: []string{registry}})
+	w := New(config(func(c *Config) { c.Dir = dir; c.Files = []string{registry} }))
 	tr := &tree{w: w, files: map[string]bool{registry: true}}
 	// On Linux and macOS a "\" is part of a name, which no doc path holds;
 	// on Windows it separates folders.
@@ -241,7 +241,12 @@ func TestPoll(t *testing.T) {
 	guide := filepath.Join(base, "CONTRIBUTING.md")
 	mcptest.WriteFile(t, filepath.Join(dir, "index.md"), "# Home\n")
 	mcptest.WriteFile(t, guide, "# Contributing\n")
-	w, batches := run(t, Options{Mode: Poll, Dir: dir, Files: []string{guide}, PollInterval: 10 * time.Millisecond})
+	w, batches := run(t, config(func(c *Config) {
+		c.Mode = Poll
+		c.Dir = dir
+		c.Files = []string{guide}
+		c.PollInterval = 10 * time.Millisecond
+	}))
 	if w.Method() != MethodPolling {
 		t.Fatalf("method = %s, want poll", w.Method())
 	}
@@ -251,7 +256,7 @@ func TestPoll(t *testing.T) {
 }
 
 func TestOff(t *testing.T) {
-	w := New(Options{Mode: Off, Dir: t.TempDir()})
+	w := New(config(func(c *Config) { c.Mode = Off; c.Dir = t.TempDir() }))
 	if err := w.Run(context.Background(), func(context.Context, Batch) { t.Error("a batch with --watch off") }); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +283,12 @@ func TestFallback(t *testing.T) {
 		mcptest.WriteFile(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "x.md"), "# X\n")
 	}
 	var logs mcptest.Buffer
-	w := New(Options{Mode: Auto, Dir: dir, PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	w := New(config(func(c *Config) {
+		c.Mode = Auto
+		c.Dir = dir
+		c.PollInterval = 10 * time.Millisecond
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	}))
 	w.maxFolders = 3
 	ctx, cancel := context.WithCancel(context.Background())
 	batches := make(chan Batch, 100)
@@ -295,4 +305,11 @@ func TestFallback(t *testing.T) {
 	if !strings.Contains(logs.String(), "polling instead") || !strings.Contains(logs.String(), "no space left on device") {
 		t.Errorf("log does not say why it polls:\n%s", logs.String())
 	}
+}
+
+// config is DefaultConfig changed by edit.
+func config(edit func(*Config)) Config {
+	c := DefaultConfig()
+	edit(&c)
+	return c
 }

@@ -93,18 +93,19 @@ type Corpus struct {
 // follow them on disk, or (in tests) Open with docs loaded already.
 func New(cfg Config) *Corpus {
 	return &Corpus{
-		cfg:    cfg,
-		log:    cfg.Logger,
-		store:  docs.NewStore(nil),
-		opened: make(chan struct{}),
-		watcher: watch.New(watch.Options{
-			Mode:         cfg.Watch,
-			Dir:          cfg.DocsPath,
-			Files:        cfg.Files,
-			PollInterval: cfg.PollInterval,
-			Logger:       cfg.Logger,
-		}),
+		cfg:     cfg,
+		log:     cfg.Logger,
+		store:   docs.NewStore(nil),
+		opened:  make(chan struct{}),
+		watcher: watch.New(watchConfig(cfg)),
 	}
+}
+
+// watchConfig is the watcher's part of cfg.
+func watchConfig(cfg Config) watch.Config {
+	w := watch.DefaultConfig()
+	w.Mode, w.Dir, w.Files, w.PollInterval, w.Logger = cfg.Watch, cfg.DocsPath, cfg.Files, cfg.PollInterval, cfg.Logger
+	return w
 }
 
 // Snapshot returns the docs served now: nil until Opened is closed.

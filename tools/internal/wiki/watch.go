@@ -67,7 +67,9 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	for i, rel := range sources {
 		files[i] = filepath.Join(root, filepath.FromSlash(rel))
 	}
-	follow := watch.New(watch.Options{Mode: watch.Poll, Dir: filepath.Join(root, "docs"), Files: files, PollInterval: poll})
+	cfg := watch.DefaultConfig()
+	cfg.Mode, cfg.Dir, cfg.Files, cfg.PollInterval = watch.Poll, filepath.Join(root, "docs"), files, poll
+	follow := watch.New(cfg)
 	if err := follow.Run(ctx, func(ctx context.Context, _ watch.Batch) { w.poll(ctx) }); err != nil {
 		return fmt.Errorf("watch wiki: %w", err)
 	}
