@@ -33,6 +33,21 @@ import (
 // (speed lives in benchmarks).
 const Deadline = time.Minute
 
+// Background runs run in its own goroutine until the test ends: then its
+// context is cancelled, the test waits for it to return, and an error it
+// returns fails the test, named by what.
+func Background(t testing.TB, what string, run func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	})
+}
+
 // Eventually polls ok until it holds, and fails the test if it does not
 // within Deadline.
 func Eventually(t testing.TB, what string, ok func() bool) {

@@ -20,16 +20,10 @@ import (
 // run starts a watcher and returns the channel its batches arrive on.
 func run(t *testing.T, opts Config) (*Watcher, <-chan Batch) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	w := New(opts)
 	batches := make(chan Batch, 1000)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx, func(_ context.Context, b Batch) { batches <- b }) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
+	mcptest.Background(t, "Run", func(ctx context.Context) error {
+		return w.Run(ctx, func(_ context.Context, b Batch) { batches <- b })
 	})
 	if opts.Mode != Off {
 		mcptest.Eventually(t, "the watcher to start", func() bool { return w.Method() != MethodNone })

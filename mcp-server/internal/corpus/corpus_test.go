@@ -69,18 +69,12 @@ func (p *published) take() []docs.Change {
 func run(t *testing.T, c *Corpus) *published {
 	t.Helper()
 	p := &published{c: c}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx, p.publish) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
+	t.Cleanup(func() { // after Run has returned (cleanups run last first)
 		if p.stale > 0 {
 			t.Errorf("%d changes were told before the corpus served their snapshot", p.stale)
 		}
 	})
+	mcptest.Background(t, "Run", func(ctx context.Context) error { return c.Run(ctx, p.publish) })
 	return p
 }
 

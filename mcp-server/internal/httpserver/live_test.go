@@ -34,20 +34,14 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 	followed.Files = []string{content.RegistryPath, content.ContributingPath}
 	served := corpus.New(followed)
 	live := mcpserver.New(content, served)
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- served.Run(ctx, live.Publish) }()
+	mcptest.Background(t, "Run", func(ctx context.Context) error { return served.Run(ctx, live.Publish) })
 	cfg := DefaultConfig()
 	cfg.Version, cfg.SiteDir, cfg.Status = "test", filepath.Join(root, "site"), live.Status
 	srv := New(cfg, live.MCP())
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
+	t.Cleanup(func() { // before the corpus stops (cleanups run last first)
 		srv.Shutdown(context.Background())
 		ts.Close()
-		cancel()
-		if err := <-ran; err != nil {
-			t.Errorf("Run: %v", err)
-		}
 	})
 	f := &fixture{srv: srv, mcp: live.MCP(), http: ts, url: ts.URL + "/mcp"}
 	mcptest.Eventually(t, "the docs and the watcher", func() bool {

@@ -49,15 +49,7 @@ func runCorpus(t testing.TB, cfg Config, docsDir string, mode watch.Mode) (*Serv
 	cc.Watch, cc.PollInterval = mode, 20*time.Millisecond
 	c := corpus.New(cc)
 	srv := New(cfg, c)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx, srv.Publish) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	mcptest.Background(t, "Run", func(ctx context.Context) error { return c.Run(ctx, srv.Publish) })
 	mcptest.Eventually(t, "the docs and the watcher", func() bool {
 		return c.Snapshot() != nil && c.Watching() != string(watch.MethodNone)
 	})
