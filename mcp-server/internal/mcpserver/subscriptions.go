@@ -142,8 +142,15 @@ func (s *subscriptions) hook(h *server.Hooks) {
 func (s *subscriptions) check(ctx context.Context, _ any, message any) error {
 	m := protocol.FromContext(ctx) // the transport's parse, over HTTP
 	if m == nil {
+		// On stdio mcp-go hands over the bytes: only a subscribe or a
+		// listen is parsed whole, not every tool call.
 		raw, ok := message.(json.RawMessage)
 		if !ok {
+			return nil
+		}
+		switch mcp.MCPMethod(protocol.Method(raw)) {
+		case mcp.MethodResourcesSubscribe, mcp.MethodSubscriptionsListen:
+		default:
 			return nil
 		}
 		parsed, err := protocol.Parse(raw)

@@ -70,6 +70,18 @@ func Parse(body []byte) (Message, error) {
 	return m, nil
 }
 
+// Method reads only the method of a JSON-RPC message: "" when it has
+// none or is not a JSON object. It is for a check that concerns a few
+// methods, so that it parses the rest of a message only when it is one of
+// them.
+func Method(body []byte) string {
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &m)
+	return m.Method
+}
+
 // IsRequest reports whether the message expects an answer: it has an id,
 // and the id is not null.
 func (m *Message) IsRequest() bool {

@@ -57,3 +57,20 @@ func TestError(t *testing.T) {
 		}
 	}
 }
+
+// TestMethod reads the method as mcp-go's decoder would (escapes decoded),
+// and nothing from what is not a JSON object.
+func TestMethod(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`: "tools/call",
+		`{"params":{"uri":"docs://a.md"},"method":"resources/\u0073ubscribe"}`: "resources/subscribe",
+		`{"jsonrpc":"2.0","id":1,"result":{}}`:                                 "",
+		`[{"method":"ping"}]`:                                                  "",
+		`not json`:                                                             "",
+		`{"method":7}`:                                                         "",
+	} {
+		if got := Method([]byte(body)); got != want {
+			t.Errorf("Method(%s) = %q, want %q", body, got, want)
+		}
+	}
+}
