@@ -14,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
@@ -173,18 +172,6 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		return cause // the docs could not be loaded
 	}
 	return err
-}
-
-func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
-	stdio := server.NewStdioServer(content.MCP())
-	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
-	pipes := newAnswered(ctx, stdin, stdout, maxLine, content.Refusal)
-	err := stdio.Listen(ctx, pipes.Reader(), pipes.Writer())
-	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("serve stdio: %w", err)
-	}
-	log.Info("stopped", "reason", stopReason(ctx))
-	return nil
 }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {

@@ -2,220 +2,382 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
-// drainTimeout bounds how long end of input waits for the answers to the
-// requests already read.
-const drainTimeout = 30 * time.Second
-
-// answered lets end of input wait for the responses still owed.
+// stdio serves one MCP session over a pair of pipes (docs-mcp --stdio):
+// mcp-go's server answers every message (MCPServer.HandleMessage); stdio
+// reads the lines, runs each request on a goroutine of its own, and writes
+// the answers. mcp-go's own stdio transport (server.StdioServer) does the
+// same, but:
 //
-// mcp-go's stdio server stops, and cancels the requests in flight, as soon
-// as it reads EOF. A client that writes its requests and closes its end of
-// the pipe (printf ... | docs-mcp --stdio) would then lose the last answers.
-// answered stands between the server and both pipes: it notes the requests
-// read and the responses written, and holds EOF back until every request
-// has its answer. A subscriptions/listen is not waited for: it lasts until
-// the session ends, which EOF is, and mcp-go answers it then.
-//
-// It also keeps a promise mcp-go does not: a request the client cancelled
-// (notifications/cancelled) gets no response.
-//
-// And it caps the length of a line (maxLine bytes, newline included): a
-// longer one is read to its end without being kept, and answered with a
-// JSON-RPC error naming the limit; mcp-go never sees it. A line is read
-// into one buffer, reused for the next line unless it grew past
-// keptLineBuffer: the line is copied once here, and once more by mcp-go.
-type answered struct {
-	ctx     context.Context
+//   - it stops, and cancels the requests in flight, as soon as it reads end
+//     of input: a client that writes its requests and closes its end of the
+//     pipe (printf ... | docs-mcp --stdio) would lose the last answers.
+//     stdio answers every request read first (see drain);
+//   - it answers a request the client cancelled (notifications/cancelled,
+//     which mcp-go passes on to the handler's context): stdio drops that
+//     answer, as the protocol asks;
+//   - it keeps every line it reads, however long, and copies it five
+//     times. stdio reads a line longer than maxLine bytes (newline
+//     included) to its end without keeping it, and answers it with a
+//     JSON-RPC error naming the limit; any other line is copied once, into
+//     a buffer of its own (twice while that grows), and parsed by mcp-go
+//     from there;
+//   - it answers a batch with a parse error and takes a request whose id is
+//     null for a notification (see refuse);
+//   - it writes each answer with json.Marshal, which checks and compacts
+//     the bytes a result's MarshalJSON returned in a second pass over them.
+//     stdio writes a tool call's result as mcp-go's MarshalJSON makes it
+//     (see encode): for a page of 50 search matches (24 KB) that pass was
+//     about 0.4 ms of CPU, a quarter of the answer's (docs/server/benchmarks.md).
+type stdio struct {
+	srv     *server.MCPServer
+	log     *slog.Logger
 	in      *bufio.Reader
 	out     io.Writer
 	maxLine int
-	line    []byte // the buffer of the line being passed on
-	pending []byte // the rest of that line, not yet passed on
 	// refusal answers a request mcp-go would answer wrongly (nil: none;
 	// see mcpserver.Server.Refusal).
 	refusal func(context.Context, *protocol.Message) []byte
+	session *stdioSession
+	slots   chan struct{} // one per request being answered (see maxInFlight)
 
-	mu        sync.Mutex      // guards what follows, and writes to out
-	open      map[string]bool // ids of requests read and not answered -> whether it is a listen
-	cancelled map[string]bool // ids of open requests the client cancelled
-	unparsed  int             // lines that are not JSON, owed a parse error (id null)
-	changed   chan struct{}   // closed and replaced whenever a request is answered
+	mu       sync.Mutex       // guards inFlight and drained, and writes to out
+	inFlight map[string]*call // requests being answered, by idKey
+	drained  chan struct{}    // closed and replaced whenever a call ends
+	calls    sync.WaitGroup   // their goroutines
+}
+
+// call is a request being answered.
+type call struct {
+	id        json.RawMessage
+	cancelled bool // by the client: its answer is dropped
+	listen    bool
 }
 
 // DefaultMaxLineBytes is the default longest stdio line (--max-line-bytes).
 const DefaultMaxLineBytes = 16 << 20
 
-// keptLineBuffer is the largest line buffer kept for the next line.
-const keptLineBuffer = 1 << 20
+// drainTimeout bounds how long end of input waits for the answers to the
+// requests already read.
+const drainTimeout = 30 * time.Second
 
-func newAnswered(ctx context.Context, in io.Reader, out io.Writer, maxLine int, refusal func(context.Context, *protocol.Message) []byte) *answered {
-	return &answered{ctx: ctx, in: bufio.NewReader(in), out: out, maxLine: maxLine, refusal: refusal,
-		open: map[string]bool{}, cancelled: map[string]bool{}, changed: make(chan struct{})}
+// maxInFlight is the most requests answered at once: past it, stdio reads
+// no more lines until one is answered, and the client's writes wait in the
+// pipe. The tool calls among them also wait their turn in the work queue
+// (--max-concurrent-work, --max-client-work); this bounds the goroutines
+// and lines held meanwhile.
+const maxInFlight = 256
+
+func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
+	s := &stdio{srv: content.MCP(), log: log, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, maxLine: maxLine,
+		refusal: content.Refusal, session: newStdioSession(), slots: make(chan struct{}, maxInFlight),
+		inFlight: map[string]*call{}, drained: make(chan struct{})}
+	err := s.serve(ctx)
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("serve stdio: %w", err)
+	}
+	log.Info("stopped", "reason", stopReason(ctx))
+	return nil
 }
 
-// readLine reads the next line into a.line. A line longer than a.maxLine
-// is read to its end but not kept: tooLong, and an empty line.
-func (a *answered) readLine() (line []byte, tooLong bool, err error) {
-	if cap(a.line) > keptLineBuffer {
-		a.line = nil
+// serve reads and answers messages until end of input (then answers what
+// it read first), a read error, or ctx ends.
+func (s *stdio) serve(ctx context.Context) error {
+	base := ctx // without the session: the refusals' checks run before mcp-go's
+	ctx, stop := context.WithCancel(ctx)
+	defer func() {
+		stop() // ends the listens, and whatever the drain did not wait for
+		s.calls.Wait()
+	}()
+	if err := s.srv.RegisterSession(ctx, s.session); err != nil {
+		return fmt.Errorf("register the stdio session: %w", err)
 	}
-	line = a.line[:0]
+	defer s.srv.UnregisterSession(context.WithoutCancel(ctx), s.session.SessionID())
+	ctx = s.srv.WithContext(ctx, s.session)
+	go s.notify(ctx)
+
+	lines := make(chan lineRead)
+	go s.readLines(ctx, lines)
 	for {
-		frag, err := a.in.ReadSlice('\n')
-		if !tooLong && len(line)+len(frag) > a.maxLine {
-			tooLong, line = true, line[:0]
+		var l lineRead
+		select {
+		case l = <-lines:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if l.tooLong {
+			s.write(lineTooLong(s.maxLine))
+		}
+		if len(l.line) > 0 {
+			s.dispatch(base, ctx, l.line)
+		}
+		if l.err != nil {
+			if errors.Is(l.err, io.EOF) {
+				s.drain(ctx)
+				return nil
+			}
+			return l.err
+		}
+	}
+}
+
+type lineRead struct {
+	line    []byte
+	tooLong bool
+	err     error
+}
+
+// readLines reads lines until an error, handing each to serve. Reading
+// blocks in the pipe, which ctx cannot interrupt: serve stops waiting for
+// it when ctx ends, and the process exits.
+func (s *stdio) readLines(ctx context.Context, lines chan<- lineRead) {
+	for {
+		var l lineRead
+		l.line, l.tooLong, l.err = s.readLine()
+		if len(l.line) > 0 && l.line[len(l.line)-1] != '\n' {
+			l.line = append(l.line, '\n') // end of input cut the last line short
+		}
+		select {
+		case lines <- l:
+		case <-ctx.Done():
+			return
+		}
+		if l.err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads the next line into a buffer of its own. A line longer
+// than s.maxLine is read to its end but not kept: tooLong, and no line.
+func (s *stdio) readLine() (line []byte, tooLong bool, err error) {
+	for {
+		frag, err := s.in.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > s.maxLine {
+			tooLong, line = true, nil
 		}
 		if !tooLong {
 			line = append(line, frag...)
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			a.line = line
 			return line, tooLong, err
 		}
 	}
 }
 
-// Reader returns the input side, to hand to the server.
-func (a *answered) Reader() io.Reader { return readerFunc(a.read) }
-
-// Writer returns the output side, to hand to the server.
-func (a *answered) Writer() io.Writer { return writerFunc(a.write) }
-
-func (a *answered) read(p []byte) (int, error) {
-	for len(a.pending) == 0 {
-		line, tooLong, err := a.readLine()
-		if tooLong {
-			if werr := a.reply(lineTooLong(a.maxLine)); werr != nil {
-				return 0, werr
-			}
-		}
-		if len(line) > 0 && line[len(line)-1] != '\n' {
-			// End of input cut the last line short. mcp-go drops a line
-			// that ends at EOF without a newline, and its request would
-			// never be answered: end the line for it.
-			line = append(line, '\n')
-		}
-		// The one parse of the line, for every check here.
-		msg, perr := protocol.Parse(line)
-		refusal := refuse(line, &msg, perr)
-		if refusal == nil && a.refusal != nil && perr == nil {
-			if r := a.refusal(a.ctx, &msg); r != nil {
-				refusal = append(r, '\n')
-			}
-		}
-		if refusal != nil {
-			// Answered here; mcp-go never sees the line.
-			if werr := a.reply(refusal); werr != nil {
-				return 0, werr
-			}
-			line = nil
-		} else if len(line) > 0 {
-			a.note(line, &msg, perr)
-		}
-		a.pending = line
-		if err != nil && len(line) == 0 {
-			if errors.Is(err, io.EOF) {
-				a.wait()
-			}
-			return 0, err
+// dispatch answers one line: a refused one at once, a request on a
+// goroutine of its own (a listen lasts the session; a tool call may wait
+// its turn), anything else (notifications, lines that are not JSON) in
+// order, before the next line is read. base is ctx without the session.
+func (s *stdio) dispatch(base, ctx context.Context, line []byte) {
+	msg, perr := protocol.Parse(line) // the one parse for every check here
+	refusal := refuse(line, &msg, perr)
+	if refusal == nil && perr == nil && s.refusal != nil {
+		if r := s.refusal(base, &msg); r != nil {
+			refusal = append(r, '\n')
 		}
 	}
-	n := copy(p, a.pending)
-	a.pending = a.pending[n:]
-	return n, nil
-}
-
-// reply writes an answer of answered's own.
-func (a *answered) reply(msg []byte) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, err := a.out.Write(msg)
-	return err
-}
-
-func (a *answered) write(p []byte) (int, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if id, ok := responseID(p); ok {
-		cancelled := a.cancelled[id]
-		delete(a.cancelled, id)
-		delete(a.open, id)
-		if id == "" {
-			a.unparsed = max(0, a.unparsed-1)
+	if refusal != nil {
+		s.write(refusal)
+		return
+	}
+	if perr != nil || !msg.IsRequest() {
+		if perr == nil && msg.Method == string(mcp.MethodNotificationCancelled) {
+			s.cancel(idKey(msg.Params.RequestID))
 		}
-		close(a.changed)
-		a.changed = make(chan struct{})
+		s.answer(ctx, nil, line)
+		return
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	id := idKey(msg.ID)
+	c := &call{id: msg.ID, listen: msg.Method == string(mcp.MethodSubscriptionsListen)}
+	s.mu.Lock()
+	s.inFlight[id] = c
+	s.mu.Unlock()
+	s.calls.Go(func() {
+		defer func() {
+			s.mu.Lock()
+			if s.inFlight[id] == c {
+				delete(s.inFlight, id)
+			}
+			close(s.drained)
+			s.drained = make(chan struct{})
+			s.mu.Unlock()
+			<-s.slots
+		}()
+		s.answer(ctx, c, line)
+	})
+}
+
+// answer has mcp-go answer line, and writes the answer unless c (the
+// request's call, nil for a notification) was cancelled by the client
+// meanwhile. A handler's panic is answered as an internal error.
+func (s *stdio) answer(ctx context.Context, c *call, line []byte) {
+	var resp mcp.JSONRPCMessage
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic answering a stdio message", "panic", r)
+				if c != nil {
+					resp = mcp.NewJSONRPCError(mcp.NewRequestId(c.id), mcp.INTERNAL_ERROR, fmt.Sprint("internal error: ", r), nil)
+				}
+			}
+		}()
+		resp = s.srv.HandleMessage(ctx, line)
+	}()
+	if resp == nil {
+		return
+	}
+	if c != nil {
+		s.mu.Lock()
+		cancelled := c.cancelled
+		s.mu.Unlock()
 		if cancelled {
-			return len(p), nil
+			return
 		}
 	}
-	return a.out.Write(p)
+	out, err := encode(resp)
+	if err != nil {
+		s.log.Error("cannot encode an answer", "err", err)
+		return
+	}
+	s.write(out)
 }
 
-// note records a line read from the client (parsed as msg, or not: err):
-// a request to answer, or the cancellation of one.
-func (a *answered) note(line []byte, msg *protocol.Message, err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case err != nil && len(bytes.TrimSpace(line)) > 0:
-		a.unparsed++ // mcp-go answers it with a parse error
-	case msg.Method != "" && msg.IsRequest():
-		a.open[idKey(msg.ID)] = msg.Method == string(mcp.MethodSubscriptionsListen)
-	case msg.Method == string(mcp.MethodNotificationCancelled):
-		if _, open := a.open[idKey(msg.Params.RequestID)]; open {
-			a.cancelled[idKey(msg.Params.RequestID)] = true
-		}
+// cancel notes that the client cancelled a request (notifications/cancelled),
+// if it is being answered: its answer is dropped. mcp-go, which the
+// notification goes on to, ends the handler's context.
+func (s *stdio) cancel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.inFlight[id]; ok {
+		c.cancelled = true
 	}
 }
 
-// owedLocked returns the number of answers end of input waits for: those
-// of every request but listens.
-func (a *answered) owedLocked() int {
-	n := a.unparsed
-	for _, listen := range a.open {
-		if !listen {
-			n++
-		}
-	}
-	return n
-}
-
-// wait blocks until every request read has its response, the context ends,
-// or drainTimeout passes.
-func (a *answered) wait() {
+// drain waits, at end of input, until every request read but the listens
+// (which last the session) is answered, ctx ends, or drainTimeout passes.
+func (s *stdio) drain(ctx context.Context) {
 	timeout := time.NewTimer(drainTimeout)
 	defer timeout.Stop()
 	for {
-		a.mu.Lock()
-		owed, changed := a.owedLocked(), a.changed
-		a.mu.Unlock()
+		s.mu.Lock()
+		owed, drained := 0, s.drained
+		for _, c := range s.inFlight {
+			if !c.listen {
+				owed++
+			}
+		}
+		s.mu.Unlock()
 		if owed == 0 {
 			return
 		}
 		select {
-		case <-changed:
-		case <-a.ctx.Done():
+		case <-drained:
+		case <-ctx.Done():
 			return
 		case <-timeout.C:
 			return
 		}
 	}
 }
+
+// notify writes the notifications mcp-go sends the session until ctx ends.
+func (s *stdio) notify(ctx context.Context) {
+	for {
+		select {
+		case n := <-s.session.notifications:
+			out, err := encode(n)
+			if err != nil {
+				s.log.Error("cannot encode a notification", "err", err)
+				continue
+			}
+			s.write(out)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// write writes one line of the protocol.
+func (s *stdio) write(line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.out.Write(line); err != nil {
+		s.log.Debug("cannot write to standard output", "err", err)
+	}
+}
+
+// encode spells a message as one line. A tool call's result is written as
+// mcp-go's CallToolResult.MarshalJSON makes it, with json.Marshal: already
+// compact, valid JSON without a line break. json.Marshal of the whole
+// response would check and compact those bytes once more.
+func encode(msg mcp.JSONRPCMessage) ([]byte, error) {
+	if resp, ok := msg.(mcp.JSONRPCResponse); ok {
+		var result []byte
+		var err error
+		switch r := resp.Result.(type) {
+		case mcp.CallToolResult:
+			result, err = r.MarshalJSON()
+		case *mcp.CallToolResult:
+			result, err = r.MarshalJSON()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if result != nil {
+			id, err := json.Marshal(resp.ID)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]byte, 0, len(result)+len(id)+32)
+			out = append(append(out, `{"jsonrpc":"2.0","id":`...), id...)
+			out = append(append(out, `,"result":`...), result...)
+			return append(out, "}\n"...), nil
+		}
+	}
+	out, err := json.Marshal(msg)
+	return append(out, '\n'), err
+}
+
+// stdioSession is the one session of a stdio server.
+type stdioSession struct {
+	notifications chan mcp.JSONRPCNotification
+	initialized   atomic.Bool
+}
+
+func newStdioSession() *stdioSession {
+	return &stdioSession{notifications: make(chan mcp.JSONRPCNotification, 100)}
+}
+
+func (s *stdioSession) SessionID() string { return "stdio" }
+
+func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return s.notifications
+}
+
+func (s *stdioSession) Initialize()       { s.initialized.Store(true) }
+func (s *stdioSession) Initialized() bool { return s.initialized.Load() }
 
 // idKey spells a JSON-RPC id the same way whether it was read from the
 // client or written by mcp-go (1.0 and 1 are one id; null and a missing
@@ -253,51 +415,3 @@ func lineTooLong(maxLine int) []byte {
 func invalidRequest(message string) []byte {
 	return append(protocol.Error(nil, mcp.INVALID_REQUEST, message, nil), '\n')
 }
-
-// responseID reports whether a line written by the server answers a
-// request (it has an id, null for a parse error, and no method), and the
-// request's id.
-//
-// It reads the line's keys in order and stops at a result or an error
-// once the id is known: mcp-go writes the id first, so the result (a page
-// of search matches is tens of KB) is not read at all, where decoding the
-// whole line read it twice: about 0.6 ms of CPU for a page of 50 search
-// matches on a loaded 2-core machine (docs/server/architecture.md). A
-// message with a result or an error is a response (JSON-RPC gives one no
-// method).
-func responseID(line []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	var id json.RawMessage
-	for dec.More() {
-		t, err := dec.Token()
-		key, ok := t.(string)
-		if err != nil || !ok || key == "method" {
-			return "", false
-		}
-		if (key == "result" || key == "error") && id != nil {
-			return idKey(id), true
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return "", false
-		}
-		if key == "id" {
-			id = v
-		}
-	}
-	if _, err := dec.Token(); err != nil || id == nil {
-		return "", false
-	}
-	return idKey(id), true
-}
-
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -141,10 +141,14 @@ func (c *Corpus) Watching() string { return string(c.watcher.Method()) }
 // Following and the load start together: on a tree of thousands of
 // folders, putting a watch on each takes longer than reading the files,
 // and the load need not wait for it. An edit made while the docs load is
-// still seen: once the docs are open and the watcher is ready, one rescan
-// (docs.Changes.All, a stat of every file, only changed files read) picks
-// up what changed before the watch on its folder was in place; edits after
-// that come as batches from the watcher, applied once the docs are open.
+// still seen: once the first index is built and the watcher is ready, one
+// rescan (docs.Changes.All, a stat of every file, only changed files read)
+// picks up what changed before the watch on its folder was in place; edits
+// after that come as batches from the watcher, applied once the docs are
+// open. The rescan waits for the index because the build leaves one core
+// to the searches answered meanwhile, and a rescan beside it would take
+// that core: on 40,000 files, searches in the build's second had a p95 of
+// 14 to 27 ms with the two side by side, 6 to 7 ms with the rescan after.
 // Not being able to follow at all is logged, and the corpus goes on
 // serving what it loaded.
 func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
@@ -177,11 +181,14 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	} else {
 		go func() {
 			defer close(rescanned)
-			select {
-			case <-c.watcher.Ready():
-				c.update(ctx, watch.Batch{All: true}, false, publish)
-			case <-ctx.Done():
+			for _, ready := range []<-chan struct{}{search.IndexOf(snap).Done(), c.watcher.Ready()} {
+				select {
+				case <-ready:
+				case <-ctx.Done():
+					return
+				}
 			}
+			c.update(ctx, watch.Batch{All: true}, false, publish)
 		}()
 	}
 	// The start-up is over once the first index is built and the rescan

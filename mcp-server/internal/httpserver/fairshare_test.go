@@ -50,8 +50,10 @@ func TestHostileFairShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := start(t, nil, "--data-root", root, "--log-level", "info")
-	waitUntil(t, "the docs loaded and indexed", func() bool {
-		return health(t, p).Docs == fairShareFiles && strings.Contains(p.stderr.String(), `"msg":"search index built"`)
+	// The start-up is over once the memory settles: the index is built and
+	// the rescan that follows it is done (corpus.Run).
+	waitUntil(t, "the docs loaded and indexed, and the start-up over", func() bool {
+		return health(t, p).Docs == fairShareFiles && strings.Contains(p.stderr.String(), `"msg":"memory settled"`)
 	})
 	url := "http://" + p.addr + "/mcp"
 	missing := func(i int) string {

@@ -71,6 +71,27 @@ func BenchmarkSearchPage(b *testing.B) {
 	})
 }
 
+// BenchmarkClientDecode: the page of BenchmarkSearchPage decoded as
+// mcp-go's stdio client decodes an answer line (mcptest.DecodeAsMCPGo):
+// the client's share of a call, which a server shortens only by sending
+// fewer bytes.
+func BenchmarkClientDecode(b *testing.B) {
+	srv := benchServer(b)
+	msg := json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"player","limit":50}}}`)
+	line, err := json.Marshal(srv.MCP().HandleMessage(context.Background(), msg))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := mcptest.DecodeAsMCPGo(line)
+		if err != nil || len(res.StructuredContent.(map[string]any)["matches"].([]any)) != 50 {
+			b.Fatalf("decode: %v", err)
+		}
+	}
+}
+
 // benchServer serves 2,000 generated small files, indexed.
 func benchServer(b *testing.B) *Server {
 	root := b.TempDir()

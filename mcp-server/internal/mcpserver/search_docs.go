@@ -133,10 +133,13 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 
 	snap := s.corpus.Snapshot()
 	out.Generation = snap.Generation()
-	out.Matches = []SearchMatch{}
+	// A page holds at most limit matches: room for them from the start
+	// spares the garbage of growing the slice, most of a page's.
+	out.Matches = make([]SearchMatch, 0, limit)
 	budget := s.textBudget()
 	var (
 		linked *docs.Doc // the doc of the last link in out.Docs
+		uri    string    // its URI
 		wiki   = s.wikiURL(ctx)
 	)
 	// One call reads at most search.CallBytes of text: a query the index
@@ -159,8 +162,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			break
 		}
 		if m.Doc != linked {
-			linked = m.Doc
-			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
+			linked, uri = m.Doc, docURI(m.Doc.Path)
+			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
 		}
@@ -172,7 +175,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			Heading: strings.Join(trail, " > "),
 			Anchor:  anchor,
 			Snippet: snippet(m.Text, off, length),
-			URI:     docURI(m.Doc.Path),
+			URI:     uri,
 		}
 		if wiki != "" {
 			sm.URL = wiki + wikiPage(m.Doc.Path)
@@ -271,7 +274,7 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	}
 	size := 64
 	for _, m := range o.Matches {
-		size += len(m.Snippet) + 16
+		size += len(m.Path) + len(m.Heading) + len(m.Anchor) + len(m.Snippet) + 24 // at most, with a doc line per match
 	}
 	b.Grow(size)
 	// The matches grouped as ripgrep --heading does: a line naming the doc

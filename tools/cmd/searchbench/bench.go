@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,9 +21,6 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 type config struct {
@@ -131,29 +129,28 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer f.Close()
 		serverLog = io.MultiWriter(logs, f)
 	}
-	var proc *exec.Cmd
 	start := time.Now()
-	cl, err := client.NewStdioMCPClientWithOptions(bin, nil,
-		append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel),
-		transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
-			proc = exec.CommandContext(ctx, command, args...)
-			proc.Env = append(os.Environ(), env...)
-			return proc, nil
-		}),
-		transport.WithCommandStderrWriter(serverLog),
-	)
+	proc := exec.CommandContext(ctx, bin, append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel)...)
+	proc.Stderr = serverLog
+	stdin, err := proc.StdinPipe()
 	if err != nil {
+		return err
+	}
+	stdout, err := proc.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := proc.Start(); err != nil {
 		return fmt.Errorf("start server: %w", err)
 	}
-	defer cl.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "searchbench", Version: "1"}
-	if _, err := cl.Initialize(ctx, init); err != nil {
+	cl := newSearcher(stdin, stdout)
+	defer stop(cl, proc)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // see searcher
+	if err := cl.initialize(ctx); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	initDone := time.Since(start)
-	if _, err := search(ctx, cl, c.Queries[0].Text, cfg.Limit); err != nil {
+	if _, _, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit); err != nil {
 		return fmt.Errorf("first search: %w", err)
 	}
 	firstSearch := time.Since(start)
@@ -162,7 +159,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	// the first answer until the server logs that the index is built
 	// (searches are answered meanwhile, from the segments built so far).
 	indexBuild := "not logged"
-	var window []time.Duration
+	var window timings
 	if cfg.WaitIndex {
 		deadline := time.After(2 * time.Minute)
 	wait:
@@ -175,11 +172,11 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 				return errors.New("the server logged no \"search index built\" within 2 minutes (use -wait-index=false for a server without an index)")
 			default:
 			}
-			t := time.Now()
-			if _, err := search(ctx, cl, c.Queries[0].Text, cfg.Limit); err != nil {
+			_, t, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit)
+			if err != nil {
 				return fmt.Errorf("search while the index builds: %w", err)
 			}
-			window = append(window, time.Since(t))
+			window.add(t)
 		}
 	}
 	pid := proc.Process.Pid
@@ -205,33 +202,44 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	fmt.Printf("start-up, page cache %s: initialize answered after %v, first search answered after %v (docs loaded in %s per the server log)\n",
 		cache, initDone.Round(time.Millisecond), firstSearch.Round(time.Millisecond), logs.loaded())
 	fmt.Printf("index build (server log): %s\n", indexBuild)
-	if len(window) > 0 {
-		fmt.Printf("while the index built: %d searches for %q, p50 %v, p95 %v\n", len(window), c.Queries[0].Text,
-			percentile(window, 50).Round(10*time.Microsecond), percentile(window, 95).Round(10*time.Microsecond))
+	if len(window.roundTrip) > 0 {
+		fmt.Printf("while the index built: %d searches for %q, round trip p50 %s, p95 %s; whole call p50 %s, p95 %s\n",
+			len(window.roundTrip), c.Queries[0].Text, ms(percentile(window.roundTrip, 50)), ms(percentile(window.roundTrip, 95)),
+			ms(percentile(window.call, 50)), ms(percentile(window.call, 95)))
 	}
 	fmt.Printf("memory after start-up (index built): VmRSS %s\n", perCorpus(rssIdle))
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
-	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tserver p50\tserver p95\trg p50\trg lines\trg p50 / server p50\t\n", cfg.Limit)
+	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tround trip p50\tround trip p95\twhole call p50\twhole call p95\tserver CPU / search\trg p50\trg lines\trg p50 / round trip p50\t\n", cfg.Limit)
 	for _, q := range c.Queries {
-		n, p50, p95, err := timeSearch(ctx, cl, q.Text, cfg)
+		cpu0, err := procCPU(pid)
+		if err != nil {
+			return err
+		}
+		n, t, err := timeSearch(ctx, cl, q.Text, cfg)
 		if err != nil {
 			return fmt.Errorf("search %q: %w", q.Text, err)
 		}
+		cpu1, err := procCPU(pid)
+		if err != nil {
+			return err
+		}
+		rt50 := percentile(t.roundTrip, 50)
+		fmt.Fprintf(tw, "%s\t%q\t%d\t%s\t%s\t%s\t%s\t%s\t", q.Kind, q.Text, n, ms(rt50), ms(percentile(t.roundTrip, 95)),
+			ms(percentile(t.call, 50)), ms(percentile(t.call, 95)), ms((cpu1-cpu0)/time.Duration(cfg.Runs+1)))
 		if cfg.RgRuns == 0 {
-			fmt.Fprintf(tw, "%s\t%q\t%d\t%s\t%s\t-\t-\t-\t\n", q.Kind, q.Text, n, ms(p50), ms(p95))
+			fmt.Fprintf(tw, "-\t-\t-\t\n")
 			continue
 		}
 		rg50, lines, err := timeRipgrep(ctx, docsDir, q.Text, cfg.RgRuns)
 		if err != nil {
 			return fmt.Errorf("rg %q: %w", q.Text, err)
 		}
-		fmt.Fprintf(tw, "%s\t%q\t%d\t%s\t%s\t%s\t%d\t%.0f×\t\n", q.Kind, q.Text, n, ms(p50), ms(p95), ms(rg50), lines,
-			float64(rg50)/float64(p50))
+		fmt.Fprintf(tw, "%s\t%d\t%.0f×\t\n", ms(rg50), lines, float64(rg50)/float64(rt50))
 	}
 	tw.Flush()
 	for i := range cfg.Searches {
-		if _, err := search(ctx, cl, c.Queries[i%len(c.Queries)].Text, cfg.Limit); err != nil {
+		if _, _, err := cl.search(ctx, c.Queries[i%len(c.Queries)].Text, cfg.Limit); err != nil {
 			return err
 		}
 	}
@@ -315,7 +323,7 @@ func measureDocs(dir string) (corpus, error) {
 
 // timeEdits appends a line holding a new word to a doc, and times how long
 // until a search finds it; the doc is written back as it was at the end.
-func timeEdits(ctx context.Context, cl *client.Client, docsDir string, n int) (p50, p95 time.Duration, rel string, err error) {
+func timeEdits(ctx context.Context, cl *searcher, docsDir string, n int) (p50, p95 time.Duration, rel string, err error) {
 	target, err := editTarget(docsDir)
 	if err != nil {
 		return 0, 0, "", err
@@ -339,7 +347,7 @@ func timeEdits(ctx context.Context, cl *client.Client, docsDir string, n int) (p
 			return 0, 0, rel, err
 		}
 		for {
-			found, err := search(ctx, cl, word, 1)
+			found, _, err := cl.search(ctx, word, 1)
 			if err != nil {
 				return 0, 0, rel, err
 			}
@@ -380,42 +388,19 @@ func editTarget(dir string) (string, error) {
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
 
 // timeSearch runs one warm-up search and cfg.Runs timed ones.
-func timeSearch(ctx context.Context, cl *client.Client, text string, cfg config) (matches int, p50, p95 time.Duration, err error) {
-	if _, err := search(ctx, cl, text, cfg.Limit); err != nil {
-		return 0, 0, 0, err
+func timeSearch(ctx context.Context, cl *searcher, text string, cfg config) (matches int, ts timings, err error) {
+	if _, _, err := cl.search(ctx, text, cfg.Limit); err != nil {
+		return 0, ts, err
 	}
-	times := make([]time.Duration, cfg.Runs)
-	for i := range times {
-		t := time.Now()
-		matches, err = search(ctx, cl, text, cfg.Limit)
-		times[i] = time.Since(t)
+	for range cfg.Runs {
+		n, t, err := cl.search(ctx, text, cfg.Limit)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, ts, err
 		}
+		matches = n
+		ts.add(t)
 	}
-	return matches, percentile(times, 50), percentile(times, 95), nil
-}
-
-func search(ctx context.Context, cl *client.Client, text string, limit int) (int, error) {
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "mod_search_docs"
-	req.Params.Arguments = map[string]any{"query": text, "limit": limit}
-	res, err := cl.CallTool(ctx, req)
-	if err != nil {
-		return 0, err
-	}
-	if res.IsError {
-		return 0, fmt.Errorf("tool error: %v", res.Content)
-	}
-	out, ok := res.StructuredContent.(map[string]any)
-	if !ok {
-		return 0, fmt.Errorf("no structured content in %v", res.Content)
-	}
-	matches, ok := out["matches"].([]any)
-	if !ok {
-		return 0, fmt.Errorf("structured content without matches: %v", out)
-	}
-	return len(matches), nil
+	return matches, ts, nil
 }
 
 // timeRipgrep runs rg -F -i on dir (hidden files included and no ignore
@@ -503,6 +488,30 @@ func goCmd(ctx context.Context, dir string, stdout io.Writer, args ...string) er
 	cmd.Stdout = stdout
 	cmd.Stderr = os.Stderr
 	return cmd.Run()
+}
+
+// procCPU is the CPU time a process has used, user and system, from
+// /proc/PID/stat (in clock ticks, 100 a second on Linux).
+func procCPU(pid int) (time.Duration, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: utime and stime are the 12th and 13th of them.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command", pid, len(f))
+	}
+	var ticks int64
+	for _, v := range f[11:13] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
 // procStatus reads a kB field of /proc/PID/status, in bytes.
