@@ -35,9 +35,9 @@ func TestStdioCancelEndsTheHandler(t *testing.T) {
 		return mcp.NewToolResultText("answered after all"), nil
 	})
 	l.send(`{"jsonrpc":"2.0","id":"W","method":"tools/call","params":{"name":"wait","arguments":{}}}`)
-	waitFor(t, started, "the tool call never started")
+	mcptest.Closed(t, started, "the tool call to start")
 	l.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"W","reason":"test"}}`)
-	waitFor(t, stopped, "the cancelled call's handler is still running 10 s after notifications/cancelled")
+	mcptest.Closed(t, stopped, "the cancelled call's handler to stop")
 	l.send(`{"jsonrpc":"2.0","id":"P","method":"ping"}`)
 	if m := l.next(); string(m.ID) != `"P"` {
 		t.Fatalf("after the cancel, an answer with id %s, want only the ping's \"P\"", m.ID)
@@ -161,13 +161,4 @@ func (l *loop) end() <-chan protocol.Message {
 		l.t.Fatal(err)
 	}
 	return l.answers
-}
-
-func waitFor(t *testing.T, ch <-chan struct{}, failure string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(10 * time.Second):
-		t.Fatal(failure)
-	}
 }
