@@ -60,6 +60,17 @@ func Eventually(t testing.TB, what string, ok func() bool) {
 	}
 }
 
+// Closed waits for ch to be closed, and fails the test if it is not
+// within Deadline.
+func Closed(t testing.TB, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(Deadline):
+		t.Fatalf("gave up waiting for %s after %s", what, Deadline)
+	}
+}
+
 // InProcess connects mcp-go's in-process client to srv and opens its
 // session on the protocol revision given (see Initialize); the client is
 // closed when the test ends.

@@ -55,11 +55,11 @@ type stdio struct {
 	// see mcpserver.Server.Refusal).
 	refusal func(context.Context, *protocol.Message) []byte
 	session *stdioSession
-	slots   chan struct{} // one per request being answered (see maxInFlight)
 
-	mu       sync.Mutex       // guards inFlight and drained, and writes to out
+	mu       sync.Mutex       // guards what follows, and writes to out
 	inFlight map[string]*call // requests being answered, by idKey
-	drained  chan struct{}    // closed and replaced whenever a call ends
+	held     int              // bytes of their lines
+	ended    *sync.Cond       // broadcast whenever a call ends
 	calls    sync.WaitGroup   // their goroutines
 }
 
@@ -77,17 +77,21 @@ const DefaultMaxLineBytes = 16 << 20
 // requests already read.
 const drainTimeout = 30 * time.Second
 
-// maxInFlight is the most requests answered at once: past it, stdio reads
-// no more lines until one is answered, and the client's writes wait in the
-// pipe. The tool calls among them also wait their turn in the work queue
-// (--max-concurrent-work, --max-client-work); this bounds the goroutines
-// and lines held meanwhile.
-const maxInFlight = 256
+// maxInFlight is the most requests answered at once, and heldLines the most
+// lines' worth of bytes (heldLines times the longest line) they may hold:
+// past either, stdio reads no more lines until a request is answered, and
+// the client's writes wait in the pipe. The tool calls among them also wait
+// their turn in the work queue (--max-concurrent-work, --max-client-work);
+// these bound the goroutines and the memory held meanwhile.
+const (
+	maxInFlight = 256
+	heldLines   = 4
+)
 
 func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
 	s := &stdio{srv: content.MCP(), log: log, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, maxLine: maxLine,
-		refusal: content.Refusal, session: newStdioSession(), slots: make(chan struct{}, maxInFlight),
-		inFlight: map[string]*call{}, drained: make(chan struct{})}
+		refusal: content.Refusal, session: newStdioSession(), inFlight: map[string]*call{}}
+	s.ended = sync.NewCond(&s.mu)
 	err := s.serve(ctx)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
@@ -110,6 +114,7 @@ func (s *stdio) serve(ctx context.Context) error {
 	}
 	defer s.srv.UnregisterSession(context.WithoutCancel(ctx), s.session.SessionID())
 	ctx = s.srv.WithContext(ctx, s.session)
+	defer context.AfterFunc(ctx, s.wake)() // see dispatch's wait
 	go s.notify(ctx)
 
 	lines := make(chan lineRead)
@@ -204,15 +209,14 @@ func (s *stdio) dispatch(base, ctx context.Context, line []byte) {
 		s.answer(ctx, nil, line)
 		return
 	}
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return
-	}
 	id := idKey(msg.ID)
 	c := &call{id: msg.ID, listen: msg.Method == string(mcp.MethodSubscriptionsListen)}
 	s.mu.Lock()
+	for ctx.Err() == nil && (len(s.inFlight) >= maxInFlight || s.held+len(line) > heldLines*s.maxLine) {
+		s.ended.Wait()
+	}
 	s.inFlight[id] = c
+	s.held += len(line)
 	s.mu.Unlock()
 	s.calls.Go(func() {
 		defer func() {
@@ -220,10 +224,9 @@ func (s *stdio) dispatch(base, ctx context.Context, line []byte) {
 			if s.inFlight[id] == c {
 				delete(s.inFlight, id)
 			}
-			close(s.drained)
-			s.drained = make(chan struct{})
+			s.held -= len(line)
+			s.ended.Broadcast()
 			s.mu.Unlock()
-			<-s.slots
 		}()
 		s.answer(ctx, c, line)
 	})
@@ -278,28 +281,33 @@ func (s *stdio) cancel(id string) {
 // drain waits, at end of input, until every request read but the listens
 // (which last the session) is answered, ctx ends, or drainTimeout passes.
 func (s *stdio) drain(ctx context.Context) {
-	timeout := time.NewTimer(drainTimeout)
-	defer timeout.Stop()
-	for {
-		s.mu.Lock()
-		owed, drained := 0, s.drained
-		for _, c := range s.inFlight {
-			if !c.listen {
-				owed++
-			}
-		}
-		s.mu.Unlock()
-		if owed == 0 {
-			return
-		}
-		select {
-		case <-drained:
-		case <-ctx.Done():
-			return
-		case <-timeout.C:
-			return
+	ctx, cancel := context.WithTimeout(ctx, drainTimeout)
+	defer cancel()
+	defer context.AfterFunc(ctx, s.wake)()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ctx.Err() == nil && s.owedLocked() {
+		s.ended.Wait()
+	}
+}
+
+// owedLocked reports whether a request other than a listen is being
+// answered.
+func (s *stdio) owedLocked() bool {
+	for _, c := range s.inFlight {
+		if !c.listen {
+			return true
 		}
 	}
+	return false
+}
+
+// wake wakes whatever waits for a call to end, so that it looks at its
+// context again.
+func (s *stdio) wake() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended.Broadcast()
 }
 
 // notify writes the notifications mcp-go sends the session until ctx ends.

@@ -83,6 +83,7 @@ type Corpus struct {
 
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
+	settled  chan struct{} // closed once Run's start-up is over (Settled)
 
 	// beforeLoad, when set, runs just before Run loads the docs (tests
 	// hold the load back with it to see what happens meanwhile).
@@ -97,6 +98,7 @@ func New(cfg Config) *Corpus {
 		log:     cfg.Logger,
 		store:   docs.NewStore(nil),
 		opened:  make(chan struct{}),
+		settled: make(chan struct{}),
 		watcher: watch.New(watchConfig(cfg)),
 	}
 }
@@ -126,6 +128,13 @@ func (c *Corpus) ServedSince() time.Time {
 // Follows reports whether changes on disk are followed (Config.Watch is
 // not off): while it is false, the snapshot served never changes.
 func (c *Corpus) Follows() bool { return c.cfg.Watch != watch.Off }
+
+// Settled is closed once Run's start-up is over: the first snapshot is
+// loaded and indexed, the rescan that follows is done, and the memory has
+// settled. Until then an edit may be told twice, by the watcher and then
+// by the rescan, which may also find a file half written and tell the
+// edit that completes it after.
+func (c *Corpus) Settled() <-chan struct{} { return c.settled }
 
 // Watching says how changes on disk are followed now: fsnotify, poll, or
 // off (with Config.Watch off, and before or after Run).
@@ -204,6 +213,7 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	c.log.Info("memory settled", "heap_bytes", ms.HeapAlloc)
+	close(c.settled)
 	<-ctx.Done()
 	return nil
 }

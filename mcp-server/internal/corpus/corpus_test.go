@@ -87,6 +87,7 @@ func TestChanges(t *testing.T) {
 	c := New(cfg)
 	p := run(t, c)
 	mcptest.Eventually(t, "the docs and the watcher", func() bool { return c.Snapshot() != nil && c.Watching() == "poll" })
+	mcptest.Closed(t, c.Settled(), "the end of the start-up")
 	if got := len(c.Snapshot().Docs()); got != 2 {
 		t.Fatalf("%d docs loaded, want 2", got)
 	}

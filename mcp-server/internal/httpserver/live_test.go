@@ -48,6 +48,8 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 		h := f.health(t)
 		return h.Status == "ok" && h.Watch == "fsnotify"
 	})
+	// An edit before the start-up is over might be told twice.
+	mcptest.Closed(t, served.Settled(), "the end of the corpus's start-up")
 	return f, docsDir
 }
 

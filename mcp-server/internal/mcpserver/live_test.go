@@ -40,7 +40,8 @@ func startLive(t *testing.T, mode watch.Mode) *live {
 
 // runCorpus serves the docs folder docsDir with cfg, from a corpus that
 // follows it (and cfg's repository files) in mode, as the command line
-// runs them; it returns once the docs are loaded and followed.
+// runs them; it returns once the docs are loaded and followed and the
+// start-up is over (corpus.Settled: an edit before might be told twice).
 func runCorpus(t testing.TB, cfg Config, docsDir string, mode watch.Mode) (*Server, *corpus.Corpus) {
 	t.Helper()
 	cc := corpus.DefaultConfig()
@@ -53,6 +54,7 @@ func runCorpus(t testing.TB, cfg Config, docsDir string, mode watch.Mode) (*Serv
 	mcptest.Eventually(t, "the docs and the watcher", func() bool {
 		return c.Snapshot() != nil && c.Watching() != string(watch.MethodNone)
 	})
+	mcptest.Closed(t, c.Settled(), "the end of the corpus's start-up")
 	return srv, c
 }
 
