@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
 	"time"
@@ -31,7 +32,7 @@ import (
 // server takes and what one widely used client adds to it.
 //
 // The searcher's own garbage is collected between searches, never during
-// one: decoding a 50-match answer as mcp-go does makes about 300 KB of it,
+// one: decoding a 50-match answer as mcp-go does makes about 150 KB of it,
 // and a collection running beside a search would take the core the server
 // needs (on 2 cores), timing the client's collector rather than the
 // server.
@@ -163,8 +164,8 @@ func stop(s *searcher, proc *exec.Cmd) {
 	select {
 	case <-exited:
 	case <-time.After(10 * time.Second):
-		if err := proc.Process.Kill(); err != nil && !errors.Is(err, exec.ErrWaitDelay) {
-			fmt.Println("searchbench: kill the server:", err)
+		if err := proc.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			fmt.Fprintln(os.Stderr, "searchbench: kill the server:", err)
 		}
 		<-exited
 	}
