@@ -4,7 +4,9 @@
 // HTTP as a process; files and trees written and read; a buffer that a
 // running process may write to while the test reads it; a wait for a
 // condition with one deadline; the Node packages a test's program needs;
-// a tool's answer decoded as mcp-go's client decodes it.
+// a tool's answer decoded as mcp-go's client decodes it; the CPU time and
+// memory of another process, from /proc (for tests and the benchmark
+// commands alike).
 //
 // One package for both modules, so that a helper has one meaning
 // everywhere: Call returns a tool's result, tool error or not (only a

@@ -5,13 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
@@ -45,28 +40,9 @@ func FuzzStdio(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 
-	root := filepath.Join(f.TempDir(), "repo")
-	for p, content := range map[string]string{
-		"docs/index.md":            "# Home\n\nWelcome to the hooks docs.\n",
-		"docs/guide/intro.md":      "# Intro\n\nRegister hooks early.\n",
-		"framework/mod_hooks.json": `{"hooks": []}` + "\n",
-		"CONTRIBUTING.md":          "# Contributing\n",
-	} {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			f.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			f.Fatal(err)
-		}
-	}
-	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		f.Fatal(err)
-	}
+	root := f.TempDir()
+	served := stdioCorpus(f, root)
 	log := slog.New(slog.DiscardHandler)
-	served := corpus.New(corpus.DefaultConfig())
-	served.Open(snap)
 
 	f.Fuzz(func(t *testing.T, data []byte, initialize bool) {
 		var in bytes.Buffer
@@ -77,13 +53,9 @@ func FuzzStdio(f *testing.F) {
 		input := in.Bytes()
 
 		var out bytes.Buffer
-		// One server per run, as per process: mcp-go's stdio session is global.
-		opts := mcpserver.DefaultConfig()
-		opts.Version, opts.DataRoot = "fuzz", root
-		opts.RegistryPath = filepath.Join(root, "framework", "mod_hooks.json")
-		opts.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
-		content := mcpserver.New(opts, served)
-		if err := serveStdio(context.Background(), log, content, bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
+		// One server per run, as one per process: nothing a run leaves in
+		// it reaches the next.
+		if err := serveStdio(context.Background(), log, stdioServer(served, root), bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
 			t.Fatalf("serveStdio: %v", err)
 		}
 

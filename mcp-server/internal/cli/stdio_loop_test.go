@@ -96,16 +96,7 @@ type loop struct {
 func startLoop(t *testing.T, maxLine int, wait server.ToolHandlerFunc) *loop {
 	t.Helper()
 	root := t.TempDir()
-	mcptest.WriteTree(t, root, map[string]string{"docs/index.md": "# Home\n"})
-	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := corpus.New(corpus.DefaultConfig())
-	served.Open(snap)
-	opts := mcpserver.DefaultConfig()
-	opts.Version, opts.DataRoot = "test", root
-	content := mcpserver.New(opts, served)
+	content := stdioServer(stdioCorpus(t, root), root)
 	content.MCP().AddTool(mcp.NewTool("wait"), wait)
 
 	inR, inW := io.Pipe()
@@ -161,4 +152,33 @@ func (l *loop) end() <-chan protocol.Message {
 		l.t.Fatal(err)
 	}
 	return l.answers
+}
+
+// stdioCorpus writes a small repository under root (two docs, the
+// registry, the guide) and opens a corpus of its docs, for the in-process
+// stdio tests.
+func stdioCorpus(tb testing.TB, root string) *corpus.Corpus {
+	tb.Helper()
+	mcptest.WriteTree(tb, root, map[string]string{
+		"docs/index.md":            "# Home\n\nWelcome to the hooks docs.\n",
+		"docs/guide/intro.md":      "# Intro\n\nRegister hooks early.\n",
+		"framework/mod_hooks.json": `{"hooks": []}` + "\n",
+		"CONTRIBUTING.md":          "# Contributing\n",
+	})
+	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{Generation: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	served := corpus.New(corpus.DefaultConfig())
+	served.Open(snap)
+	return served
+}
+
+// stdioServer is the MCP server of the repository stdioCorpus wrote.
+func stdioServer(served *corpus.Corpus, root string) *mcpserver.Server {
+	opts := mcpserver.DefaultConfig()
+	opts.Version, opts.DataRoot = "test", root
+	opts.RegistryPath = filepath.Join(root, "framework", "mod_hooks.json")
+	opts.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
+	return mcpserver.New(opts, served)
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // fairShareFiles is the size of the generated tree of the fair-share test:
@@ -195,19 +194,14 @@ func startClient(ctx context.Context, url string, hc *http.Client) (*client.Clie
 	return c, nil
 }
 
-// cpuOf is the CPU time (user and system) the process has used, from
-// /proc/PID/stat, in clock ticks of 10 ms.
+// cpuOf is the CPU time (user and system) the process has used.
 func cpuOf(t *testing.T, p *proc) time.Duration {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	cpu, err := mcptest.ProcCPU(p.cmd.Process.Pid)
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}
-	// The fields after the command name, which is in parentheses.
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * 10 * time.Millisecond
+	return cpu
 }
 
 // pct is the p-th percentile of d (nearest rank).

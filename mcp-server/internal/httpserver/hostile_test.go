@@ -32,6 +32,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // liveness bounds every wait of this suite: a server that never answers
@@ -86,18 +87,12 @@ func mustBeServed(t *testing.T, p *proc, during string) {
 
 // rssMiB is the resident memory of a process, from /proc.
 func rssMiB(t *testing.T, p *proc) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	rss, err := mcptest.ProcMemory(p.cmd.Process.Pid, "VmRSS")
 	if err != nil {
 		t.Logf("no /proc: %v", err)
 		return -1
 	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb >> 10
-		}
-	}
-	return -1
+	return rss >> 20
 }
 
 func health(t *testing.T, p *proc) httpserver.Health {

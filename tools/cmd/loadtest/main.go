@@ -44,6 +44,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 type config struct {
@@ -476,21 +478,15 @@ func memory(pid int) (mem, error) {
 	if pid == 0 {
 		return mem{}, nil
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	rss, err := mcptest.ProcMemory(pid, "VmRSS")
 	if err != nil {
 		return mem{}, fmt.Errorf("server memory (-pid %d): %w", pid, err)
 	}
-	m := mem{known: true}
-	for line := range strings.Lines(string(b)) {
-		var kib int64
-		if n, _ := fmt.Sscanf(line, "VmRSS: %d kB", &kib); n == 1 {
-			m.rss = kib
-		}
-		if n, _ := fmt.Sscanf(line, "VmHWM: %d kB", &kib); n == 1 {
-			m.hwm = kib
-		}
+	hwm, err := mcptest.ProcMemory(pid, "VmHWM")
+	if err != nil {
+		return mem{}, fmt.Errorf("server memory (-pid %d): %w", pid, err)
 	}
-	return m, nil
+	return mem{known: true, rss: rss >> 10, hwm: hwm >> 10}, nil
 }
 
 func mib(kib int64) string { return fmt.Sprintf("%.1fMiB", float64(kib)/1024) }

@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -188,7 +189,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	case <-logs.settled:
 	case <-time.After(time.Minute):
 	}
-	rssIdle, _ := procStatus(pid, "VmRSS")
+	rssIdle, _ := mcptest.ProcMemory(pid, "VmRSS")
 	perCorpus := func(b int64) string {
 		return fmt.Sprintf("%.1f MB (%.2f× corpus)", float64(b)/1e6, float64(b)/float64(c.Bytes))
 	}
@@ -212,7 +213,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tround trip p50\tround trip p95\twhole call p50\twhole call p95\tserver CPU / search\trg p50\trg lines\trg p50 / round trip p50\t\n", cfg.Limit)
 	for _, q := range c.Queries {
-		cpu0, err := procCPU(pid)
+		cpu0, err := mcptest.ProcCPU(pid)
 		if err != nil {
 			return err
 		}
@@ -220,7 +221,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		if err != nil {
 			return fmt.Errorf("search %q: %w", q.Text, err)
 		}
-		cpu1, err := procCPU(pid)
+		cpu1, err := mcptest.ProcCPU(pid)
 		if err != nil {
 			return err
 		}
@@ -243,8 +244,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 			return err
 		}
 	}
-	rss, _ := procStatus(pid, "VmRSS")
-	hwm, _ := procStatus(pid, "VmHWM")
+	rss, _ := mcptest.ProcMemory(pid, "VmRSS")
+	hwm, _ := mcptest.ProcMemory(pid, "VmHWM")
 	fmt.Printf("memory after the timed searches and %d more: VmRSS %s; peak VmHWM %s\n", cfg.Searches, perCorpus(rss), perCorpus(hwm))
 
 	if cfg.Edits > 0 {
@@ -488,45 +489,6 @@ func goCmd(ctx context.Context, dir string, stdout io.Writer, args ...string) er
 	cmd.Stdout = stdout
 	cmd.Stderr = os.Stderr
 	return cmd.Run()
-}
-
-// procCPU is the CPU time a process has used, user and system, from
-// /proc/PID/stat (in clock ticks, 100 a second on Linux).
-func procCPU(pid int) (time.Duration, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The fields after the command name, which is in parentheses and may
-	// hold spaces: utime and stime are the 12th and 13th of them.
-	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command", pid, len(f))
-	}
-	var ticks int64
-	for _, v := range f[11:13] {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond, nil
-}
-
-// procStatus reads a kB field of /proc/PID/status, in bytes.
-func procStatus(pid int, field string) (int64, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.Lines(string(raw)) {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
 
 // logWatch reads the server's JSON log lines and reports the index build.
