@@ -26,6 +26,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -252,29 +253,61 @@ func (c *Corpus) loadOptions(generation uint64) docs.LoadOptions {
 // the rescan that follows is done): the scratch memory of the load, the
 // build and the rescan goes back to the system, and from now on the docs
 // and their index are most of the heap, so the garbage collector's target
-// drops to steadyGCPercent unless GOGC is set. It is the one setting of
+// drops (see tuneCollector). It and tuneCollector are the only settings of
 // the process's garbage collector.
 func settleMemory() {
 	debug.FreeOSMemory()
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(steadyGCPercent)
-	}
+	tuneCollector(0)
 }
 
-// steadyGCPercent is the garbage collector's target (GOGC) once the first
-// snapshot is loaded and indexed, unless GOGC is set. The docs and their
+// tuneCollector sets the garbage collector's target (GOGC) for the heap
+// the process now holds, unless GOGC is set: at least known bytes (the docs
+// and the index of the snapshot served), and at least what the last
+// collection found live. The target is steadyGCPercent of that, but never
+// less than minGarbageBytes: Run calls it at the end of the start-up and
+// after each later snapshot's index is built, so that the target follows a
+// tree that grows or shrinks.
+func tuneCollector(known uint64) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	debug.SetGCPercent(gcPercent(max(known, live[0].Value.Uint64())))
+}
+
+// gcPercent is the collector's target for a live heap of live bytes: the
+// garbage let grow between two collections is steadyGCPercent of it, and
+// at least minGarbageBytes.
+func gcPercent(live uint64) int {
+	return max(steadyGCPercent, int(minGarbageBytes*100/max(live, 1)))
+}
+
+// steadyGCPercent is the garbage collector's target (GOGC) on a large tree
+// once the start-up is over, unless GOGC is set. The docs and their
 // index are then most of the heap, and they live as long as the process:
 // with Go's default of 100, the garbage of searches could grow to their
 // size again before a collection, doubling the resident memory (4.4x the
 // corpus after 6,000 searches on 40,000 files). At 10 it stays under a
 // tenth of them: on 9,746 files (44 MB) 89 MB resident after 1,000
-// searches where 20 gave 95 MB. A collection then comes every few dozen
-// searches; it marks only the docs' and the index's headers (their text
-// and posting lists hold no pointers), a few milliseconds of CPU on the
-// other core. The load and the first build keep the default: at 25 from
+// searches where 20 gave 95 MB. A collection then comes every ten or so
+// 50-match searches on 40,000 small docs; it marks only the docs' and the
+// index's headers (their text and posting lists hold no pointers), 4 to 7
+// ms of CPU, mostly on the other core. The load and the first build keep the default: at 25 from
 // the start, loading 40,000 files took 2 to 3 s longer. See
 // docs/server/architecture.md.
 const steadyGCPercent = 10
+
+// minGarbageBytes is the least garbage the collector lets grow between two
+// collections after the start-up. A tenth of a small tree's heap is a page
+// or two of search results: on this repository's docs (2 to 3 MB live)
+// 2,000 searches for mod_search_docs ran 1,124 to 1,197 collections, which
+// took a third of the 2.5 to 2.7 ms of CPU a search cost; with 3 MiB, 292
+// collections and 1.8 ms. 4 MiB gave 117 to 145 and 1.6 ms, but on 40,000
+// small docs (26 MB live, where it sets the target to 16) it held 1.42 to
+// 1.45 times the text after the searches rather than 1.39 to 1.42; 3 MiB
+// (a target of 12 there) held 1.40 to 1.41.
+const minGarbageBytes = 3 << 20
 
 // Open makes snap the docs served, once: it puts snap in the store, starts
 // building its search index, and closes Opened. It tells no one: Run calls
@@ -320,6 +353,12 @@ func (c *Corpus) indexInBackground(prev, snap *docs.Snapshot) {
 			return
 		}
 		st := ix.Stats()
+		select {
+		case <-c.settled: // else the start-up is not over, and the collector keeps Go's default
+			_, held := snap.TextBytes()
+			tuneCollector(uint64(held) + uint64(st.Bytes))
+		default:
+		}
 		if c.cfg.Observer != nil {
 			c.cfg.Observer.ObserveIndexBuild(st.BuildTime)
 		}

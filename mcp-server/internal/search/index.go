@@ -151,9 +151,13 @@ func (ix *Index) fill(todo []segJob) error {
 	// worker's time slice (10 ms) at each hand-over, 34 to 45 ms a round
 	// trip (p50) in the build's second on 2 cores; with one core left, the
 	// build takes longer and the searches in it are about as fast as after
-	// it (docs/server/architecture.md has the figures).
+	// it (docs/server/benchmarks.md has the figures). The workers run at a
+	// lower priority too (asBackground), so that a search also wins the
+	// core a worker holds when the client, the runtime or another request
+	// takes the one left.
 	errs := make([]error, len(todo))
 	parallel(len(todo), max(runtime.GOMAXPROCS(0)-1, 1), func() func(int) {
+		asBackground()
 		var b builder
 		return func(k int) {
 			j := todo[k]

@@ -77,12 +77,22 @@ func (m *Matcher) Index(line string) (offset, length int) {
 	return m.indexFold(line)
 }
 
-// wholeText reports whether the matcher can look for its query in a text
-// of many lines at once, giving the same first match per line as Index
-// line by line: a non-empty query without line breaks, matched byte-wise
-// (case-sensitive, or ASCII without k or s).
-func (m *Matcher) wholeText() bool {
-	return m.query != "" && (m.caseSensitive || m.ascii) && !strings.ContainsAny(m.query, "\r\n")
+// wholeText reports whether the matcher can look for its query in text, a
+// doc of many lines, at once, giving the same first match per line as Index
+// line by line: a non-empty query without line breaks, matched byte-wise.
+// That is exact when case matters, for an ASCII query without k or s, and
+// for any ASCII query in a text without the Kelvin sign and the long s, the
+// only non-ASCII runes that fold to ASCII letters. Two searches of text for
+// those, which are fast, spare a query such as "hooks" the line by line
+// path on the docs that, as most do, hold neither.
+func (m *Matcher) wholeText(text string) bool {
+	switch {
+	case m.query == "" || strings.ContainsAny(m.query, "\r\n"):
+		return false
+	case m.caseSensitive || m.ascii:
+		return true
+	}
+	return m.asciiQuery && !strings.Contains(text, "\u212A") && !strings.Contains(text, "\u017F")
 }
 
 // indexText is Index on a text of many lines, for a matcher whose

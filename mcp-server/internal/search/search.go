@@ -273,7 +273,7 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, r *reader, yield func(Match) bo
 	for ; n < first && rest != ""; n++ {
 		_, rest = docs.CutLine(rest)
 	}
-	if m.wholeText() {
+	if m.wholeText(text) {
 		return scanText(text, rest, n, m, emit)
 	}
 	for rest != "" {
