@@ -293,9 +293,9 @@ func gcPercent(live uint64) int {
 // searches where 20 gave 95 MB. A collection then comes every ten or so
 // 50-match searches on 40,000 small docs; it marks only the docs' and the
 // index's headers (their text and posting lists hold no pointers), 4 to 7
-// ms of CPU, mostly on the other core. The load and the first build keep the default: at 25 from
-// the start, loading 40,000 files took 2 to 3 s longer. See
-// docs/server/architecture.md.
+// ms of CPU, mostly on the other core. The load and the first build keep
+// the default: at 25 from the start, loading 40,000 files took 2 to 3 s
+// longer. See docs/server/architecture.md.
 const steadyGCPercent = 10
 
 // minGarbageBytes is the least garbage the collector lets grow between two
@@ -303,7 +303,7 @@ const steadyGCPercent = 10
 // or two of search results: on this repository's docs (2 to 3 MB live)
 // 2,000 searches for mod_search_docs ran 1,124 to 1,197 collections, which
 // took a third of the 2.5 to 2.7 ms of CPU a search cost; with 3 MiB, 292
-// collections and 1.8 ms. 4 MiB gave 117 to 145 and 1.6 ms, but on 40,000
+// collections and 1.6 to 1.8 ms. 4 MiB gave 117 to 145 and 1.6 ms, but on 40,000
 // small docs (26 MB live, where it sets the target to 16) it held 1.42 to
 // 1.45 times the text after the searches rather than 1.39 to 1.42; 3 MiB
 // (a target of 12 there) held 1.40 to 1.41.
