@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestBackgroundThreadEnds checks that asBackground lowers the priority of
@@ -59,17 +60,11 @@ func TestBackgroundThreadEnds(t *testing.T) {
 	}
 }
 
-// niceOf reads a thread of this process's niceness from /proc (field 19
-// of its stat line).
+// niceOf reads a thread of this process's niceness from /proc.
 func niceOf(tid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/stat", tid))
+	f, err := mcptest.ProcStat(fmt.Sprintf("/proc/self/task/%d/stat", tid))
 	if err != nil {
 		return 0, err
 	}
-	_, rest, _ := strings.Cut(string(b), ") ") // the command may hold spaces
-	fields := strings.Fields(rest)
-	if len(fields) < 17 {
-		return 0, fmt.Errorf("stat of thread %d: %q", tid, b)
-	}
-	return strconv.Atoi(fields[16])
+	return strconv.Atoi(f[16])
 }
