@@ -77,6 +77,10 @@ func flags() []cli.Flag {
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
 		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: docsCfg.PollInterval,
 			Usage: "with --watch poll (or auto falling back to it), how often every file's size and time are checked"},
+		&cli.StringFlag{Name: "cache-dir", EnvVars: []string{envName("cache-dir")}, DefaultText: "docs-mcp in the user's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows)",
+			Usage: "where the docs and their search index are kept between runs, one file per docs folder, so that a start on unchanged docs reads one file and builds no index; a cache that is damaged or of another build is ignored with a warning and written again"},
+		&cli.BoolFlag{Name: "no-cache", EnvVars: []string{envName("no-cache")},
+			Usage: "keep no cache: every start reads every doc and builds the search index (for read-only images)"},
 		&cli.StringFlag{Name: "log-level", EnvVars: []string{envName("log-level")}, Value: "info",
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
@@ -195,6 +199,15 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	cfg.DataRoot = root
 	cfg.Corpus.DataRoot, cfg.Corpus.DocsPath, cfg.Corpus.Files = root, docsPath, []string{registry, contributing}
+	if !c.Bool("no-cache") {
+		dir := c.String("cache-dir")
+		if base, err := os.UserCacheDir(); dir == "" && err == nil {
+			dir = filepath.Join(base, "docs-mcp")
+		}
+		if dir != "" { // else there is no cache folder to use, and no cache
+			cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
+		}
+	}
 	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath = root, registry, contributing
 	if cfg.PublicURL != "" {
 		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"

@@ -1,18 +1,23 @@
 // Package corpus keeps the docs served in step with the disk: it loads the
-// first snapshot, follows the docs folder and the repository files beside
-// it (package watch), applies each batch of changes (docs.Update), builds
-// each snapshot's search index in the background (package search), sets
-// the process's memory policy once the start-up is over, and tells its
-// caller what changed (docs.Change). The MCP server (package mcpserver)
-// reads its snapshots and turns its changes into notifications; it knows
-// nothing of the disk.
+// first snapshot (from its cache when it has one, see cache.go), follows
+// the docs folder and the repository files beside it (package watch),
+// applies each batch of changes (docs.Update), builds each snapshot's
+// search index (package search), sets the process's memory policy once
+// the start-up is over, and tells its caller what changed (docs.Change).
+// The MCP server (package mcpserver) reads its snapshots and turns its
+// changes into notifications; it knows nothing of the disk.
 //
 // Run owns the life of the snapshots: it starts following the files on
 // disk (Config.Watch) and, at the same time, loads the first snapshot and
 // opens it (Open), then settles the memory once its index is built; every
-// later snapshot comes from a batch of changes (update, in follow.go). A
-// search never waits for an index: it answers from the segments built so
-// far and scans the rest (see search.Find).
+// later snapshot comes from a batch of changes (update, in follow.go).
+//
+// The corpus owns the data derived from a snapshot: it attaches the
+// snapshot's index (search.Build) before it serves the snapshot, and a
+// search only waits for it (search.Find), never starts a build. The first
+// snapshot is served while its index is built, so that reads need not
+// wait for it; every later one only once its index is built, the one
+// before it served meanwhile.
 //
 // A server can answer before the docs are there: until Open, Snapshot is
 // nil and Opened is not closed, and a request that needs the docs waits
@@ -21,6 +26,7 @@ package corpus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -47,6 +53,10 @@ type Config struct {
 	// How Run follows the docs folder and Files.
 	Watch        watch.Mode
 	PollInterval time.Duration // when polling, how often every file's size and time are checked
+
+	// CacheFile is where the docs and their index are kept between runs
+	// (see CacheFile and cache.go); "" keeps no cache.
+	CacheFile string
 
 	Logger   *slog.Logger
 	Observer Observer // measures reloads and index builds; nil: nothing is measured
@@ -84,7 +94,8 @@ type Corpus struct {
 
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
-	settled  chan struct{} // closed once Run's start-up is over (Settled)
+	settled  chan struct{}  // closed once Run's start-up is over (Settled)
+	saved    *docs.Snapshot // the snapshot the cache file holds, as far as Run knows
 
 	// beforeLoad, when set, runs just before Run loads the docs (tests
 	// hold the load back with it to see what happens meanwhile).
@@ -185,13 +196,14 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	if err != nil || snap == nil {
 		return err
 	}
+	indexed := search.Build(snap, nil).Done() // attached by load
 	rescanned := make(chan struct{})
 	if watching {
 		close(rescanned)
 	} else {
 		go func() {
 			defer close(rescanned)
-			for _, ready := range []<-chan struct{}{search.IndexOf(snap).Done(), c.watcher.Ready()} {
+			for _, ready := range []<-chan struct{}{indexed, c.watcher.Ready()} {
 				select {
 				case <-ready:
 				case <-ctx.Done():
@@ -202,31 +214,45 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 		}()
 	}
 	// The start-up is over once the first index is built and the rescan
-	// is done: then the memory settles, to what it will stay near.
-	for _, done := range []<-chan struct{}{search.IndexOf(snap).Done(), rescanned} {
+	// is done: then the cache is saved, if it does not hold these docs,
+	// and the memory settles, to what it will stay near.
+	for _, done := range []<-chan struct{}{indexed, rescanned} {
 		select {
 		case <-done:
 		case <-ctx.Done():
 			return nil
 		}
 	}
+	c.save()
 	settleMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	c.log.Info("memory settled", "heap_bytes", ms.HeapAlloc)
 	close(c.settled)
 	<-ctx.Done()
+	c.save() // what changed since, for the next start
 	return nil
 }
 
-// load reads the first snapshot and opens it. It returns nil, nil when ctx
-// ends first.
+// load reads the first snapshot and opens it, its index attached: from the
+// cache when it has one, brought up to date with the disk, else from the
+// docs folder. It returns nil, nil when ctx ends first.
 func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
 	if c.beforeLoad != nil {
 		c.beforeLoad(ctx)
 	}
 	begin := time.Now()
-	snap, err := docs.Load(ctx, c.cfg.DocsPath, c.loadOptions(1))
+	cached := c.cached()
+	var (
+		snap *docs.Snapshot
+		diff docs.Diff
+		err  error
+	)
+	if cached != nil {
+		snap, diff, err = docs.Update(ctx, cached, c.cfg.DocsPath, docs.Changes{All: true}, c.loadOptions(1))
+	} else {
+		snap, err = docs.Load(ctx, c.cfg.DocsPath, c.loadOptions(1))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil
@@ -234,12 +260,57 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
 		c.log.Error("cannot load the docs; stopping", "err", err)
 		return nil, fmt.Errorf("load docs: %w", err)
 	}
-	c.Open(snap)
+	if snap == cached {
+		c.saved = snap // nothing to save at the end of the start-up
+	}
+	c.open(cached, snap)
 	text, held := snap.TextBytes()
-	c.log.Info("docs loaded", "docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
+	attrs := []any{"docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
 		"duration", time.Since(begin).Round(time.Millisecond), "data_root", c.cfg.DataRoot,
-		"text_bytes", text, "held_bytes", held)
+		"text_bytes", text, "held_bytes", held}
+	if cached != nil {
+		attrs = append(attrs, "cache", "used", "read_again", len(diff.Added)+len(diff.Changed), "removed", len(diff.Removed))
+	}
+	c.log.Info("docs loaded", attrs...)
 	return snap, nil
+}
+
+// cached returns the snapshot the cache file holds, its index attached, or
+// nil when there is no cache file or it cannot be used (which is logged).
+func (c *Corpus) cached() *docs.Snapshot {
+	if c.cfg.CacheFile == "" {
+		return nil
+	}
+	snap, err := c.readCache()
+	if err != nil {
+		if !errors.Is(err, errNoCache) {
+			c.log.Warn("ignoring the docs cache; it will be written again", "path", c.cfg.CacheFile, "err", err)
+		}
+		return nil
+	}
+	return snap
+}
+
+// save writes the snapshot served, with its index, to the cache file,
+// unless the file holds it already, the index is not built, or there is
+// no cache. Run calls it at the end of the start-up and at its end.
+func (c *Corpus) save() {
+	snap := c.store.Snapshot()
+	if c.cfg.CacheFile == "" || snap == nil || snap == c.saved {
+		return
+	}
+	ix := search.Built(snap)
+	if ix == nil {
+		return
+	}
+	begin := time.Now()
+	n, err := c.writeCache(snap, ix)
+	if err != nil {
+		c.log.Warn("cannot write the docs cache; the next start reads every doc", "path", c.cfg.CacheFile, "err", err)
+		return
+	}
+	c.saved = snap
+	c.log.Info("docs cache written", "path", c.cfg.CacheFile, "bytes", n, "duration", time.Since(begin).Round(time.Millisecond))
 }
 
 // loadOptions are the options of every read of the docs folder, the first
@@ -309,16 +380,20 @@ const steadyGCPercent = 10
 // (a target of 12 there) held 1.40 to 1.41.
 const minGarbageBytes = 3 << 20
 
-// Open makes snap the docs served, once: it puts snap in the store, starts
-// building its search index, and closes Opened. It tells no one: Run calls
-// it with the first snapshot it loads, which nobody has seen a list without
-// (requests wait for Opened); later snapshots come from changes on disk,
-// which Run's publish is told of.
-func (c *Corpus) Open(snap *docs.Snapshot) {
+// Open makes snap the docs served, once: it attaches snap's search index
+// and starts building it, puts snap in the store, and closes Opened. It
+// tells no one: Run calls it with the first snapshot it loads, which
+// nobody has seen a list without (requests wait for Opened); later
+// snapshots come from changes on disk, which Run's publish is told of.
+func (c *Corpus) Open(snap *docs.Snapshot) { c.open(nil, snap) }
+
+// open is Open for a snapshot that follows prev (the cache's), whose index
+// it reuses.
+func (c *Corpus) open(prev, snap *docs.Snapshot) {
 	c.openOnce.Do(func() {
+		c.index(prev, snap)
 		c.store.Replace(snap)
 		c.servedSince.Store(time.Now().UnixNano())
-		c.indexInBackground(nil, snap)
 		close(c.opened)
 	})
 }
@@ -338,13 +413,12 @@ func (c *Corpus) await(ctx context.Context) error {
 	}
 }
 
-// indexInBackground starts building snap's search index at once, so that
-// the first search on a new snapshot finds it built (or nearly), reusing
-// what it can of prev's (nil for the first snapshot), and logs when it is
-// done.
-func (c *Corpus) indexInBackground(prev, snap *docs.Snapshot) {
-	first := prev == nil
-	p := search.ReindexOf(snap, prev)
+// index attaches snap's search index and starts building it, reusing what
+// it can of prev's (prev may be nil), and logs when it is built. It
+// returns the build.
+func (c *Corpus) index(prev, snap *docs.Snapshot) *search.Pending {
+	first := c.Snapshot() == nil
+	p := search.Build(snap, prev)
 	go func() {
 		<-p.Done()
 		ix, err := p.Index()
@@ -370,4 +444,5 @@ func (c *Corpus) indexInBackground(prev, snap *docs.Snapshot) {
 			"docs", st.Docs, "duration", st.BuildTime, "reused_docs", st.ReusedDocs,
 			"index_bytes", st.Bytes, "corpus_bytes", st.CorpusBytes)
 	}()
+	return p
 }

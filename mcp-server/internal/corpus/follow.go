@@ -10,8 +10,9 @@ import (
 
 // follow keeps the corpus in step with the files on disk until ctx ends:
 // each batch from w is applied to the docs snapshot (only the files it
-// names are read again), the new snapshot replaces the old one at once,
-// its search index starts building, and publish is told. Batches come one
+// names are read again), its search index is built (reusing the segments
+// of the docs that did not change), the new snapshot replaces the old one,
+// and publish is told. Batches come one
 // at a time, so snapshots follow each other in generation order.
 //
 // follow may start before the docs are loaded, and should (Run does): start
@@ -51,9 +52,15 @@ func (c *Corpus) update(ctx context.Context, b watch.Batch, observe bool, publis
 		c.cfg.Observer.ObserveReload(time.Since(begin))
 	}
 	if next != prev {
+		// The index first: a search never finds a snapshot without one.
+		// prev is served meanwhile.
+		select {
+		case <-c.index(prev, next).Done():
+		case <-ctx.Done():
+			return
+		}
 		c.store.Replace(next)
 		c.servedSince.Store(time.Now().UnixNano())
-		c.indexInBackground(prev, next)
 	} else if len(b.Files) == 0 {
 		return
 	}

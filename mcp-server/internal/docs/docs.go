@@ -37,6 +37,7 @@ type Doc struct {
 	// "\r\n": as it is, or when packed compressed (against dict, if any).
 	body   string
 	packed bool
+	racy   bool // modified too close to its read to be trusted by its stamp later (see markRacy)
 	dict   *s2.Dict
 	lines  int   // number of lines
 	stamp  stamp // the file's size and time when read, to notice changes
@@ -125,14 +126,40 @@ type Skipped struct {
 	stamp stamp // set when the reason lasts until the file changes (too large, not UTF-8)
 }
 
-// stamp identifies a version of a file cheaply: a rescan re-reads a file
-// whose stamp differs from the one it had when read.
+// stamp identifies a version of a file cheaply, as git's index does: a
+// rescan re-reads a file whose stamp differs from the one it had when read.
+// The inode tells a file replaced by another of the same size and time (an
+// editor's save by rename, a checkout that keeps times) from the one read.
 type stamp struct {
 	size int64
-	mod  int64 // modification time, Unix nanoseconds
+	mod  int64  // modification time, Unix nanoseconds
+	ino  uint64 // inode number; 0 where the system has none
 }
 
-func stampOf(info fs.FileInfo) stamp { return stamp{size: info.Size(), mod: info.ModTime().UnixNano()} }
+func stampOf(info fs.FileInfo) stamp {
+	return stamp{size: info.Size(), mod: info.ModTime().UnixNano(), ino: inodeOf(info)}
+}
+
+// racyWindow is how close to a read a file's modification time may be for
+// the read to be trusted later by its stamp alone. A file written again
+// within the timestamp granularity of the first write keeps its time (and,
+// if its size stays, its stamp): git calls such an entry "racily clean".
+// A doc whose time is within racyWindow of the moment its read began is
+// marked racy: the snapshot uses it, but a saved copy (Snapshot.AppendBinary)
+// does not vouch for it, and the next start reads it again. A second is
+// far above the granularity of local file systems (nanoseconds, or a
+// kernel tick) and covers FAT's two-second times only in part, which is
+// why a racy doc is read again rather than compared by time.
+const racyWindow = time.Second
+
+// markRacy marks the docs whose modification time is not at least
+// racyWindow before began, the time their read began.
+func markRacy(docs []*Doc, began time.Time) {
+	limit := began.Add(-racyWindow).UnixNano()
+	for _, d := range docs {
+		d.racy = d.stamp.mod >= limit
+	}
+}
 
 // Snapshot is an immutable corpus.
 type Snapshot struct {
@@ -142,7 +169,7 @@ type Snapshot struct {
 	codec      *codec // compresses the docs an update reads; nil: they stay plain
 
 	attachMu sync.Mutex
-	attached map[any]any // see Attach
+	attached map[any]any // Key[T] to T: see Attach
 }
 
 func newSnapshot(generation uint64, docs []*Doc, skipped []Skipped) *Snapshot {
@@ -174,37 +201,48 @@ func (s *Snapshot) Doc(ctx context.Context, p string) (*Doc, error) {
 	return nil, &NotFoundError{Path: p, Nearest: s.Nearest(ctx, clean, 5)}
 }
 
-// Attach returns the value attached to the snapshot under key, first
-// attaching the result of create when there is none. create runs at most once
-// per key and snapshot, under a lock: it must be quick (start slow work in
-// a goroutine and return a handle to it).
+// Key names a value derived from snapshots (see Attach), of type T. Each
+// package that derives data makes its own keys; two keys are the same when
+// their names and types are.
+type Key[T any] struct{ name string }
+
+// NewKey returns the key named name for values of type T.
+func NewKey[T any](name string) Key[T] { return Key[T]{name: name} }
+
+// Attach returns the value attached to s under k, first attaching the
+// result of create when there is none. create runs at most once per key
+// and snapshot, under a lock: it must be quick (start slow work in a
+// goroutine and return a handle to it).
 //
 // Packages that derive data from a snapshot, such as the search index, keep
 // it here so that it lives exactly as long as the snapshot it describes: a
 // reload that replaces the snapshot leaves the old data to the collector
-// with the old snapshot. Use an unexported key type, as with
-// context.WithValue.
-func (s *Snapshot) Attach(key any, create func() any) any {
+// with the old snapshot.
+func Attach[T any](s *Snapshot, k Key[T], create func() T) T {
 	s.attachMu.Lock()
 	defer s.attachMu.Unlock()
-	if v, ok := s.attached[key]; ok {
-		return v
+	if v, ok := s.attached[k]; ok {
+		return v.(T)
 	}
 	if s.attached == nil {
 		s.attached = make(map[any]any)
 	}
 	v := create()
-	s.attached[key] = v
+	s.attached[k] = v
 	return v
 }
 
-// Attached returns the value attached under key, if there is one, without
-// attaching anything.
-func (s *Snapshot) Attached(key any) (any, bool) {
+// Attached returns the value attached to s under k, if there is one,
+// without attaching anything.
+func Attached[T any](s *Snapshot, k Key[T]) (T, bool) {
 	s.attachMu.Lock()
 	defer s.attachMu.Unlock()
-	v, ok := s.attached[key]
-	return v, ok
+	v, ok := s.attached[k]
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return v.(T), true
 }
 
 // From returns the index of the first doc whose path is >= p.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -62,10 +63,12 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	}
 	defer root.Close()
 
+	began := time.Now()
 	kept, skipped, err := walkRead(ctx, root, opts.MaxDocBytes)
 	if err != nil {
 		return nil, fmt.Errorf("walk docs folder %s: %w", dir, err)
 	}
+	markRacy(kept, began)
 	for _, s := range skipped {
 		log.Warn("skipped doc", "path", s.Path, "reason", s.Reason)
 	}

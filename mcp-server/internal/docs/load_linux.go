@@ -101,7 +101,7 @@ func readDocAt(dirfd int, name, p string, maxBytes int64, buf *[]byte) (readResu
 	if err := fstat(fd, &sys); err != nil || sys.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return readResult{}, false
 	}
-	st := stamp{size: sys.Size, mod: sys.Mtim.Nano()}
+	st := stamp{size: sys.Size, mod: sys.Mtim.Nano(), ino: uint64(sys.Ino)}
 	if sys.Size > maxBytes {
 		return readResult{skip: Skipped{Path: p, Reason: fmt.Sprintf("larger than the %d-byte cap (%d bytes)", maxBytes, sys.Size), stamp: st}}, true
 	}

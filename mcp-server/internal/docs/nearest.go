@@ -26,7 +26,7 @@ func (s *Snapshot) Nearest(ctx context.Context, p string, n int) []string {
 	if len(s.docs) == 0 || n <= 0 || ctx.Err() != nil {
 		return nil
 	}
-	ix := s.Attach(pathIndexKey{}, func() any { return new(lazyPathIndex) }).(*lazyPathIndex)
+	ix := Attach(s, pathIndexKey, func() *lazyPathIndex { return new(lazyPathIndex) })
 	ix.once.Do(func() { ix.pathIndex = newPathIndex(s.docs) })
 
 	want := strings.ToLower(p)
@@ -82,7 +82,8 @@ const (
 	sameNameCandidates = 16
 )
 
-type pathIndexKey struct{}
+// pathIndexKey is the key of a snapshot's index of paths by their parts.
+var pathIndexKey = NewKey[*lazyPathIndex]("docs.paths")
 
 type lazyPathIndex struct {
 	once sync.Once

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Changes says where the docs folder may have changed since a snapshot was
@@ -65,7 +66,7 @@ func Update(ctx context.Context, prev *Snapshot, dir string, ch Changes, opts Lo
 	}
 	defer root.Close()
 
-	u := &updater{prev: prev, root: root, found: map[string]stamp{}, forced: map[string]bool{}}
+	u := &updater{prev: prev, root: root, began: time.Now(), found: map[string]stamp{}, forced: map[string]bool{}}
 	if ch.All {
 		if err := u.scan(ctx, ".", true); err != nil {
 			return prev, Diff{}, fmt.Errorf("walk docs folder %s: %w", dir, err)
@@ -82,8 +83,9 @@ func Update(ctx context.Context, prev *Snapshot, dir string, ch Changes, opts Lo
 
 // updater gathers what an update must look at.
 type updater struct {
-	prev *Snapshot
-	root *os.Root
+	prev  *Snapshot
+	root  *os.Root
+	began time.Time // when the update began: the reads' racy limit (see markRacy)
 
 	scopes  []string         // folders and files re-examined: "." for all, else slash paths
 	found   map[string]stamp // Markdown files now on disk within the scopes
@@ -197,7 +199,9 @@ func (u *updater) apply(ctx context.Context, opts LoadOptions) (*Snapshot, Diff,
 			skipped = append(skipped, r.skip)
 		}
 	}
-	prev.codec.pack(slices.Collect(maps.Values(replaced)))
+	fresh := slices.Collect(maps.Values(replaced))
+	markRacy(fresh, u.began)
+	prev.codec.pack(fresh)
 
 	// A doc in scope stays when it was read again, or found with the stamp
 	// it had; otherwise (gone, or now unreadable) it is removed.

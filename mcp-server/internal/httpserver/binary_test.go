@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	tmpDir = dir
+	// The servers the tests start keep their caches here, not in the
+	// user's cache folder.
+	os.Setenv("DOCS_MCP_CACHE_DIR", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -133,10 +133,11 @@ type folder struct {
 	docs    []int32
 }
 
-type docTreeKey struct{}
+// docTreeKey is the key of a snapshot's folder tree.
+var docTreeKey = docs.NewKey[*docTree]("mcpserver.tree")
 
 func treeOf(snap *docs.Snapshot) *docTree {
-	return snap.Attach(docTreeKey{}, func() any { return buildTree(snap.Docs()) }).(*docTree)
+	return docs.Attach(snap, docTreeKey, func() *docTree { return buildTree(snap.Docs()) })
 }
 
 // prebuildTree builds next's folder tree in the background when prev's
@@ -144,7 +145,7 @@ func treeOf(snap *docs.Snapshot) *docTree {
 // completion after a change then finds it ready (a build takes tens of
 // milliseconds at 40,000 docs), and a server never asked pays nothing.
 func prebuildTree(prev, next *docs.Snapshot) {
-	if _, ok := prev.Attached(docTreeKey{}); ok {
+	if _, ok := docs.Attached(prev, docTreeKey); ok {
 		go treeOf(next)
 	}
 }

@@ -177,7 +177,7 @@ func TestCompletionAfterAnEdit(t *testing.T) {
 	writeFile(t, l.root, "docs/newfolder/page.md", "# Page\n")
 	mcptest.Eventually(t, "a new snapshot", func() bool { return l.corpus.Snapshot() != before })
 	mcptest.Eventually(t, "its folder tree built without a completion", func() bool {
-		_, ok := l.corpus.Snapshot().Attached(docTreeKey{})
+		_, ok := docs.Attached(l.corpus.Snapshot(), docTreeKey)
 		return ok
 	})
 	if got := complete(t, w.c, ref, "path", "new"); !cmp.Equal(got.Values, []string{"newfolder/"}) {

@@ -107,7 +107,7 @@ func benchServer(b *testing.B) *Server {
 	cfg := DefaultConfig()
 	cfg.DataRoot = root
 	srv := New(cfg, openCorpus(snap, corpus.DefaultConfig()))
-	<-search.IndexOf(snap).Done()
+	<-search.Build(snap, nil).Done()
 	return srv
 }
 

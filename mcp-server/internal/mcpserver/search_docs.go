@@ -22,10 +22,12 @@ const (
 	maxQueryBytes      = 1024
 	snippetContext     = 80 // bytes of line kept on each side of a match
 
-	// indexWait bounds how long a search that arrives while the snapshot's
-	// index is still being built waits for it before scanning instead (the
-	// results are the same; the scan is only slower).
-	indexWait = 2 * time.Second
+	// indexWait bounds how long a search waits for the index of the docs
+	// served: the first snapshot's is built while the server starts (about
+	// a second at 40,000 docs with no cache; none with one), and a search
+	// answers from all of it or not at all. Past the wait the search is a
+	// tool error that says so.
+	indexWait = 30 * time.Second
 )
 
 // SearchDocsInput are the arguments of mod_search_docs.
@@ -41,7 +43,7 @@ type SearchDocsInput struct {
 // SearchDocsOutput is the result of mod_search_docs.
 type SearchDocsOutput struct {
 	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when more matches remain, or when the search stopped before the end of the docs (one call reads at most 2 MiB of text); pass next_cursor to go on."`
+	HasMore    bool          `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
 	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
 	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
 	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
@@ -75,11 +77,32 @@ type SearchMatch struct {
 }
 
 func (s *Server) searchDocsTool() server.ServerTool {
-	return newTool(s, "mod_search_docs", "Search the docs",
+	t := newTool(s, "mod_search_docs", "Search the docs",
 		"Find lines in the docs (docs/**/*.md) containing a substring. Case-insensitive by default, "+
 			"results in path then line order (not ranked), each with its heading trail, its section's anchor and a snippet. "+
 			"Read a hit's section with mod_read_doc (path and section: the anchor). Hooks of the registry whose name or text matches are listed too.",
 		s.searchDocs)
+	t.Handler = s.afterIndex(t.Handler)
+	return t
+}
+
+// afterIndex makes a search wait for the index of the docs served before
+// it takes its turn in the work queue, so that the wait holds no turn that
+// a read could use, for at most indexWait.
+func (s *Server) afterIndex(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		snap := s.corpus.Snapshot() // there: tool calls wait for the docs (afterDocs)
+		wait, cancel := context.WithTimeout(ctx, indexWait)
+		defer cancel()
+		if err := search.Await(wait, snap); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return mcp.NewToolResultError(fmt.Sprintf("mod_search_docs: the search index of the %d docs is still being built after a wait of %s; try again in a moment",
+				len(snap.Docs()), indexWait)), nil
+		}
+		return next(ctx, req)
+	}
 }
 
 func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocsOutput, string, error) {
@@ -146,7 +169,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	// cannot narrow down (every doc holds its three-letter pieces, no line
 	// holds it) goes on from its cursor, a few milliseconds a call.
 	read := search.Budget{Bytes: search.CallBytes}
-	for m := range search.Find(ctx, snap, q, after, indexWait, &read) {
+	for m := range search.Find(ctx, snap, q, after, &read) {
 		off, length := m.Offset, m.Length
 		if len(others) > 0 {
 			o, l, ok := indexAll(m.Text, others)
@@ -251,27 +274,40 @@ func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
 	return off, length, true
 }
 
-// text is the readable copy of the result. stoppedAt is the doc before
-// which the search stopped for its text budget, if it did.
+// text is the readable copy of the result. Its first sentence says how
+// many matches the page holds and, when has_more is set, why: the page is
+// full, or the search stopped before stoppedAt for its text budget.
 func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) string {
 	var b strings.Builder
-	for _, h := range o.Hooks {
-		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
-	}
-	if len(o.Hooks) > 0 {
-		b.WriteString("[details: mod_get_hook]\n\n")
-	}
 	what := strconv.Quote(query)
 	if len(terms) > 1 {
 		what = "all of " + quoteAll(terms)
 	}
-	if len(o.Matches) == 0 && stoppedAt == "" {
+	switch {
+	case len(o.Matches) == 0 && stoppedAt == "":
 		fmt.Fprintf(&b, "No line in the docs contains %s.", what)
-		return b.String()
+	case stoppedAt != "":
+		fmt.Fprintf(&b, "%s for %s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
+			plural(len(o.Matches), "match", "matches"), what, stoppedAt, search.CallBytes>>20, o.NextCursor)
+	case o.HasMore:
+		fmt.Fprintf(&b, "%s for %s; the page is full and more remain: call again with cursor=%q.", plural(len(o.Matches), "match", "matches"), what, o.NextCursor)
+	default:
+		fmt.Fprintf(&b, "%s for %s.", plural(len(o.Matches), "match", "matches"), what)
+	}
+	b.WriteByte('\n')
+	if len(o.Hooks) > 0 {
+		b.WriteByte('\n')
+	}
+	for _, h := range o.Hooks {
+		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
+	}
+	if len(o.Hooks) > 0 {
+		b.WriteString("[details: mod_get_hook]\n")
 	}
 	if len(o.Matches) == 0 {
-		fmt.Fprintf(&b, "No line in the docs before %s contains %s.\n", stoppedAt, what)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
+	b.WriteByte('\n')
 	size := 64
 	for _, m := range o.Matches {
 		size += len(m.Path) + len(m.Heading) + len(m.Anchor) + len(m.Snippet) + 24 // at most, with a doc line per match
@@ -302,16 +338,7 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 		b.WriteString(m.Snippet)
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\n[%s", plural(len(o.Matches), "match", "matches"))
-	switch {
-	case stoppedAt != "":
-		fmt.Fprintf(&b, "; the search stopped before %s, having read the most text one call reads (%d MiB): call again with cursor=%q to search the rest",
-			stoppedAt, search.CallBytes>>20, o.NextCursor)
-	case o.HasMore:
-		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
-	}
-	b.WriteString("]")
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // snippet returns the line around a match, cut at rune boundaries to about

@@ -33,7 +33,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 		t.Fatal("the first query matches nothing in the fixture; the test checks nothing")
 	}
 
-	p := search.IndexOf(srv.corpus.Snapshot())
+	p := search.Build(srv.corpus.Snapshot(), nil)
 	<-p.Done()
 	if ix, err := p.Index(); ix == nil || err != nil {
 		t.Fatalf("no index after the build: %v", err)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,8 +10,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // TestAnswersWhileDocsLoad follows a server whose corpus is still loading,
@@ -81,8 +85,8 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	}
 
 	// The same search once the snapshot's index is built.
-	<-search.IndexOf(snap).Done()
-	if ix, err := search.IndexOf(snap).Index(); ix == nil || err != nil {
+	<-search.Build(snap, nil).Done()
+	if ix, err := search.Build(snap, nil).Index(); ix == nil || err != nil {
 		t.Fatalf("no index after the build: %v", err)
 	}
 	want, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
@@ -91,5 +95,35 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("search sent while the docs loaded (-with index +early):\n%s", diff)
+	}
+}
+
+// TestFirstSearchIsComplete starts a server as the CLI does, on a tree of
+// 6 MB (three times what one search call reads), and searches at once for
+// a word that is on one line of the last doc in path order: the first
+// answer holds it, whole, in one call, though the index is being built
+// when the search arrives. (Before the corpus owned its index, the first
+// searches answered from the segments built so far and a scan of 2 MiB,
+// and said the word was in no line before some path.)
+func TestFirstSearchIsComplete(t *testing.T) {
+	root := copyTree(t, fixtureRoot)
+	docsDir := filepath.Join(root, "docs")
+	if _, err := corpusgen.Generate(context.Background(), filepath.Join(docsDir, "gen"), corpusgen.Options{Seed: 9, Files: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "docs/zz/last.md", "# Last\n\nthe only Quuxplotter line\n")
+	cfg, _ := withFixture(t, root)
+	ccfg := corpus.DefaultConfig()
+	ccfg.DataRoot, ccfg.DocsPath, ccfg.Watch = root, docsDir, watch.Off
+	corp := corpus.New(ccfg)
+	c := connect(t, New(cfg, corp))
+	mcptest.Background(t, "corpus", func(ctx context.Context) error { return corp.Run(ctx, func(docs.Change) {}) })
+
+	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "quuxplotter", "limit": 20})
+	if len(out.Matches) != 1 || out.Matches[0].Path != "zz/last.md" || out.HasMore {
+		t.Fatalf("the first search's answer: %d matches, has_more %v:\n%s", len(out.Matches), out.HasMore, text)
+	}
+	if !strings.HasPrefix(text, `1 match for "quuxplotter".`) {
+		t.Errorf("the text does not start with the count:\n%s", text)
 	}
 }

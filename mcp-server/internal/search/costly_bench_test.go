@@ -40,7 +40,7 @@ func BenchmarkCostliestQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := IndexOf(snap) // what Find answers from
+	p := Build(snap, nil) // what Find answers from
 	<-p.Done()
 	ix, err := p.Index()
 	if err != nil {
@@ -62,7 +62,7 @@ func BenchmarkCostliestQuery(b *testing.B) {
 			after := Position{}
 			for calls = 1; ; calls++ {
 				budget := Budget{Bytes: CallBytes}
-				if n := len(collect(Find(context.Background(), snap, Query{Text: costliestQuery}, after, 0, &budget), 0)); n != 0 {
+				if n := len(collect(Find(context.Background(), snap, Query{Text: costliestQuery}, after, &budget), 0)); n != 0 {
 					b.Fatalf("%d matches, want none", n)
 				}
 				if !budget.Stopped {
@@ -92,7 +92,7 @@ func BenchmarkHandOver(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	<-IndexOf(snap).Done()
+	<-Build(snap, nil).Done()
 	procs := runtime.GOMAXPROCS(0)
 	for _, searchers := range []int{procs, max(procs-1, 1)} {
 		b.Run(fmt.Sprintf("searchers=%d", searchers), func(b *testing.B) {
@@ -122,7 +122,7 @@ func BenchmarkHandOver(b *testing.B) {
 					after := Position{}
 					for !stop.Load() {
 						budget := Budget{Bytes: CallBytes}
-						for range Find(context.Background(), snap, Query{Text: costliestQuery}, after, 0, &budget) {
+						for range Find(context.Background(), snap, Query{Text: costliestQuery}, after, &budget) {
 						}
 						after = budget.Resume // Position{} again at the end
 					}

@@ -30,13 +30,13 @@ import (
 // later snapshot (see Reindex) shares the segments whose docs did not
 // change.
 //
-// An index can answer while it is being built (see Pending.Index): a
-// segment not built yet is scanned, so the first searches after a load or
-// an edit need not wait for the whole build.
+// The corpus builds an index before it serves the snapshot (see Build),
+// and a search waits for it (see Find), so that no answer comes from part
+// of the docs for want of an index.
 type Index struct {
 	snap  *docs.Snapshot
-	segs  []atomic.Pointer[segment] // nil until built
-	offs  []int                     // segment i holds snap.Docs()[offs[i]:offs[i]+lens[i]]
+	segs  []*segment
+	offs  []int // segment i holds snap.Docs()[offs[i]:offs[i]+lens[i]]
 	lens  []int
 	stats IndexStats // set once every segment is built
 }
@@ -106,7 +106,7 @@ func build(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix, ix.fill(todo)
+	return ix, ix.fill(todo, prev != nil)
 }
 
 // segJob is a segment an index still has to build.
@@ -123,14 +123,14 @@ func plannedIndex(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, []s
 		return nil, nil, fmt.Errorf("index docs: %d docs are more than an index can number", len(all))
 	}
 	runs := plan(all, prev, segBytes)
-	ix := &Index{snap: snap, segs: make([]atomic.Pointer[segment], len(runs)), offs: make([]int, len(runs)), lens: make([]int, len(runs))}
+	ix := &Index{snap: snap, segs: make([]*segment, len(runs)), offs: make([]int, len(runs)), lens: make([]int, len(runs))}
 	var todo []segJob
 	off := 0
 	for i, r := range runs {
 		ix.offs[i], ix.lens[i] = off, len(r.docs)
 		off += len(r.docs)
 		if r.reuse != nil {
-			ix.segs[i].Store(r.reuse)
+			ix.segs[i] = r.reuse
 			ix.stats.ReusedDocs += len(r.docs)
 			continue
 		}
@@ -139,39 +139,50 @@ func plannedIndex(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, []s
 	return ix, todo, nil
 }
 
-// fill builds the segments of todo, in path order on every core but one, each
-// usable by searches as soon as it is built, and then sets the stats.
-func (ix *Index) fill(todo []segJob) error {
+// fill builds the segments of todo, in path order, and then sets the
+// stats. A first build (reused false) takes every core, since searches
+// wait for it; a rebuild leaves one core to the searches answered from the
+// snapshot served meanwhile.
+func (ix *Index) fill(todo []segJob, reused bool) error {
 	begin := time.Now()
 	// Segments are independent: each worker builds whole segments with
 	// scratch memory of its own, reused from one segment to the next, so
 	// the memory a build needs beyond the index is a few segments' worth.
-	// One core is left to the searches that the index answers while it is
-	// built: with a worker on every core, a search's goroutines wait for a
-	// worker's time slice (10 ms) at each hand-over, 34 to 45 ms a round
-	// trip (p50) in the build's second on 2 cores; with one core left, the
-	// build takes longer and the searches in it are about as fast as after
-	// it (docs/server/benchmarks.md has the figures). The workers run at a
-	// lower priority too (asBackground), so that a search also wins the
-	// core a worker holds when the client, the runtime or another request
-	// takes the one left.
+	// A rebuild leaves one core to the searches answered meanwhile from
+	// the snapshot served: with a worker on every core, a search's
+	// goroutines wait for a worker's time slice (10 ms) at each hand-over,
+	// 34 to 45 ms a round trip (p50) on 2 cores; with one core left, they
+	// are about as fast as without a build (docs/server/benchmarks.md has
+	// the figures). The workers run at a lower priority too
+	// (asBackground), so that a search also wins the core a worker holds
+	// when the client, the runtime or another request takes the one left.
+	workers := runtime.GOMAXPROCS(0)
+	if reused {
+		workers = max(workers-1, 1)
+	}
 	errs := make([]error, len(todo))
-	parallel(len(todo), max(runtime.GOMAXPROCS(0)-1, 1), func() func(int) {
+	parallel(len(todo), workers, func() func(int) {
 		asBackground()
 		var b builder
 		return func(k int) {
 			j := todo[k]
 			var sg *segment
 			if sg, errs[k] = b.build(j.docs); sg != nil {
-				ix.segs[j.i].Store(sg)
+				ix.segs[j.i] = sg
 			}
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	for i := range ix.segs {
-		sg := ix.segs[i].Load()
+	ix.tally()
+	ix.stats.BuildTime = time.Since(begin)
+	return nil
+}
+
+// tally sets the stats of an index whose segments are all there.
+func (ix *Index) tally() {
+	for _, sg := range ix.segs {
 		ix.stats.CorpusBytes += sg.corpus
 		ix.stats.Postings += sg.pairs
 		ix.stats.DenseLists += sg.bitmaps
@@ -179,8 +190,6 @@ func (ix *Index) fill(todo []segJob) error {
 	}
 	ix.stats.Docs = len(ix.snap.Docs())
 	ix.stats.Segments = len(ix.segs)
-	ix.stats.BuildTime = time.Since(begin)
-	return nil
 }
 
 // run is a run of docs that becomes one segment: reuse when prev has it.
@@ -201,10 +210,10 @@ func plan(all []*docs.Doc, prev *Index, segBytes int64) []run {
 	var out []run
 	lo := 0
 	for i := range prev.segs {
-		sg := prev.segs[i].Load()
+		sg := prev.segs[i]
 		hi := len(all)
 		if i+1 < len(prev.segs) {
-			next := prev.segs[i+1].Load().docs[0].Path
+			next := prev.segs[i+1].docs[0].Path
 			hi = lo + sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].Path >= next })
 		}
 		switch r := all[lo:hi]; {
@@ -634,20 +643,7 @@ func (ix *Index) matches(q Query, after Position, b *Budget) iter.Seq[Match] {
 		cs := make([]postings, 0, len(hashes))
 		r := reader{budget: b}
 		for si := first; si < len(ix.segs) && ix.offs[si] < hi; si++ {
-			sg, off := ix.segs[si].Load(), ix.offs[si]
-			if sg == nil {
-				// Not built yet: scan the segment's docs in range.
-				for d := max(lo-off, 0); d < ix.lens[si] && off+d < hi; d++ {
-					doc, from := all[off+d], 0
-					if doc.Path == after.Path {
-						from = after.Line
-					}
-					if !scanDoc(doc, from, m, &r, yield) {
-						return
-					}
-				}
-				continue
-			}
+			sg, off := ix.segs[si], ix.offs[si]
 			cs = sg.lists(cs[:0], hashes)
 			if cs == nil {
 				continue // a gram of the query is in no doc of the segment

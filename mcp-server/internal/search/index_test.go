@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
@@ -180,35 +179,21 @@ func TestIndexMatchesScan(t *testing.T) {
 			}
 			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
 		})
-		t.Run(tc.name+"/half-built", func(t *testing.T) {
-			// An index being built answers too: the segments not built
-			// yet (here every other one, the first included) are scanned.
+		t.Run(tc.name+"/saved", func(t *testing.T) {
+			// An index saved and decoded again answers as the one saved.
 			snap := load(t, tc.dir)
-			ix, todo, err := plannedIndex(snap, nil, small)
+			ix, err := build(snap, nil, small)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var half []segJob
-			for k, j := range todo {
-				if k%2 == 1 {
-					half = append(half, j)
-				}
+			back, err := DecodeIndex(ix.AppendBinary(nil), snap)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if len(half) < 5 {
-				t.Fatalf("%d of %d segments built, want many of both kinds", len(half), len(todo))
+			if back.Stats().Postings != ix.Stats().Postings || back.Stats().Bytes != ix.Stats().Bytes || back.Stats().DenseLists != ix.Stats().DenseLists {
+				t.Errorf("decoded stats %+v, saved %+v", back.Stats(), ix.Stats())
 			}
-			parallel(len(half), 2, func() func(int) {
-				var b builder
-				return func(k int) {
-					sg, err := b.build(half[k].docs)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					ix.segs[half[k].i].Store(sg)
-				}
-			})
-			diffAgainstScan(t, snap, ix, tc.queries, tc.name == "realistic")
+			diffAgainstScan(t, snap, back, tc.queries, tc.name == "realistic")
 		})
 	}
 	t.Run("reindexed", func(t *testing.T) {
@@ -385,22 +370,25 @@ func kaCorpus(t *testing.T, n int) (*docs.Snapshot, Query, []hit) {
 	return snap, q, want
 }
 
-func TestFindFallsBackToScanBeforeTheIndex(t *testing.T) {
+func TestFindWaitsForTheIndex(t *testing.T) {
 	snap, q, want := kaCorpus(t, 40)
-	// A zero wait scans unless the index happens to be ready: same answer.
-	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
-		t.Errorf("Find without waiting (-want +got):\n%s", diff)
+	// Without an index attached, Find scans: the same answer.
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, nil), 0)); diff != "" {
+		t.Errorf("Find without an index (-want +got):\n%s", diff)
 	}
-	p := IndexOf(snap)
-	<-p.Done()
-	if ix, err := p.Index(); ix == nil || err != nil {
-		t.Fatalf("Index() = %v, %v after Done", ix, err)
+	if _, ok := docs.Attached(snap, indexKey); ok {
+		t.Fatal("Find attached an index: a search must never start a build")
 	}
-	if IndexOf(snap) != p {
-		t.Error("IndexOf built a second index for the same snapshot")
-	}
-	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, 0, nil), 0)); diff != "" {
+	p := Build(snap, nil)
+	// Find waits for the build and answers from the index.
+	if diff := cmp.Diff(want, collect(Find(context.Background(), snap, q, Position{}, nil), 0)); diff != "" {
 		t.Errorf("Find with the index (-want +got):\n%s", diff)
+	}
+	if ix, err := p.Index(); ix == nil || err != nil {
+		t.Fatalf("Index() = %v, %v after Find", ix, err)
+	}
+	if Build(snap, nil) != p {
+		t.Error("Build built a second index for the same snapshot")
 	}
 }
 
@@ -449,12 +437,15 @@ func TestMatchesKeepTheirText(t *testing.T) {
 // unbounded answer; and that a cancelled search reads nothing.
 func TestFindBudget(t *testing.T) {
 	snap, q, want := kaCorpus(t, 60)
-	for _, wait := range []time.Duration{0, time.Minute} {
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			Build(snap, nil)
+		}
 		var got []hit
 		after, pages := Position{}, 0
 		for ; ; pages++ {
 			b := Budget{Bytes: 300}
-			got = append(got, collect(Find(context.Background(), snap, q, after, wait, &b), 0)...)
+			got = append(got, collect(Find(context.Background(), snap, q, after, &b), 0)...)
 			if !b.Stopped {
 				break
 			}
@@ -464,17 +455,17 @@ func TestFindBudget(t *testing.T) {
 			after = b.Resume
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("wait %v: pages of 300 bytes (-want +got):\n%s", wait, diff)
+			t.Errorf("indexed %v: pages of 300 bytes (-want +got):\n%s", indexed, diff)
 		}
 		if pages < 3 {
-			t.Errorf("wait %v: %d pages; 300 bytes a page should take more", wait, pages)
+			t.Errorf("indexed %v: %d pages; 300 bytes a page should take more", indexed, pages)
 		}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	b := Budget{}
-	if got := collect(Find(ctx, snap, q, Position{}, 0, &b), 0); len(got) != 0 || !b.Stopped || !errors.Is(b.Err, context.Canceled) || b.read != 0 {
+	if got := collect(Find(ctx, snap, q, Position{}, &b), 0); len(got) != 0 || !b.Stopped || !errors.Is(b.Err, context.Canceled) || b.read != 0 {
 		t.Errorf("cancelled search: %d matches, stopped %v (%v), %d bytes read; want none, stopped for the context, nothing read", len(got), b.Stopped, b.Err, b.read)
 	}
 }

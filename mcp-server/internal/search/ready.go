@@ -3,48 +3,35 @@ package search
 import (
 	"context"
 	"iter"
-	"sync/atomic"
-	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
-// Pending is a snapshot's index, built in the background. It answers
-// searches from the moment its segments are planned (see Index): the
-// segments already built through their posting lists, the others by a
-// scan.
+// Pending is a snapshot's index, built in the background by its owner (the
+// corpus, through Build) and attached to the snapshot before the snapshot
+// is served, so that a search finds it there and never starts a build.
 type Pending struct {
-	planned chan struct{} // closed once partial is set, or the build failed
-	partial atomic.Pointer[Index]
-	done    chan struct{}
-	ix      *Index
-	err     error
+	done chan struct{}
+	ix   *Index
+	err  error
 }
 
-type indexKey struct{}
+// indexKey is the key of a snapshot's index.
+var indexKey = docs.NewKey[*Pending]("search.index")
 
-// IndexOf returns the index of snap, starting to build it in the background
-// on the first call for that snapshot; later calls return the same Pending.
-// The index is attached to the snapshot (docs.Snapshot.Attach), so a new
-// snapshot gets its own index and an old one's goes with it.
-func IndexOf(snap *docs.Snapshot) *Pending {
-	return ReindexOf(snap, nil)
-}
-
-// ReindexOf is IndexOf for a snapshot that follows prev: when prev has an
-// index, built or being built, the build waits for it and reuses its
-// segments whose docs did not change (see Reindex), so an edit costs the
-// indexing of the segments it touched rather than of the whole corpus.
-// prev may be nil.
-func ReindexOf(snap, prev *docs.Snapshot) *Pending {
-	return snap.Attach(indexKey{}, func() any {
+// Build attaches snap's index to snap, and starts building it in the
+// background; when snap already has one, it returns that instead. When
+// prev (which may be nil) has an index, built or being built, the build
+// waits for it and reuses its segments whose docs did not change (see
+// Reindex), so that an edit costs the indexing of the segments it touched
+// rather than of the whole corpus.
+func Build(snap, prev *docs.Snapshot) *Pending {
+	return docs.Attach(snap, indexKey, func() *Pending {
 		var base *Pending
 		if prev != nil {
-			if v, ok := prev.Attached(indexKey{}); ok {
-				base = v.(*Pending)
-			}
+			base, _ = docs.Attached(prev, indexKey)
 		}
-		p := &Pending{planned: make(chan struct{}), done: make(chan struct{})}
+		p := &Pending{done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
 			var old *Index
@@ -52,20 +39,20 @@ func ReindexOf(snap, prev *docs.Snapshot) *Pending {
 				<-base.done
 				old = base.ix // nil when that build failed: index from scratch
 			}
-			ix, todo, err := plannedIndex(snap, old, SegmentBytes)
-			if err != nil {
-				p.err = err
-				close(p.planned)
-				return
-			}
-			p.partial.Store(ix)
-			close(p.planned)
-			if p.err = ix.fill(todo); p.err == nil {
-				p.ix = ix
-			}
+			p.ix, p.err = Reindex(snap, old)
 		}()
 		return p
-	}).(*Pending)
+	})
+}
+
+// Restore attaches ix, an index of snap built already (DecodeIndex), as
+// snap's: a later Build on a snapshot that follows snap reuses it.
+func Restore(snap *docs.Snapshot, ix *Index) *Pending {
+	return docs.Attach(snap, indexKey, func() *Pending {
+		p := &Pending{done: make(chan struct{}), ix: ix}
+		close(p.done)
+		return p
+	})
 }
 
 // Done is closed when the build has ended.
@@ -82,31 +69,56 @@ func (p *Pending) Index() (*Index, error) {
 	}
 }
 
+// Await waits until snap's index is built, or ctx ends (its error is
+// returned then). A snapshot without an index, or whose build failed, has
+// nothing to wait for: Find scans it.
+func Await(ctx context.Context, snap *docs.Snapshot) error {
+	p, ok := docs.Attached(snap, indexKey)
+	if !ok {
+		return nil
+	}
+	select {
+	case <-p.done:
+		return nil
+	default:
+	}
+	select {
+	case <-p.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Find yields the matches of q in snap after the position after, exactly
 // as Matches does, within b (nil: no bound; b.Ctx defaults to ctx). It
-// answers from snap's index, built or being built (the segments not built
-// yet are scanned). The build plans its segments at once for a first
-// snapshot; for a later one, it first waits for the previous snapshot's
-// index, whose segments it takes over, and Find waits up to wait for that.
-// When there is no index by then (or it cannot be built, or ctx ends
-// first) Find scans, which gives the same results, only more slowly.
-func Find(ctx context.Context, snap *docs.Snapshot, q Query, after Position, wait time.Duration, b *Budget) iter.Seq[Match] {
+// answers from snap's index once the index is built, waiting for it (see
+// Await) under ctx: a search never answers from part of the docs for want
+// of an index. When ctx ends first, it yields nothing and b records the
+// context's error. A snapshot with no index (or whose build failed) is
+// scanned, which gives the same results, only more slowly.
+func Find(ctx context.Context, snap *docs.Snapshot, q Query, after Position, b *Budget) iter.Seq[Match] {
 	if b != nil && b.Ctx == nil {
 		b.Ctx = ctx
 	}
-	p := IndexOf(snap)
-	if ix := p.partial.Load(); ix != nil {
-		return ix.matches(q, after, b)
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-p.planned:
-		if ix := p.partial.Load(); ix != nil {
-			return ix.matches(q, after, b)
+	if err := Await(ctx, snap); err != nil {
+		return func(func(Match) bool) {
+			if b != nil {
+				b.Stopped, b.Resume, b.Err = true, after, err
+			}
 		}
-	case <-timer.C:
-	case <-ctx.Done():
+	}
+	if p, ok := docs.Attached(snap, indexKey); ok && p.ix != nil {
+		return p.ix.matches(q, after, b)
 	}
 	return matches(snap, q, after, b)
+}
+
+// Built returns snap's index when it is built, else nil.
+func Built(snap *docs.Snapshot) *Index {
+	if p, ok := docs.Attached(snap, indexKey); ok {
+		ix, _ := p.Index()
+		return ix
+	}
+	return nil
 }

@@ -21,14 +21,14 @@ func TestFindYields(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := load(t, dir)
-	<-IndexOf(snap).Done()
+	<-Build(snap, nil).Done()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 
 	var ran atomic.Bool
 	go ran.Store(true)
 	b := Budget{}
-	for range Find(context.Background(), snap, Query{Text: costliestQuery}, Position{}, 0, &b) {
+	for range Find(context.Background(), snap, Query{Text: costliestQuery}, Position{}, &b) {
 	}
 	if b.read < 4*yieldBytes {
 		t.Fatalf("the search read %d bytes; the test needs several times %d", b.read, yieldBytes)

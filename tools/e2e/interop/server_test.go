@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer os.RemoveAll(dir)
+		// The servers the tests start keep their caches here, not in the
+		// user's cache folder.
+		os.Setenv("DOCS_MCP_CACHE_DIR", filepath.Join(dir, "cache"))
 		repoRoot, err = repo.Root(".")
 		if err == nil {
 			bin, err = mcptest.BuildDocsMCP(repoRoot, dir)
