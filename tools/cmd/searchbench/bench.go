@@ -28,9 +28,32 @@ type config struct {
 	Files, Runs, RgRuns, Limit, Searches, Edits int
 	Seed                                        uint64
 	Shape, Server, Corpus, Docs                 string
-	ServerLog, LogLevel                         string
+	ServerLog, LogLevel, CacheDir               string
 	Queries                                     []string
 	Cold, WaitIndex                             bool
+}
+
+// cacheArgs are the server's cache flags: -cache-dir DIR, "off" for none,
+// or "" for the server's default (the user's cache folder).
+func (c config) cacheArgs() []string {
+	switch c.CacheDir {
+	case "":
+		return nil
+	case "off":
+		return []string{"--no-cache"}
+	}
+	return []string{"--cache-dir", c.CacheDir}
+}
+
+// cacheUse says which cache the server was started with.
+func (c config) cacheUse() string {
+	switch c.CacheDir {
+	case "":
+		return "cache in the user's cache folder"
+	case "off":
+		return "no cache"
+	}
+	return "cache in " + c.CacheDir
 }
 
 // corpus is what gencorpus prints, or what -docs holds.
@@ -131,6 +154,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		serverLog = io.MultiWriter(logs, f)
 	}
 	start := time.Now()
+	args = append(args, cfg.cacheArgs()...)
 	proc := exec.CommandContext(ctx, bin, append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel)...)
 	proc.Stderr = serverLog
 	stdin, err := proc.StdinPipe()
@@ -151,7 +175,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	initDone := time.Since(start)
-	if _, _, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit); err != nil {
+	firstMatches, firstCalls, _, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit)
+	if err != nil {
 		return fmt.Errorf("first search: %w", err)
 	}
 	firstSearch := time.Since(start)
@@ -173,7 +198,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 				return errors.New("the server logged no \"search index built\" within 2 minutes (use -wait-index=false for a server without an index)")
 			default:
 			}
-			_, t, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit)
+			_, _, t, err := cl.search(ctx, c.Queries[0].Text, cfg.Limit)
 			if err != nil {
 				return fmt.Errorf("search while the index builds: %w", err)
 			}
@@ -200,8 +225,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	fmt.Printf("corpus: %d files, %d bytes (%.1f MB), shape %s, seed %d, docs %s\n", c.Files, c.Bytes, float64(c.Bytes)/1e6, c.Shape, c.Seed, docsDir)
 	fmt.Printf("load average at start: %s\n", loadAverage())
-	fmt.Printf("start-up, page cache %s: initialize answered after %v, first search answered after %v (docs loaded in %s per the server log)\n",
-		cache, initDone.Round(time.Millisecond), firstSearch.Round(time.Millisecond), logs.loaded())
+	fmt.Printf("start-up, page cache %s, %s: initialize answered after %v, first search (%q) answered whole after %v from the spawn, in %d %s, %d matches (docs loaded in %s per the server log)\n",
+		cache, cfg.cacheUse(), initDone.Round(time.Millisecond), c.Queries[0].Text, firstSearch.Round(time.Millisecond), firstCalls, plural(firstCalls, "call"), firstMatches, logs.loaded())
 	fmt.Printf("index build (server log): %s\n", indexBuild)
 	if len(window.roundTrip) > 0 {
 		fmt.Printf("while the index built: %d searches for %q, round trip p50 %s, p95 %s; whole call p50 %s, p95 %s\n",
@@ -211,13 +236,13 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	fmt.Printf("memory after start-up (index built): VmRSS %s\n", perCorpus(rssIdle))
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
-	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tround trip p50\tround trip p95\twhole call p50\twhole call p95\tserver CPU / search\trg p50\trg lines\trg p50 / round trip p50\t\n", cfg.Limit)
+	fmt.Fprintf(tw, "query kind\tquery\tmatches (limit %d)\tcalls\tround trip p50\tround trip p95\twhole call p50\twhole call p95\tserver CPU / search\trg p50\trg lines\trg p50 / round trip p50\t\n", cfg.Limit)
 	for _, q := range c.Queries {
 		cpu0, err := mcptest.ProcCPU(pid)
 		if err != nil {
 			return err
 		}
-		n, t, err := timeSearch(ctx, cl, q.Text, cfg)
+		n, calls, t, err := timeSearch(ctx, cl, q.Text, cfg)
 		if err != nil {
 			return fmt.Errorf("search %q: %w", q.Text, err)
 		}
@@ -226,7 +251,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 			return err
 		}
 		rt50 := percentile(t.roundTrip, 50)
-		fmt.Fprintf(tw, "%s\t%q\t%d\t%s\t%s\t%s\t%s\t%s\t", q.Kind, q.Text, n, ms(rt50), ms(percentile(t.roundTrip, 95)),
+		fmt.Fprintf(tw, "%s\t%q\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t", q.Kind, q.Text, n, calls, ms(rt50), ms(percentile(t.roundTrip, 95)),
 			ms(percentile(t.call, 50)), ms(percentile(t.call, 95)), ms((cpu1-cpu0)/time.Duration(cfg.Runs+1)))
 		if cfg.RgRuns == 0 {
 			fmt.Fprintf(tw, "-\t-\t-\t\n")
@@ -240,7 +265,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	tw.Flush()
 	for i := range cfg.Searches {
-		if _, _, err := cl.search(ctx, c.Queries[i%len(c.Queries)].Text, cfg.Limit); err != nil {
+		if _, _, _, err := cl.search(ctx, c.Queries[i%len(c.Queries)].Text, cfg.Limit); err != nil {
 			return err
 		}
 	}
@@ -348,7 +373,7 @@ func timeEdits(ctx context.Context, cl *searcher, docsDir string, n int) (p50, p
 			return 0, 0, rel, err
 		}
 		for {
-			found, _, err := cl.search(ctx, word, 1)
+			found, _, _, err := cl.search(ctx, word, 1)
 			if err != nil {
 				return 0, 0, rel, err
 			}
@@ -388,20 +413,29 @@ func editTarget(dir string) (string, error) {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
 
-// timeSearch runs one warm-up search and cfg.Runs timed ones.
-func timeSearch(ctx context.Context, cl *searcher, text string, cfg config) (matches int, ts timings, err error) {
-	if _, _, err := cl.search(ctx, text, cfg.Limit); err != nil {
-		return 0, ts, err
+// timeSearch runs one warm-up search and cfg.Runs timed ones, each until
+// its answer is complete (see searcher.search): the times are of whole
+// answers, and calls is how many calls one took.
+func timeSearch(ctx context.Context, cl *searcher, text string, cfg config) (matches, calls int, ts timings, err error) {
+	if _, _, _, err := cl.search(ctx, text, cfg.Limit); err != nil {
+		return 0, 0, ts, err
 	}
 	for range cfg.Runs {
-		n, t, err := cl.search(ctx, text, cfg.Limit)
+		n, k, t, err := cl.search(ctx, text, cfg.Limit)
 		if err != nil {
-			return 0, ts, err
+			return 0, 0, ts, err
 		}
-		matches = n
+		matches, calls = n, k
 		ts.add(t)
 	}
-	return matches, ts, nil
+	return matches, calls, ts, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // timeRipgrep runs rg -F -i on dir (hidden files included and no ignore

@@ -71,14 +71,35 @@ func (s *searcher) initialize(ctx context.Context) error {
 	return s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 }
 
-// search calls mod_search_docs and returns the number of matches.
-func (s *searcher) search(ctx context.Context, text string, limit int) (int, timing, error) {
-	line, roundTrip, err := s.call(ctx, "tools/call", map[string]any{
-		"name":      "mod_search_docs",
-		"arguments": map[string]any{"query": text, "limit": limit},
-	})
+// search calls mod_search_docs until its answer is complete, and returns
+// the number of matches, the calls it took and their times summed. A page
+// is complete when it holds limit matches, or when the server says no
+// more remain; a page cut short before that (the server stopped for its
+// per-call budget) is followed through its cursor, as a client that wants
+// the answer must, and every call is counted.
+func (s *searcher) search(ctx context.Context, text string, limit int) (matches, calls int, t timing, err error) {
+	args := map[string]any{"query": text, "limit": limit}
+	for {
+		n, more, cursor, one, err := s.page(ctx, args)
+		calls++
+		t.roundTrip += one.roundTrip
+		t.call += one.call
+		if err != nil {
+			return 0, calls, t, err
+		}
+		if matches += n; !more || matches >= limit {
+			return matches, calls, t, nil
+		}
+		args["cursor"], args["limit"] = cursor, limit-matches
+	}
+}
+
+// page calls mod_search_docs once and returns its number of matches,
+// whether more remain and the cursor to them, and its times.
+func (s *searcher) page(ctx context.Context, args map[string]any) (int, bool, string, timing, error) {
+	line, roundTrip, err := s.call(ctx, "tools/call", map[string]any{"name": "mod_search_docs", "arguments": args})
 	if err != nil {
-		return 0, timing{}, err
+		return 0, false, "", timing{}, err
 	}
 	begin := time.Now()
 	res, err := mcptest.DecodeAsMCPGo(line)
@@ -87,20 +108,22 @@ func (s *searcher) search(ctx context.Context, text string, limit int) (int, tim
 		runtime.GC()
 	}
 	if err != nil {
-		return 0, t, err
+		return 0, false, "", t, err
 	}
 	if res.IsError {
-		return 0, t, fmt.Errorf("tool error: %v", res.Content)
+		return 0, false, "", t, fmt.Errorf("tool error: %v", res.Content)
 	}
 	out, ok := res.StructuredContent.(map[string]any)
 	if !ok {
-		return 0, t, fmt.Errorf("no structured content in %v", res.Content)
+		return 0, false, "", t, fmt.Errorf("no structured content in %v", res.Content)
 	}
 	matches, ok := out["matches"].([]any)
 	if !ok {
-		return 0, t, fmt.Errorf("structured content without matches: %v", out)
+		return 0, false, "", t, fmt.Errorf("structured content without matches: %v", out)
 	}
-	return len(matches), t, nil
+	more, _ := out["has_more"].(bool)
+	cursor, _ := out["next_cursor"].(string)
+	return len(matches), more, cursor, t, nil
 }
 
 // call sends a request and returns the line that answers it, with the time

@@ -3,7 +3,10 @@
 // stdio with mcp-go's client, and reports
 //
 //   - start-up: process start to initialize answered, and to the first
-//     search answered, with the page cache warm or (-cold) dropped first;
+//     search's whole answer (a page the server cut short is followed
+//     through its cursor, and the calls are counted), with the page cache
+//     warm or (-cold) dropped first, and the server's cache (-cache-dir) in
+//     use, written by an earlier run, or off;
 //   - the start-up window: p50 and p95 of the first query searched again
 //     and again from the first answer until the server logs that its index
 //     is built (with -wait-index);
@@ -58,6 +61,7 @@ func main() {
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
 	flag.StringVar(&cfg.ServerLog, "server-log", "", "also write the server's log (JSON) to this file")
 	flag.StringVar(&cfg.LogLevel, "log-level", "info", "the server's --log-level")
+	flag.StringVar(&cfg.CacheDir, "cache-dir", "", "the server's --cache-dir; off: --no-cache; empty: the server's default")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
 	flag.Parse()
 	if cfg.Runs < 1 || cfg.RgRuns < 0 || cfg.Searches < 0 || cfg.Edits < 0 || cfg.Limit < 1 {
