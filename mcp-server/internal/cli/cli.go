@@ -137,6 +137,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	corpusCfg, opts := cfg.Corpus, cfg.MCP
 	corpusCfg.Logger = log
+	corpusCfg.Derive = append(corpusCfg.Derive, mcpserver.DeriveFolders)
 	opts.Version, opts.Logger, opts.Budgets = cfg.Version, log, budget.New()
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {

@@ -54,6 +54,12 @@ type Config struct {
 	Watch        watch.Mode
 	PollInterval time.Duration // when polling, how often every file's size and time are checked
 
+	// Derive makes what a server keeps per snapshot besides the search
+	// index (the MCP server's folder tree for completions): each is called
+	// with every snapshot before it is served, and the one served before
+	// it (nil for the first), so that no request has to build it.
+	Derive []func(prev, next *docs.Snapshot)
+
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
 	CacheFile string
@@ -392,6 +398,7 @@ func (c *Corpus) Open(snap *docs.Snapshot) { c.open(nil, snap) }
 func (c *Corpus) open(prev, snap *docs.Snapshot) {
 	c.openOnce.Do(func() {
 		c.index(prev, snap)
+		c.derive(nil, snap)
 		c.store.Replace(snap)
 		c.servedSince.Store(time.Now().UnixNano())
 		close(c.opened)
@@ -410,6 +417,13 @@ func (c *Corpus) await(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// derive makes the data of cfg.Derive for next, which follows prev.
+func (c *Corpus) derive(prev, next *docs.Snapshot) {
+	for _, f := range c.cfg.Derive {
+		f(prev, next)
 	}
 }
 

@@ -59,6 +59,7 @@ func (c *Corpus) update(ctx context.Context, b watch.Batch, observe bool, publis
 		case <-ctx.Done():
 			return
 		}
+		c.derive(prev, next)
 		c.store.Replace(next)
 		c.servedSince.Store(time.Now().UnixNano())
 	} else if len(b.Files) == 0 {

@@ -26,9 +26,6 @@ import (
 // The corpus must already serve c.Next, so that a client reacting to a
 // notification reads the new state.
 func (s *Server) Publish(c docs.Change) {
-	if c.Next != c.Prev {
-		prebuildTree(c.Prev, c.Next)
-	}
 	if c.Diff.Empty() && len(c.Files) == 0 {
 		return // nothing to list or tell: rewrites with the same text
 	}

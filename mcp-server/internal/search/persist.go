@@ -150,16 +150,18 @@ func (sg *segment) check() error {
 	if len(sg.start) != lists+1 || sg.start[0] != 0 || int(sg.start[lists]) != len(sg.data) {
 		return errors.New("list offsets that do not cover its data")
 	}
+	for i := 1; i < len(sg.start); i++ {
+		if sg.start[i] <= sg.start[i-1] {
+			return errors.New("list offsets out of order, or an empty list")
+		}
+	}
 	bitmapBytes := (sg.nunits() + 63) / 64 * 8
 	list := 0
-	for i, w := range sg.dir {
+	for _, w := range sg.dir {
 		for used := w.used; used != 0; used &= used - 1 {
 			bit := uint64(1) << bits.TrailingZeros64(used)
 			from, to := sg.start[list], sg.start[list+1]
 			list++
-			if to <= from {
-				return fmt.Errorf("an empty list in bucket word %d", i)
-			}
 			if w.dense&bit != 0 {
 				if int(to-from) != bitmapBytes {
 					return errors.New("a bitmap of the wrong length")
