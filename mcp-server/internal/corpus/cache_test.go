@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -39,7 +40,7 @@ func cachedTree(t *testing.T) Config {
 }
 
 // backdate sets the times of every file under dir an hour back.
-func backdate(t *testing.T, dir string) {
+func backdate(t testing.TB, dir string) {
 	t.Helper()
 	old := time.Now().Add(-time.Hour)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -57,24 +58,33 @@ func backdate(t *testing.T, dir string) {
 // (which saves the cache), and returns the snapshot it served and its log.
 func start(t *testing.T, cfg Config) (*docs.Snapshot, string) {
 	t.Helper()
+	snap, log, err := startErr(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, log
+}
+
+// startErr is start for any goroutine.
+func startErr(cfg Config) (*docs.Snapshot, string, error) {
 	logs := &mcptest.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	c := New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx, func(docs.Change) {}) }()
 	select {
 	case <-c.Settled():
 	case err := <-done:
-		cancel()
-		t.Fatalf("Run ended before its start-up was over: %v", err)
+		return nil, logs.String(), fmt.Errorf("Run ended before its start-up was over: %v", err)
 	}
 	snap := c.Snapshot()
 	cancel()
 	if err := <-done; err != nil {
-		t.Fatal(err)
+		return nil, logs.String(), err
 	}
-	return snap, logs.String()
+	return snap, logs.String(), nil
 }
 
 // answers is every match of a few queries in snap, as search.Find gives
@@ -255,5 +265,37 @@ func TestCachePrune(t *testing.T) {
 	}
 	if _, err := os.Stat(cfg.CacheFile); err != nil {
 		t.Errorf("the cache in use is gone: %v", err)
+	}
+}
+
+// TestCacheShared runs servers two at a time on one docs folder and one
+// cache file, with an edit before each round so that both write it: each
+// reads a whole file or none, and the file left is whole and used.
+func TestCacheShared(t *testing.T) {
+	cfg := cachedTree(t)
+	for round := range 3 {
+		mcptest.WriteFile(t, filepath.Join(cfg.DocsPath, "round.md"), fmt.Sprintf("# Round\n\nround %d\n", round))
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				_, log, err := startErr(cfg)
+				if err == nil && strings.Contains(log, "ignoring the docs cache") {
+					err = fmt.Errorf("a server found the shared cache damaged:\n%s", log)
+				}
+				errs <- err
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+	snap, log := start(t, cfg)
+	if !strings.Contains(log, "cache=used") || strings.Contains(log, "ignoring the docs cache") {
+		t.Errorf("the cache left by servers side by side was not used:\n%s", log)
+	}
+	if d, ok := snap.Lookup("round.md"); !ok || !strings.Contains(d.Text(), "round 2") {
+		t.Errorf("round.md is not the last round's")
 	}
 }

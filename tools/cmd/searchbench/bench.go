@@ -26,6 +26,7 @@ import (
 
 type config struct {
 	Files, Runs, RgRuns, Limit, Searches, Edits int
+	Spawns                                      int
 	Seed                                        uint64
 	Shape, Server, Corpus, Docs                 string
 	ServerLog, LogLevel, CacheDir               string
@@ -135,6 +136,15 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	if _, err := exec.LookPath("rg"); err != nil {
 		return fmt.Errorf("ripgrep (rg) is not installed: apt-get install -y ripgrep")
+	}
+	if cfg.Spawns > 0 {
+		fmt.Printf("corpus: %d files, %d bytes (%.1f MB), shape %s, seed %d, docs %s\n", c.Files, c.Bytes, float64(c.Bytes)/1e6, c.Shape, c.Seed, docsDir)
+		fmt.Printf("load average at start: %s\n", loadAverage())
+		if err := spawnBench(ctx, bin, args, docsDir, c, cfg, work); err != nil {
+			return err
+		}
+		fmt.Printf("load average at end: %s\n", loadAverage())
+		return nil
 	}
 	if cfg.Cold {
 		if err := dropCaches(); err != nil {

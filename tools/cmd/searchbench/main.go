@@ -19,6 +19,13 @@
 //     the first search that finds it, over -edits edits (the doc is put
 //     back as it was afterwards).
 //
+// With -spawns N it times only what a client over stdio waits for at the
+// start of each session: a new server process per search, from the spawn
+// to the first complete answer, N times per query, without a cache and
+// with a warm one, beside rg -F -i (see spawn.go):
+//
+//	go run ./tools/cmd/searchbench -corpus /tmp/small40k -files 40000 -shape small -spawns 10 -limit 20 -query the,Quuxplotter,ZephyrQuotaLedger
+//
 // The tree is either generated (by mcp-server/cmd/gencorpus, into -corpus,
 // reused on later runs) or any existing folder of Markdown (-docs DIR):
 //
@@ -57,6 +64,7 @@ func main() {
 	flag.IntVar(&cfg.Limit, "limit", 50, "limit passed to mod_search_docs")
 	flag.IntVar(&cfg.Searches, "searches", 1000, "searches run (over the query kinds) before memory is measured again")
 	flag.IntVar(&cfg.Edits, "edits", 20, "edits timed from write to searchable (0: none)")
+	flag.IntVar(&cfg.Spawns, "spawns", 0, "time only from spawn to the first complete answer, this many new processes per query, without a cache and with a warm one, beside rg (0: the usual run)")
 	flag.BoolVar(&cfg.Cold, "cold", false, "drop the page cache before starting the server (needs root)")
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
 	flag.StringVar(&cfg.ServerLog, "server-log", "", "also write the server's log (JSON) to this file")
