@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -30,11 +29,11 @@ func BenchmarkStart(b *testing.B) {
 	cfg.DataRoot, cfg.DocsPath, cfg.Watch = root, dir, watch.Off
 	ready := func(b *testing.B, cfg Config) *Corpus {
 		c := New(cfg)
-		snap, err := c.load(context.Background())
+		_, built, err := c.load(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
-		<-search.Build(snap, nil).Done()
+		<-built.Done()
 		return c
 	}
 	b.Run("no-cache", func(b *testing.B) {

@@ -198,11 +198,11 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 		watching = true
 	default:
 	}
-	snap, err := c.load(ctx)
+	snap, built, err := c.load(ctx)
 	if err != nil || snap == nil {
 		return err
 	}
-	indexed := search.Build(snap, nil).Done() // attached by load
+	indexed := built.Done()
 	rescanned := make(chan struct{})
 	if watching {
 		close(rescanned)
@@ -242,8 +242,9 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 
 // load reads the first snapshot and opens it, its index attached: from the
 // cache when it has one, brought up to date with the disk, else from the
-// docs folder. It returns nil, nil when ctx ends first.
-func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
+// docs folder. It returns the snapshot and its index's build, or nils
+// when ctx ends first.
+func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, error) {
 	if c.beforeLoad != nil {
 		c.beforeLoad(ctx)
 	}
@@ -261,15 +262,15 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 		c.log.Error("cannot load the docs; stopping", "err", err)
-		return nil, fmt.Errorf("load docs: %w", err)
+		return nil, nil, fmt.Errorf("load docs: %w", err)
 	}
 	if snap == cached {
 		c.saved = snap // nothing to save at the end of the start-up
 	}
-	c.open(cached, snap)
+	built := c.open(cached, snap)
 	text, held := snap.TextBytes()
 	attrs := []any{"docs", len(snap.Docs()), "skipped", len(snap.Skipped()),
 		"duration", time.Since(begin).Round(time.Millisecond), "data_root", c.cfg.DataRoot,
@@ -278,7 +279,7 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, error) {
 		attrs = append(attrs, "cache", "used", "read_again", len(diff.Added)+len(diff.Changed), "removed", len(diff.Removed))
 	}
 	c.log.Info("docs loaded", attrs...)
-	return snap, nil
+	return snap, built, nil
 }
 
 // cached returns the snapshot the cache file holds, its index attached, or
@@ -394,15 +395,17 @@ const minGarbageBytes = 3 << 20
 func (c *Corpus) Open(snap *docs.Snapshot) { c.open(nil, snap) }
 
 // open is Open for a snapshot that follows prev (the cache's), whose index
-// it reuses.
-func (c *Corpus) open(prev, snap *docs.Snapshot) {
+// it reuses. It returns the index's build.
+func (c *Corpus) open(prev, snap *docs.Snapshot) *search.Pending {
+	var built *search.Pending
 	c.openOnce.Do(func() {
-		c.index(prev, snap)
+		built = c.index(prev, snap)
 		c.derive(nil, snap)
 		c.store.Replace(snap)
 		c.servedSince.Store(time.Now().UnixNano())
 		close(c.opened)
 	})
+	return built
 }
 
 // await waits until the corpus has its docs, or ctx ends.
