@@ -31,7 +31,7 @@ type config struct {
 	Shape, Server, Corpus, Docs                 string
 	ServerLog, LogLevel, CacheDir               string
 	Queries                                     []string
-	Cold, WaitIndex                             bool
+	Cold, WaitIndex, SpawnCache                 bool
 }
 
 // cacheArgs are the server's cache flags: -cache-dir DIR, "off" for none,

@@ -65,6 +65,7 @@ func main() {
 	flag.IntVar(&cfg.Searches, "searches", 1000, "searches run (over the query kinds) before memory is measured again")
 	flag.IntVar(&cfg.Edits, "edits", 20, "edits timed from write to searchable (0: none)")
 	flag.IntVar(&cfg.Spawns, "spawns", 0, "time only from spawn to the first complete answer, this many new processes per query, without a cache and with a warm one, beside rg (0: the usual run)")
+	flag.BoolVar(&cfg.SpawnCache, "spawn-cache", true, "with -spawns, time a warm cache too (false: start the server with no cache flag, for a server that has no cache)")
 	flag.BoolVar(&cfg.Cold, "cold", false, "drop the page cache before starting the server (needs root)")
 	flag.StringVar(&cfg.Server, "server", "", "server binary to measure (default: build ./mcp-server)")
 	flag.StringVar(&cfg.ServerLog, "server-log", "", "also write the server's log (JSON) to this file")

@@ -29,7 +29,15 @@ func spawnBench(ctx context.Context, bin string, args []string, docsDir string, 
 		{"no cache", []string{"--no-cache"}},
 		{"warm cache", []string{"--cache-dir", cacheDir}},
 	}
+	if !cfg.SpawnCache {
+		// A server without a cache (one older than the cache): as it starts.
+		modes = modes[:1]
+		modes[0].args = nil
+	}
 	for range 2 {
+		if len(modes) < 2 {
+			break
+		}
 		if err := warmCache(ctx, bin, append(slices.Clone(args), modes[1].args...)); err != nil {
 			return fmt.Errorf("warm the cache: %w", err)
 		}
