@@ -118,6 +118,7 @@ func DecodeIndex(data []byte, snap *docs.Snapshot) (*Index, error) {
 		return nil, fmt.Errorf("%w: %d bytes after the end", ErrCorrupt, len(d.data))
 	}
 	ix.tally()
+	ix.stats.ReusedDocs = ix.stats.Docs // every segment taken over, none built
 	return ix, nil
 }
 
