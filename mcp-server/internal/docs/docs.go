@@ -23,12 +23,13 @@ import (
 
 // Doc is one Markdown file.
 //
-// A doc holds its text once, compressed (see pack.go), and nothing derived
-// from it but its line count: its title, lines, headings and heading
-// trails are found in the text when asked for. Everything else a doc
-// needs, its path included, costs about 120 bytes, so the docs of a corpus
-// take less than half the memory of its bytes on disk (see
-// docs/server/architecture.md, Memory).
+// A doc holds its text once, compressed (see pack.go), and little derived
+// from it: its line count, and the outline of a doc with many headings
+// once one was asked for (see Outline). Its title, lines, headings and
+// heading trails are otherwise found in the text when asked for.
+// Everything else a doc needs, its path included, costs about 130 bytes,
+// so the docs of a corpus take less than half the memory of its bytes on
+// disk (see docs/server/architecture.md, Memory).
 type Doc struct {
 	Path string // slash-separated, relative to the docs root
 	Size int64  // bytes on disk
@@ -40,6 +41,41 @@ type Doc struct {
 	dict   *s2.Dict
 	lines  int   // number of lines
 	stamp  stamp // the file's size and time when read, to notice changes
+
+	outline atomic.Pointer[Outline] // see Outline; nil until asked for, or when small
+}
+
+// keptHeadings is the number of headings from which a doc keeps its
+// outline once made (see Outline).
+const keptHeadings = 64
+
+// Outline returns the doc's outline (see OutlineOf); text must be the
+// doc's text, as Text or TextIn gave it to the caller.
+//
+// The outline of a doc with keptHeadings or more headings is made once
+// for this version of the doc and kept with it, for every later request
+// and every snapshot that shares the doc: a doc of 100,000 headings takes
+// tens of milliseconds to outline, which no request should pay again. A
+// smaller doc's outline costs microseconds, about what reading its text
+// costs, and is made for each request instead: kept, the outlines of
+// 40,000 small docs would take about half as much memory as their text.
+// A kept outline holds copies of its strings, not the decoded text they
+// were cut from.
+func (d *Doc) Outline(ctx context.Context, text string) (*Outline, error) {
+	if o := d.outline.Load(); o != nil {
+		return o, nil
+	}
+	o, err := OutlineOf(ctx, d.Path, text)
+	if err != nil || len(o.sections) < keptHeadings {
+		return o, err
+	}
+	o.Title = strings.Clone(o.Title)
+	for i := range o.sections {
+		o.sections[i].Text = strings.Clone(o.sections[i].Text)
+	}
+	// Two requests may have made it at once: the first kept is the one.
+	d.outline.CompareAndSwap(nil, o)
+	return d.outline.Load(), nil
 }
 
 // ModTime is the file's modification time when it was read.
