@@ -78,6 +78,9 @@ func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Config) (*o
 	if opts.Issuer == "" {
 		return nil, nil
 	}
+	if opts.Logger == nil {
+		opts.Logger = log
+	}
 	v, err := oauth.New(opts)
 	if err != nil {
 		return nil, usagef("%v", err)

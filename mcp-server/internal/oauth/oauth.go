@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -58,6 +59,9 @@ type Config struct {
 	KeysMaxAge time.Duration
 	Client     *http.Client // for discovery and keys
 	Now        func() time.Time
+	// Logger gets a line when the issuer's keys cannot be fetched (at
+	// most one a minute) and when they can again; nil discards them.
+	Logger *slog.Logger
 }
 
 // DefaultConfig is a Verifier's configuration with every default; the
@@ -81,7 +85,11 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, errors.New("oauth: an issuer and an audience are both needed")
 	}
 	v := &Verifier{cfg: cfg}
-	v.keys = newKeySet(cfg.Issuer, cfg.Client, cfg.KeysMaxAge, cfg.Now)
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	v.keys = newKeySet(cfg.Issuer, cfg.Client, cfg.KeysMaxAge, cfg.Now, log)
 	return v, nil
 }
 
