@@ -302,7 +302,7 @@ func TestChallenge(t *testing.T) {
 			t.Errorf("Challenge(%v) = %s\nwant %s", tc.err, header, tc.header)
 		}
 	}
-	if diff := cmp.Diff([]string{MetadataPath, MetadataPath + "/mcp"}, v.MetadataPaths()); diff != "" {
+	if diff := cmp.Diff([]string{MetadataPath + "/mcp"}, v.MetadataPaths()); diff != "" {
 		t.Errorf("MetadataPaths (-want +got):\n%s", diff)
 	}
 }
@@ -345,6 +345,44 @@ func TestIssuerDown(t *testing.T) {
 	for range 2 {
 		if _, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrUnavailable) {
 			t.Fatalf("Verify with the issuer down: %v; want ErrUnavailable", err)
+		}
+	}
+}
+
+// TestAccessTokenType: with RequireAccessTokenType, only a JWT typed as an
+// access token (RFC 9068: at+jwt, or application/at+jwt, in any case)
+// passes; without it, the type is not looked at.
+func TestAccessTokenType(t *testing.T) {
+	key := ecKey(t, "k")
+	is := newIssuer(t, key)
+	claims := claimsFor(is.srv.URL, time.Now(), nil)
+	typed := func(typ string) string {
+		opts := &jose.SignerOptions{}
+		if typ != "" {
+			opts = opts.WithType(jose.ContentType(typ))
+		}
+		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := jwt.Signed(signer).Claims(claims).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	for _, require := range []bool{true, false} {
+		cfg := testConfig(is.srv.URL, audience)
+		cfg.RequireAccessTokenType = require
+		v, _ := New(cfg)
+		for typ, accessToken := range map[string]bool{"at+jwt": true, "application/at+jwt": true, "AT+JWT": true, "JWT": false, "": false, "jwt+at": false} {
+			_, err := v.Verify(t.Context(), typed(typ))
+			switch {
+			case (accessToken || !require) && err != nil:
+				t.Errorf("require %v, typ %q: %v; want accepted", require, typ, err)
+			case !accessToken && require && (!errors.Is(err, ErrInvalidToken) || !strings.Contains(err.Error(), "not typed as an access token")):
+				t.Errorf("require %v, typ %q: %v; want refused as not typed as an access token", require, typ, err)
+			}
 		}
 	}
 }
