@@ -138,37 +138,36 @@ func TestAnchorsLinear(t *testing.T) {
 	}
 }
 
-// TestOutlineKept: a doc with many headings makes its outline once and
-// keeps it, holding no part of the decoded text; a small doc's outline
-// is made for each caller; and a request whose context has ended gets
-// its error, not an outline.
+// TestOutlineKept: a doc with many headings has its outline made as it is
+// read and keeps it, holding no part of the text; a small doc's outline
+// is made for each caller, and not for one whose context has ended.
 func TestOutlineKept(t *testing.T) {
 	ctx := t.Context()
-	big := parse("big.md", 0, sameHeadings(keptHeadings))
-	text := big.Text()
-	first, err := big.Outline(ctx, text)
-	if err != nil {
-		t.Fatal(err)
+	text := sameHeadings(keptHeadings)
+	big := parse("big.md", 0, text)
+	if big.outline == nil {
+		t.Fatalf("a doc of %d headings was read without its outline", keptHeadings+1)
 	}
-	again, err := big.Outline(ctx, "")
-	if err != nil || again != first {
-		t.Fatalf("the second outline of a doc of %d headings was made again (%v)", keptHeadings+1, err)
+	first, err := big.Outline(ctx, text)
+	if err != nil || first != big.outline {
+		t.Fatalf("the outline of a doc of %d headings was made again (%v)", keptHeadings+1, err)
 	}
 	for _, s := range first.Sections() {
 		if sameMemory(text, s.Text) {
 			t.Fatalf("the kept outline's heading %q points into the text it was read from", s.Text)
 		}
 	}
-	small := parse("small.md", 0, sameHeadings(2))
-	a, _ := small.Outline(ctx, small.Text())
-	b, _ := small.Outline(ctx, small.Text())
-	if a == b {
-		t.Error("a small doc's outline was kept")
+	small := parse("small.md", 0, sameHeadings(keptHeadings-2))
+	if small.outline != nil {
+		t.Errorf("a doc of %d headings kept its outline", keptHeadings-1)
+	}
+	if o, err := small.Outline(ctx, small.Text()); err != nil || len(o.Sections()) != keptHeadings-1 {
+		t.Errorf("the outline of a small doc: %v", err)
 	}
 
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := parse("big.md", 0, sameHeadings(keptHeadings)).Outline(done, text); err == nil {
+	if _, err := small.Outline(done, small.Text()); err == nil {
 		t.Error("an outline was made for a request whose context had ended")
 	}
 	if _, _, err := first.Find(done, "no such section"); err == nil {
@@ -184,4 +183,17 @@ func sameMemory(s, sub string) bool {
 	start := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 	p := uintptr(unsafe.Pointer(unsafe.StringData(sub)))
 	return start <= p && p < start+uintptr(len(s))
+}
+
+// BenchmarkOutlineManyHeadings is the cost a doc of 100,000 identical
+// headings had on every request before its outline was kept (see
+// Doc.Outline): outlining it once.
+func BenchmarkOutlineManyHeadings(b *testing.B) {
+	text := sameHeadings(100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := OutlineOf(b.Context(), "same.md", text); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -25,7 +25,7 @@ import (
 //
 // A doc holds its text once, compressed (see pack.go), and little derived
 // from it: its line count, and the outline of a doc with many headings
-// once one was asked for (see Outline). Its title, lines, headings and
+// (see Outline). Its title, lines, headings and
 // heading trails are otherwise found in the text when asked for.
 // Everything else a doc needs, its path included, costs about 130 bytes,
 // so the docs of a corpus take less than half the memory of its bytes on
@@ -42,40 +42,55 @@ type Doc struct {
 	lines  int   // number of lines
 	stamp  stamp // the file's size and time when read, to notice changes
 
-	outline atomic.Pointer[Outline] // see Outline; nil until asked for, or when small
+	outline *Outline // kept for a doc of many headings, see Outline; nil for the others
 }
 
 // keptHeadings is the number of headings from which a doc keeps its
-// outline once made (see Outline).
+// outline (see Outline).
 const keptHeadings = 64
 
 // Outline returns the doc's outline (see OutlineOf); text must be the
 // doc's text, as Text or TextIn gave it to the caller.
 //
-// The outline of a doc with keptHeadings or more headings is made once
-// for this version of the doc and kept with it, for every later request
-// and every snapshot that shares the doc: a doc of 100,000 headings takes
-// tens of milliseconds to outline, which no request should pay again. A
-// smaller doc's outline costs microseconds, about what reading its text
-// costs, and is made for each request instead: kept, the outlines of
-// 40,000 small docs would take about half as much memory as their text.
-// A kept outline holds copies of its strings, not the decoded text they
-// were cut from.
+// A doc of keptHeadings or more headings has its outline made when it is
+// read from disk, with the doc, before any snapshot holding it is
+// published, and kept with it (see keepOutline): outlining a doc of
+// 100,000 headings took 0.28 to 0.39 s on a loaded 2-core machine
+// (BenchmarkOutlineManyHeadings), which no request should pay, even
+// once. A smaller doc's outline costs about what reading its text costs,
+// and is made for each request that asks, stopping with ctx's error when
+// ctx ends: kept for every doc, outlines would add to the memory of every
+// doc of the tree.
 func (d *Doc) Outline(ctx context.Context, text string) (*Outline, error) {
-	if o := d.outline.Load(); o != nil {
+	if o := d.outline; o != nil {
 		return o, nil
 	}
-	o, err := OutlineOf(ctx, d.Path, text)
-	if err != nil || len(o.sections) < keptHeadings {
-		return o, err
+	return OutlineOf(ctx, d.Path, text)
+}
+
+// keepOutline makes and keeps the outline of a doc of keptHeadings or
+// more headings, whose text is given, as the doc is made (see Outline).
+// The outline holds copies of its strings, not the text they were cut
+// from, which is compressed later.
+func (d *Doc) keepOutline(text string) {
+	n := 0
+	for range headingsOf(text) {
+		if n++; n == keptHeadings {
+			break
+		}
+	}
+	if n < keptHeadings {
+		return
+	}
+	o, err := OutlineOf(context.Background(), d.Path, text)
+	if err != nil {
+		return // not with a background context
 	}
 	o.Title = strings.Clone(o.Title)
 	for i := range o.sections {
 		o.sections[i].Text = strings.Clone(o.sections[i].Text)
 	}
-	// Two requests may have made it at once: the first kept is the one.
-	d.outline.CompareAndSwap(nil, o)
-	return d.outline.Load(), nil
+	d.outline = o
 }
 
 // ModTime is the file's modification time when it was read.
