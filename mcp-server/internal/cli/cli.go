@@ -191,7 +191,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 	}
 	addr := ln.Addr().String()
 	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
-		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "", "oauth_issuer", cfg.OAuth.Issuer,
+		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "" || web.OAuth != nil, "oauth_issuer", cfg.OAuth.Issuer,
 		"allowed_origins", strings.Join(web.AllowedOrigins, ","))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err

@@ -25,6 +25,8 @@ func oauthFlags() []cli.Flag {
 			Usage: "this server's public MCP URL, e.g. https://docs.example.com/mcp: tokens must name it in aud, and the Protected Resource Metadata gives it as the resource"},
 		&cli.StringFlag{Name: "oauth-scopes", EnvVars: []string{envName("oauth-scopes")}, Category: category, DefaultText: "none: any valid token",
 			Usage: "space- or comma-separated scopes every token must carry; a token without them gets 403 insufficient_scope"},
+		&cli.BoolFlag{Name: "oauth-require-at-jwt", EnvVars: []string{envName("oauth-require-at-jwt")}, Category: category,
+			Usage: "take only tokens whose JOSE header says typ \"at+jwt\" (RFC 9068 access tokens), so that no other JWT of the issuer, such as an ID token, passes for one; off by default, as many issuers type access tokens \"JWT\""},
 		&cli.IntFlag{Name: "max-sessions-per-subject", EnvVars: []string{envName("max-sessions-per-subject")}, Value: httpserver.DefaultConfig().MaxSessionsPerSubject, Category: category,
 			Usage: "with OAuth, most live MCP sessions one subject (a token's sub) may hold; at it, the subject's own idle session unused longest makes room, and initialize gets 429 only when all of them are busy"},
 	}
@@ -43,6 +45,9 @@ func oauthConfig(c *cli.Context, cfg *config) error {
 		if c.String("oauth-scopes") != "" {
 			return usagef("--oauth-scopes is set without --oauth-issuer and --oauth-audience")
 		}
+		if c.Bool("oauth-require-at-jwt") {
+			return usagef("--oauth-require-at-jwt is set without --oauth-issuer and --oauth-audience")
+		}
 		return nil
 	case issuer == "" || audience == "":
 		return usagef("--oauth-issuer and --oauth-audience go together: set both (or neither)")
@@ -58,6 +63,7 @@ func oauthConfig(c *cli.Context, cfg *config) error {
 	}
 	cfg.OAuth = oauth.DefaultConfig()
 	cfg.OAuth.Issuer, cfg.OAuth.Audience = issuer, audience
+	cfg.OAuth.RequireAccessTokenType = c.Bool("oauth-require-at-jwt")
 	cfg.OAuth.Scopes = strings.FieldsFunc(c.String("oauth-scopes"), func(r rune) bool { return r == ' ' || r == ',' })
 	return nil
 }
@@ -78,6 +84,9 @@ func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Config) (*o
 	if opts.Issuer == "" {
 		return nil, nil
 	}
+	if opts.Logger == nil {
+		opts.Logger = log
+	}
 	v, err := oauth.New(opts)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -89,7 +98,7 @@ func tokenVerifier(ctx context.Context, log *slog.Logger, opts oauth.Config) (*o
 		log.Warn("oauth: the authorization server cannot be used yet; /mcp answers 503 until it can", "issuer", opts.Issuer, "err", err)
 	} else {
 		log.Info("oauth: resource-server mode", "issuer", opts.Issuer, "audience", opts.Audience,
-			"scopes", strings.Join(opts.Scopes, " "), "jwks_uri", jwks)
+			"scopes", strings.Join(opts.Scopes, " "), "require_at_jwt", opts.RequireAccessTokenType, "jwks_uri", jwks)
 	}
 	return v, nil
 }

@@ -1,7 +1,10 @@
 package docs
 
 import (
+	"cmp"
+	"context"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -153,19 +156,31 @@ func isWordByte(c byte) bool {
 
 // Anchors returns the anchor of each heading, in order: Anchor of its
 // text, and for a slug already taken in the doc, "-1", "-2", … appended
-// (the first number that makes it unique).
+// (the first number that makes it unique), as Hugo numbers them: a
+// heading "x-1" after two headings "x" (x, x-1) is "x-1-1", and a third
+// "x" after "x", "x 1" is "x-2".
+//
+// Hugo tries the numbers from 1 for every repeat, which costs n²/2 map
+// lookups for n identical headings (a doc of 100,000 "## Remarks" took
+// minutes). Here each slug remembers the first number not yet tried for
+// it: an anchor once taken stays taken, so the numbers below it would
+// fail again, and skipping them gives Hugo's answer. Every failed try
+// moves a slug's number past an anchor taken by some heading, and an
+// anchor is "slug-n" for one slug and number only (the number has no
+// '-'), so all the tries of a doc are fewer than twice its headings.
 func Anchors(headings []Heading) []string {
 	out := make([]string, len(headings))
 	taken := make(map[string]bool, len(headings))
+	next := map[string]int{} // per repeated slug, the first number not tried yet
 	for i, h := range headings {
 		a := Anchor(h.Text)
 		if taken[a] {
-			for n := 1; ; n++ {
-				if c := a + "-" + strconv.Itoa(n); !taken[c] {
-					a = c
-					break
-				}
+			n := max(next[a], 1)
+			for taken[a+"-"+strconv.Itoa(n)] {
+				n++
 			}
+			next[a] = n + 1
+			a += "-" + strconv.Itoa(n)
 		}
 		taken[a] = true
 		out[i] = a
@@ -182,86 +197,107 @@ type Section struct {
 	EndLine int // last line of the section, inclusive
 }
 
-// Sections returns the sections of a doc's text, one per heading, in order.
-func Sections(text string) []Section {
-	hs := Headings(text)
-	anchors := Anchors(hs)
-	total := CountLines(text)
-	out := make([]Section, len(hs))
-	for i, h := range hs {
-		end := total
-		for _, next := range hs[i+1:] {
-			if next.Level <= h.Level {
-				end = next.Line - 1
-				break
-			}
-		}
-		out[i] = Section{Heading: h, Anchor: anchors[i], EndLine: end}
-	}
-	return out
-}
-
-// FindSection returns the section a client names: by its anchor (with or
-// without a leading '#'), else by its heading's text (case folded), else
-// by the anchor the name would have as a heading's text. The first match
-// in the doc wins; a repeated heading is told apart by its anchor.
-func FindSection(sections []Section, name string) (Section, bool) {
-	name = strings.TrimSpace(name)
-	anchor := strings.TrimPrefix(name, "#")
-	for _, s := range sections {
-		if s.Anchor == anchor {
-			return s, true
-		}
-	}
-	for _, s := range sections {
-		if strings.EqualFold(s.Text, name) {
-			return s, true
-		}
-	}
-	slug := Anchor(name)
-	for _, s := range sections {
-		if s.Anchor == slug {
-			return s, true
-		}
-	}
-	return Section{}, false
-}
-
-// innermost returns the index of the heading a 1-based line falls under:
-// the last heading at or above it, or -1 above the first heading.
-func innermost(headings []Heading, line int) int {
-	i := -1
-	for j, h := range headings {
-		if h.Line > line {
-			break
-		}
-		i = j
-	}
-	return i
-}
-
-// Outline is a doc's title and where its lines fall among its headings,
-// found in its text once for the many lines that ask (a search's hits in
-// one doc).
+// Outline is what a doc's headings say about it: its title, its sections
+// with their anchors, and which heading encloses which, read from its text
+// in one pass, so that a line's trail and section are found in
+// logarithmic time.
 type Outline struct {
 	Title    string // see Title
-	headings []Heading
-	anchors  []string
+	sections []Section
+	parent   []int32 // per section, the index of the enclosing one; -1 at the top
 }
 
-// OutlineOf reads the title and the headings of the doc at docPath whose
-// text is given, and the headings' anchors.
-func OutlineOf(docPath, text string) Outline {
+// ctxEvery is how many headings a loop over a doc's headings handles
+// between two looks at its context: a doc may hold hundreds of thousands,
+// and a client that leaves stops the work within about a millisecond.
+const ctxEvery = 1024
+
+// OutlineOf reads the title and the outline of the doc at docPath whose
+// text is given. It stops with the context's error when ctx ends.
+func OutlineOf(ctx context.Context, docPath, text string) (*Outline, error) {
 	hs := Headings(text)
-	return Outline{Title: Title(docPath, text), headings: hs, anchors: Anchors(hs)}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	anchors := Anchors(hs)
+	o := &Outline{Title: Title(docPath, text), sections: make([]Section, len(hs)), parent: make([]int32, len(hs))}
+	total := CountLines(text)
+	// A stack of the open sections, levels strictly growing: a heading
+	// ends every open section of its level or deeper, and the one left
+	// on top encloses it.
+	var open [6]int32
+	n := 0
+	for i, h := range hs {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		for n > 0 && o.sections[open[n-1]].Level >= h.Level {
+			o.sections[open[n-1]].EndLine = h.Line - 1
+			n--
+		}
+		o.parent[i] = -1
+		if n > 0 {
+			o.parent[i] = open[n-1]
+		}
+		o.sections[i] = Section{Heading: h, Anchor: anchors[i], EndLine: total}
+		open[n] = int32(i)
+		n++
+	}
+	return o, nil
 }
+
+// Sections returns the doc's sections, one per heading, in order. The
+// slice must not be modified.
+func (o *Outline) Sections() []Section { return o.sections }
 
 // Section tells where a 1-based line is: the trail of headings above it,
 // outermost first (see Trail), and the anchor of the section it is in,
 // its innermost heading's; no trail and "" above the first heading.
 func (o *Outline) Section(line int) (trail []string, anchor string) {
-	if i := innermost(o.headings, line); i >= 0 {
-		anchor = o.anchors[i]
+	// The last heading at or above the line.
+	i, _ := slices.BinarySearchFunc(o.sections, line+1, func(s Section, line int) int { return cmp.Compare(s.Line, line) })
+	i--
+	if i < 0 {
+		return []string{}, ""
 	}
-	return Trail(o.headings, line), anchor
+	depth := 0
+	for j := int32(i); j >= 0; j = o.parent[j] {
+		depth++
+	}
+	trail = make([]string, depth)
+	for j := int32(i); j >= 0; j = o.parent[j] {
+		depth--
+		trail[depth] = o.sections[j].Text
+	}
+	return trail, o.sections[i].Anchor
+}
+
+// Find returns the section a client names: by its anchor (with or without
+// a leading '#'), else by its heading's text (case folded), else by the
+// anchor the name would have as a heading's text. The first match in the
+// doc wins; a repeated heading is told apart by its anchor. It stops with
+// the context's error when ctx ends.
+func (o *Outline) Find(ctx context.Context, name string) (Section, bool, error) {
+	name = strings.TrimSpace(name)
+	anchor := strings.TrimPrefix(name, "#")
+	slug := Anchor(name)
+	for _, same := range []func(Section) bool{
+		func(s Section) bool { return s.Anchor == anchor },
+		func(s Section) bool { return strings.EqualFold(s.Text, name) },
+		func(s Section) bool { return s.Anchor == slug },
+	} {
+		for i, s := range o.sections {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return Section{}, false, err
+				}
+			}
+			if same(s) {
+				return s, true, nil
+			}
+		}
+	}
+	return Section{}, false, nil
 }

@@ -37,8 +37,12 @@ func TestSections(t *testing.T) {
 		Line, Level, End int
 		Text, Anchor     string
 	}
+	o, err := OutlineOf(t.Context(), "guide/page.md", text)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []sec
-	for _, s := range Sections(text) {
+	for _, s := range o.Sections() {
 		got = append(got, sec{s.Line, s.Level, s.EndLine, s.Text, s.Anchor})
 	}
 	want := []sec{
@@ -54,19 +58,18 @@ func TestSections(t *testing.T) {
 		t.Errorf("sections (-want +got):\n%s", diff)
 	}
 
-	all := Sections(text)
 	for _, tt := range []struct {
 		name string
 		line int
 	}{
 		{"http-1", 13}, {"#deep", 8}, {"HTTP", 6}, {"  setext ", 15}, {"Http 1", 18}, {"http-2", 19},
 	} {
-		s, ok := FindSection(all, tt.name)
-		if !ok || s.Line != tt.line {
+		s, ok, err := o.Find(t.Context(), tt.name)
+		if err != nil || !ok || s.Line != tt.line {
 			t.Errorf("FindSection(%q) = line %d, %v; want line %d", tt.name, s.Line, ok, tt.line)
 		}
 	}
-	if s, ok := FindSection(all, "not a heading"); ok {
+	if s, ok, _ := o.Find(t.Context(), "not a heading"); ok {
 		t.Errorf("FindSection found a heading inside fenced code: %+v", s)
 	}
 }
@@ -76,7 +79,10 @@ func TestSections(t *testing.T) {
 // matter's, else the first level-1 heading, else the file name.
 func TestOutline(t *testing.T) {
 	text := "intro\n# Top\n## HTTP\none\n### Deep\ntwo\n```\n## not a heading\n```\n## HTTP\nthree\n"
-	o := OutlineOf("guide/page.md", text)
+	o, err := OutlineOf(t.Context(), "guide/page.md", text)
+	if err != nil {
+		t.Fatal(err)
+	}
 	type place struct {
 		Trail  []string
 		Anchor string
@@ -100,8 +106,8 @@ func TestOutline(t *testing.T) {
 		{"guide/page.md", "---\ntitle: From front matter\n---\n# Top\n", "From front matter"},
 		{"guide/page.md", "## Only a second level\n", "page"},
 	} {
-		if got := OutlineOf(tt.path, tt.text).Title; got != tt.want {
-			t.Errorf("OutlineOf(%q).Title = %q, want %q", tt.text, got, tt.want)
+		if o, _ := OutlineOf(t.Context(), tt.path, tt.text); o.Title != tt.want {
+			t.Errorf("OutlineOf(%q).Title = %q, want %q", tt.text, o.Title, tt.want)
 		}
 	}
 }

@@ -17,7 +17,9 @@ type Heading struct {
 // text must be valid UTF-8.
 func parse(docPath string, size int64, text string) *Doc {
 	text = strings.TrimPrefix(text, "\ufeff")
-	return &Doc{Path: docPath, Size: size, body: text, lines: CountLines(text)}
+	d := &Doc{Path: docPath, Size: size, body: text, lines: CountLines(text)}
+	d.keepOutline(text)
+	return d
 }
 
 // Title returns the doc's title (see the function Title), found in its

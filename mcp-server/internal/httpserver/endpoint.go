@@ -157,8 +157,12 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		s.refuse(w, fmt.Errorf("%w (limit %d)", err, limit), msg.ID)
 		return
 	}
-	if evicted > 0 {
-		s.log.Info("session ended to make room for a new one", "max_sessions", s.cfg.MaxSessions)
+	for _, by := range evicted {
+		if by == bySubject {
+			s.log.Info("session ended to make room for a new one of its subject", "max_sessions_per_subject", s.cfg.MaxSessionsPerSubject)
+		} else {
+			s.log.Info("session ended to make room for a new one", "max_sessions", s.cfg.MaxSessions)
+		}
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))

@@ -95,6 +95,13 @@ func (s *Server) refuse(w http.ResponseWriter, err error, id json.RawMessage) {
 // maps to. id is the request's JSON-RPC id when known, else null.
 func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 	p := problemOf(err)
+	if errors.Is(err, errUnknownSession) {
+		// Without the request's id: a session another subject opened is
+		// refused before the body is read, and its 404 must be the same
+		// bytes as an unknown id's, or a token holder could tell a
+		// leaked id is live.
+		id = nil
+	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")

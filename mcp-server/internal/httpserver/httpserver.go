@@ -208,6 +208,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 	if cfg.OAuth != nil {
 		for _, p := range cfg.OAuth.MetadataPaths() {
 			mux.HandleFunc("GET "+p, s.resourceMetadata)
+			mux.HandleFunc("OPTIONS "+p, metadataPreflight)
 		}
 	}
 	if !cfg.NoWiki {

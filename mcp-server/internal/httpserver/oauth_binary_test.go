@@ -119,7 +119,10 @@ func TestOAuthResourceServer(t *testing.T) {
 			"bearer_methods_supported": []any{"header"},
 			"resource_name":            "docs-mcp",
 		}
-		for _, u := range []string{metaURL, s.base + "/.well-known/oauth-protected-resource"} {
+		// Only at the path built from the resource (RFC 9728 §3.1): the
+		// bare path would name a resource other than the one its URL was
+		// built from (TestOAuthMetadataPaths).
+		for _, u := range []string{metaURL} {
 			resp, err := http.Get(u)
 			if err != nil {
 				t.Fatal(err)

@@ -130,8 +130,10 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Req
 		}
 		switch {
 		case errors.Is(err, oauth.ErrUnavailable):
-			// The cause (an address, a network error) is for the log.
-			s.log.Warn("access token not checked", "err", err, "remote", r.RemoteAddr)
+			// The cause (an address, a network error) is for the log, not
+			// the client; the verifier logs each failed fetch of the keys
+			// (at most a line a minute), so a request adds only a debug line.
+			s.log.Debug("access token not checked", "err", err, "remote", r.RemoteAddr)
 			return r, oauth.ErrUnavailable
 		case !errors.Is(err, oauth.ErrNoToken):
 			s.log.Info("access token refused", "reason", err, "remote", r.RemoteAddr)
@@ -149,11 +151,29 @@ func subjectOf(r *http.Request) string {
 }
 
 // resourceMetadata serves the Protected Resource Metadata (RFC 9728). It
-// is public, so any origin may read it (browser-based MCP clients do).
+// is public, so any origin may read it (browser-based MCP clients do;
+// see metadataPreflight).
 func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Cache-Control", "max-age=3600")
 	_ = json.NewEncoder(w).Encode(s.cfg.OAuth.Metadata())
+}
+
+// metadataPreflight answers the CORS preflight of a browser-based client
+// that reads the Protected Resource Metadata with a header of its own (the
+// TypeScript SDK sends MCP-Protocol-Version): any origin, GET, and the
+// headers it asks for. The document is public and read without
+// credentials, so allowing every origin and header exposes nothing.
+func metadataPreflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+		h.Set("Access-Control-Allow-Headers", asked)
+	}
+	h.Set("Access-Control-Max-Age", "86400")
+	h.Set("Allow", "GET, OPTIONS")
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -284,9 +284,9 @@ func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdMana
 // At the cap it first forgets expired sessions, then ends the idle session
 // unused longest (see makeRoomLocked), and fails with errSessionsFull only
 // when every session is busy. A subject at perSubject makes room among its
-// own sessions the same way, else gets errSubjectFull. evicted is the
-// number of sessions it ended to make room.
-func (s *sessions) admit(ctx context.Context, client string) (_ context.Context, release func(), evicted int, err error) {
+// own sessions the same way, else gets errSubjectFull. evicted names the
+// cap at which each session it ended made room: bySubject or byTotal.
+func (s *sessions) admit(ctx context.Context, client string) (_ context.Context, release func(), evicted []evictedBy, err error) {
 	subject, _ := oauth.Subject(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -297,16 +297,16 @@ func (s *sessions) admit(ctx context.Context, client string) (_ context.Context,
 		s.pruneLocked()
 		if s.heldLocked(subject) >= s.perSubject {
 			if !s.makeRoomLocked(subject) {
-				return nil, nil, 0, errSubjectFull
+				return nil, nil, nil, errSubjectFull
 			}
-			evicted++
+			evicted = append(evicted, bySubject)
 		}
 	}
 	if len(s.live)+s.admitting >= s.max {
 		if !s.makeRoomLocked("") {
 			return nil, nil, evicted, errSessionsFull
 		}
-		evicted++
+		evicted = append(evicted, byTotal)
 	}
 	s.admitting++
 	s.admittingBy[subject]++
@@ -317,6 +317,14 @@ func (s *sessions) admit(ctx context.Context, client string) (_ context.Context,
 		r.settle()
 	}, evicted, nil
 }
+
+// evictedBy names the cap at which admit ended a session to make room.
+type evictedBy int
+
+const (
+	bySubject evictedBy = iota // the subject's, perSubject
+	byTotal                    // the server's, max
+)
 
 // heldLocked is the number of sessions subject holds or is being admitted
 // to. The caller holds mu.

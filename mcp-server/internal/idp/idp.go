@@ -91,6 +91,10 @@ func (p *Provider) Rotate() {
 	p.run()
 }
 
+// Stop stops the provider before the test ends, as an issuer that goes
+// down: its port then refuses connections.
+func (p *Provider) Stop() { p.stop() }
+
 func (p *Provider) run() {
 	t := p.t
 	t.Helper()

@@ -94,8 +94,12 @@ func TestBytesToAnswer(t *testing.T) {
 		if !ok {
 			t.Fatalf("%q: no doc %s", q.Question, q.Path)
 		}
-		answer, ok := docs.FindSection(docs.Sections(d.Text()), q.Section)
-		if !ok || answer.Anchor != q.Section {
+		outline, err := d.Outline(t.Context(), d.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, ok, err := outline.Find(t.Context(), q.Section)
+		if err != nil || !ok || answer.Anchor != q.Section {
 			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
 		}
 		var row []string

@@ -53,7 +53,7 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation()}
 	start, end, name := in.StartLine, in.EndLine, d.Path
 	if in.Section != "" {
-		sec, err := section(d.Path, text, in.Section)
+		sec, err := section(ctx, d, text, in.Section)
 		if err != nil {
 			return ReadDocOutput{}, "", err
 		}
@@ -70,13 +70,21 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 	return out, out.LineRange.text(name), nil
 }
 
-// section finds the section of a doc's text that name names, or says
-// which headings the doc has.
-func section(path, text, name string) (docs.Section, error) {
-	all := docs.Sections(text)
-	if sec, ok := docs.FindSection(all, name); ok {
+// section finds the section of d (whose text is given) that name names,
+// or says which headings the doc has.
+func section(ctx context.Context, d *docs.Doc, text, name string) (docs.Section, error) {
+	outline, err := d.Outline(ctx, text)
+	if err != nil {
+		return docs.Section{}, err
+	}
+	sec, ok, err := outline.Find(ctx, name)
+	switch {
+	case err != nil:
+		return docs.Section{}, err
+	case ok:
 		return sec, nil
 	}
+	path, all := d.Path, outline.Sections()
 	if len(all) == 0 {
 		return docs.Section{}, inputErrorf("no section %q in %s: it has no headings; read it without section", name, path)
 	}

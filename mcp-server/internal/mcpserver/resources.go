@@ -180,27 +180,26 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 	if err != nil {
 		return nil, err
 	}
-	var (
-		d    *docs.Doc
-		text string
-	)
+	var text string
 	if werr := s.work.Do(ctx, clientOf(ctx), func() {
-		if d, err = s.corpus.Snapshot().Doc(ctx, p); err == nil {
-			text = docText(d)
+		var d *docs.Doc
+		if d, err = s.corpus.Snapshot().Doc(ctx, p); err != nil {
+			return
+		}
+		text = docText(d)
+		if frag != "" {
+			// The section is found within the client's turn of work too.
+			var sec docs.Section
+			if sec, err = section(ctx, d, text, frag); err == nil {
+				lines := docs.SplitLines(text)[sec.Line-1 : sec.EndLine]
+				text = strings.Join(lines, "\n") + "\n"
+			}
 		}
 	}); werr != nil {
 		return nil, werr
 	}
 	if err != nil {
 		return nil, err
-	}
-	if frag != "" {
-		sec, err := section(d.Path, text, frag)
-		if err != nil {
-			return nil, err
-		}
-		lines := docs.SplitLines(text)[sec.Line-1 : sec.EndLine]
-		text = strings.Join(lines, "\n") + "\n"
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}}, nil
 }
@@ -302,7 +301,7 @@ func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest
 				return
 			}
 			var sec docs.Section
-			if sec, err = section(d.Path, d.Text(), frag); err == nil {
+			if sec, err = section(ctx, d, d.Text(), frag); err == nil {
 				req.Params.URI = docURI(d.Path) + "#" + sec.Anchor
 				return
 			}

@@ -35,14 +35,23 @@ func (v *Verifier) Metadata() Metadata {
 	}
 }
 
-// MetadataPaths are the paths the metadata is served at: the bare form and
-// the form suffixed with the resource's path.
+// MetadataPaths are the paths the metadata is served at: one, the
+// well-known path with the resource's path appended, as RFC 9728 §3.1
+// builds it from the resource identifier (the bare path for a resource
+// without a path).
+//
+// The bare path is not served for a resource with a path, such as
+// https://docs.example.com/mcp: a client that fetches it has built it from
+// the identifier https://docs.example.com, and RFC 9728 §3.3 tells it to
+// discard a document whose resource differs from that, as this one's
+// would; answering there with another resource's metadata only invites
+// clients that skip the check to use it for a resource it does not
+// describe. MCP clients find the metadata through the resource_metadata
+// of every 401's WWW-Authenticate, or else try the path-suffixed URL
+// first (MCP 2025-11-25, Authorization, Protected Resource Metadata
+// Discovery), so none of them needs the bare one.
 func (v *Verifier) MetadataPaths() []string {
-	paths := []string{MetadataPath}
-	if p := resourcePath(v.cfg.Audience); p != "" {
-		paths = append(paths, MetadataPath+p)
-	}
-	return paths
+	return []string{MetadataPath + resourcePath(v.cfg.Audience)}
 }
 
 // MetadataURL is the metadata's public address, the one 401 answers point

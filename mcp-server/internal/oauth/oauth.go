@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -49,6 +50,10 @@ type Config struct {
 	Issuer   string   // the authorization server, exactly as its tokens' iss says
 	Audience string   // this resource (the public MCP URL); tokens must name it in aud
 	Scopes   []string // scopes every token must carry; none: any valid token
+	// RequireAccessTokenType refuses a token whose JOSE header does not
+	// say typ "at+jwt" (or "application/at+jwt"), the type RFC 9068 §2.1
+	// gives JWT access tokens. Off by default: see Verify.
+	RequireAccessTokenType bool
 	// Leeway is the clock skew allowed between the issuer and this server
 	// when exp, nbf and iat are checked.
 	Leeway time.Duration
@@ -58,6 +63,9 @@ type Config struct {
 	KeysMaxAge time.Duration
 	Client     *http.Client // for discovery and keys
 	Now        func() time.Time
+	// Logger gets a line when the issuer's keys cannot be fetched (at
+	// most one a minute) and when they can again; nil discards them.
+	Logger *slog.Logger
 }
 
 // DefaultConfig is a Verifier's configuration with every default; the
@@ -81,7 +89,11 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, errors.New("oauth: an issuer and an audience are both needed")
 	}
 	v := &Verifier{cfg: cfg}
-	v.keys = newKeySet(cfg.Issuer, cfg.Client, cfg.KeysMaxAge, cfg.Now)
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	v.keys = newKeySet(cfg.Issuer, cfg.Client, cfg.KeysMaxAge, cfg.Now, log)
 	return v, nil
 }
 
@@ -129,7 +141,18 @@ func invalid(reason string) error { return fmt.Errorf("%w: %s", ErrInvalidToken,
 // Verify checks a bearer token: a JWT signed with one of the issuer's keys
 // by an asymmetric algorithm, from the issuer, naming this resource in
 // aud, within exp and nbf (and iat) give or take the leeway, with a
-// subject, and carrying every required scope.
+// subject, and carrying every required scope; with
+// RequireAccessTokenType, typed at+jwt.
+//
+// The type is not required by default because many authorization servers
+// in use type their JWT access tokens "JWT" or not at all (RFC 9068 came
+// after them), and requiring it would lock their users out. What keeps
+// another kind of JWT from the issuer, such as an ID token, from passing
+// for an access token is then the audience: an ID token names the client
+// it was issued to in aud, and passes only where that client's id is this
+// resource's URL (and, with required scopes, only if it carries them,
+// which ID tokens do not). An operator whose issuer types its access
+// tokens at+jwt closes even that with --oauth-require-at-jwt.
 func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 	if raw == "" {
 		return Token{}, ErrNoToken
@@ -137,6 +160,9 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 	jws, err := jose.ParseSignedCompact(raw, Algorithms)
 	if err != nil {
 		return Token{}, invalid(parseReason(raw))
+	}
+	if v.cfg.RequireAccessTokenType && !accessTokenType(jws.Signatures[0].Header) {
+		return Token{}, invalid(`it is not typed as an access token (typ "at+jwt", RFC 9068)`)
 	}
 	keys, err := v.keys.find(ctx, jws.Signatures[0].Header.KeyID)
 	if err != nil {
@@ -191,6 +217,15 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (Token, error) {
 		}
 	}
 	return Token{Subject: c.Subject, Scopes: scopes}, nil
+}
+
+// accessTokenType reports whether a JOSE header types its JWT as an access
+// token: typ "at+jwt", or the full media type "application/at+jwt" (RFC
+// 9068 §4), media types being case-insensitive.
+func accessTokenType(h jose.Header) bool {
+	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
+	typ = strings.ToLower(typ)
+	return typ == "at+jwt" || typ == "application/at+jwt"
 }
 
 // parseReason says why a token is not a signed JWT this server accepts,

@@ -21,17 +21,37 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 const audience = "https://docs.example.com/mcp"
 
 // issuer is an authorization server's discovery document and key set on a
-// local listener; its keys can be replaced, as an issuer rotating them.
+// local listener; its keys can be replaced, as an issuer rotating them,
+// and its key set can hang (see hang).
 type issuer struct {
 	srv       *httptest.Server
 	mu        sync.Mutex
 	published []jose.JSONWebKey
+	gate      chan struct{} // when set, GET /jwks waits for it to close
 	jwksGets  atomic.Int32
+}
+
+// hang makes GET /jwks wait, without answering, until the returned
+// function is called (or the request ends); a test calls it before it
+// ends, since closing the server waits for the requests in progress.
+func (is *issuer) hang() (release func()) {
+	gate := make(chan struct{})
+	is.mu.Lock()
+	is.gate = gate
+	is.mu.Unlock()
+	return sync.OnceFunc(func() {
+		is.mu.Lock()
+		is.gate = nil
+		is.mu.Unlock()
+		close(gate)
+	})
 }
 
 func newIssuer(t testing.TB, keys ...jose.JSONWebKey) *issuer {
@@ -42,6 +62,16 @@ func newIssuer(t testing.TB, keys ...jose.JSONWebKey) *issuer {
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.jwksGets.Add(1)
+		is.mu.Lock()
+		gate := is.gate
+		is.mu.Unlock()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		is.mu.Lock()
 		defer is.mu.Unlock()
 		var set jose.JSONWebKeySet
@@ -232,13 +262,13 @@ func TestKeyRotation(t *testing.T) {
 
 	// Keys older than KeysMaxAge are fetched again even when every token
 	// names a known key.
+	// The token that finds them old is checked with them, while they are
+	// fetched beside it.
 	clock = clock.Add(DefaultConfig().KeysMaxAge + time.Second)
 	if _, err := v.Verify(ctx, sign(t, next, claimsFor(is.srv.URL, clock, nil))); err != nil {
 		t.Fatal(err)
 	}
-	if n := is.jwksGets.Load(); n != 3 {
-		t.Fatalf("keys fetched %d times; want 3 after KeysMaxAge", n)
-	}
+	mcptest.Eventually(t, "the keys fetched a third time after KeysMaxAge", func() bool { return is.jwksGets.Load() == 3 })
 }
 
 func TestDiscoveryErrors(t *testing.T) {
@@ -272,7 +302,7 @@ func TestChallenge(t *testing.T) {
 			t.Errorf("Challenge(%v) = %s\nwant %s", tc.err, header, tc.header)
 		}
 	}
-	if diff := cmp.Diff([]string{MetadataPath, MetadataPath + "/mcp"}, v.MetadataPaths()); diff != "" {
+	if diff := cmp.Diff([]string{MetadataPath + "/mcp"}, v.MetadataPaths()); diff != "" {
 		t.Errorf("MetadataPaths (-want +got):\n%s", diff)
 	}
 }
@@ -315,6 +345,44 @@ func TestIssuerDown(t *testing.T) {
 	for range 2 {
 		if _, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrUnavailable) {
 			t.Fatalf("Verify with the issuer down: %v; want ErrUnavailable", err)
+		}
+	}
+}
+
+// TestAccessTokenType: with RequireAccessTokenType, only a JWT typed as an
+// access token (RFC 9068: at+jwt, or application/at+jwt, in any case)
+// passes; without it, the type is not looked at.
+func TestAccessTokenType(t *testing.T) {
+	key := ecKey(t, "k")
+	is := newIssuer(t, key)
+	claims := claimsFor(is.srv.URL, time.Now(), nil)
+	typed := func(typ string) string {
+		opts := &jose.SignerOptions{}
+		if typ != "" {
+			opts = opts.WithType(jose.ContentType(typ))
+		}
+		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := jwt.Signed(signer).Claims(claims).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	for _, require := range []bool{true, false} {
+		cfg := testConfig(is.srv.URL, audience)
+		cfg.RequireAccessTokenType = require
+		v, _ := New(cfg)
+		for typ, accessToken := range map[string]bool{"at+jwt": true, "application/at+jwt": true, "AT+JWT": true, "JWT": false, "": false, "jwt+at": false} {
+			_, err := v.Verify(t.Context(), typed(typ))
+			switch {
+			case (accessToken || !require) && err != nil:
+				t.Errorf("require %v, typ %q: %v; want accepted", require, typ, err)
+			case !accessToken && require && (!errors.Is(err, ErrInvalidToken) || !strings.Contains(err.Error(), "not typed as an access token")):
+				t.Errorf("require %v, typ %q: %v; want refused as not typed as an access token", require, typ, err)
+			}
 		}
 	}
 }

@@ -415,7 +415,10 @@ func TestMatchesKeepTheirText(t *testing.T) {
 		for _, m := range kept {
 			seen[m.Doc] = true
 			text := m.Doc.Text()
-			outline := docs.OutlineOf(m.Doc.Path, text)
+			outline, err := docs.OutlineOf(t.Context(), m.Doc.Path, text)
+			if err != nil {
+				t.Fatal(err)
+			}
 			trail, anchor := m.Section()
 			wantTrail, wantAnchor := outline.Section(m.Line)
 			if m.Title() != outline.Title || anchor != wantAnchor || !slices.Equal(trail, wantTrail) {

@@ -125,30 +125,45 @@ type Match struct {
 
 // Section tells where the match's line is in its doc: the trail of
 // headings above it, outermost first, and the anchor of the section it is
-// in (see docs.Outline.Section).
+// in (see docs.Outline.Section). Once the search's context has ended, it
+// is empty.
 func (m Match) Section() (trail []string, anchor string) {
-	o := m.outlines.of(m)
-	return o.Section(m.Line)
+	if o := m.outlines.of(m); o != nil {
+		return o.Section(m.Line)
+	}
+	return []string{}, ""
 }
 
-// Title is the title of the match's doc (see docs.Title).
-func (m Match) Title() string { return m.outlines.of(m).Title }
+// Title is the title of the match's doc (see docs.Title); "" once the
+// search's context has ended.
+func (m Match) Title() string {
+	if o := m.outlines.of(m); o != nil {
+		return o.Title
+	}
+	return ""
+}
 
 // outlines keeps the outline of the last doc of a search that was asked
 // for: a doc's outline is read from its text once for all its matches,
 // which a search yields one after the other, and only when asked for (a
-// caller that drops a doc's matches never asks).
+// caller that drops a doc's matches never asks). A doc with many headings
+// keeps its outline itself (see docs.Doc.Outline).
 type outlines struct {
+	ctx context.Context // the search's
 	mu  sync.Mutex
 	doc *docs.Doc
-	out docs.Outline
+	out *docs.Outline
 }
 
-func (o *outlines) of(m Match) docs.Outline {
+func (o *outlines) of(m Match) *docs.Outline {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.doc != m.Doc {
-		o.doc, o.out = m.Doc, docs.OutlineOf(m.Doc.Path, m.text)
+		out, err := m.Doc.Outline(o.ctx, m.text)
+		if err != nil {
+			return nil
+		}
+		o.doc, o.out = m.Doc, out
 	}
 	return o.out
 }
@@ -215,6 +230,14 @@ const yieldBytes = 64 << 10
 // ErrBudgetSpent says that a search read the text its Budget allowed.
 var ErrBudgetSpent = errors.New("search read the most text one call may read")
 
+// context is the search's context: the budget's, else none.
+func (b *Budget) context() context.Context {
+	if b == nil || b.Ctx == nil {
+		return context.Background()
+	}
+	return b.Ctx
+}
+
 // admit tells whether d may be read, and records why not when it may not.
 func (b *Budget) admit(d *docs.Doc) bool {
 	if b == nil {
@@ -262,7 +285,7 @@ func scanDoc(d *docs.Doc, first int, m *Matcher, r *reader, yield func(Match) bo
 			text, shared = strings.Clone(text), false
 		}
 		if r.outlines == nil {
-			r.outlines = &outlines{}
+			r.outlines = &outlines{ctx: r.budget.context()}
 		}
 		return yield(Match{Doc: d, Line: n, Text: text[start:end], Offset: off, Length: length, text: text, outlines: r.outlines})
 	}

@@ -17,10 +17,11 @@ import (
 )
 
 // trickyHeadings is a doc added to the repository's docs for the anchor
-// test: repeats, punctuation, inline code and links, non-ASCII letters,
+// test: repeats (a heading that reads like a repeat's number, "HTTP 1"
+// after two "HTTP", "Again 1" before two more "Again"), punctuation, inline code and links, non-ASCII letters,
 // setext headings, closing hashes, and lines in fenced code that are not
 // headings.
-const trickyHeadings = "---\ntitle: Anchors\n---\n# Anchors\n\n## HTTP\n\n## HTTP\n\n## HTTP 1\n\n### `mod_read_doc`: one *section*\n\n" +
+const trickyHeadings = "---\ntitle: Anchors\n---\n# Anchors\n\n## HTTP\n\n## HTTP\n\n## HTTP 1\n\n## Again\n\n## Again 1\n\n## Again\n\n## Again\n\n## Again-1\n\n### `mod_read_doc`: one *section*\n\n" +
 	"## A [link](https://example.com/a_b?c=d) here\n\n## Straße, Ärger & ½ 2026!\n\n## What's new?  (twice)\n\n## Closing hashes ##\n\n" +
 	"Setext two\n----------\n\nSetext one\n==========\n\n```sh\n# not a heading\n## nor this\n```\n\n~~~\n## fenced\n~~~\n\n## -- dashes --\n\n## a --- b\n\n## `--watch`\n\n## _emphasis_ and snake_case **bold**\n\n" +
 	"## <kbd>Ctrl</kbd> &amp; &eacute;t&eacute;\n\n## ![logo](https://example.com/x.png) `a -- b` \\_x\\_\n\n## !!!\n\n## ???\n"
@@ -106,7 +107,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 		t.Errorf("%d hits in anchors.md, want one per heading at least", len(found.Matches))
 	}
 
-	if want := []string{"anchors", "http", "http-1", "http-1-1", "mod_read_doc-one-section"}; !slices.Equal(headingIDs(t, filepath.Join(out, "anchors", "index.html"))[:5], want) {
+	if want := []string{"anchors", "http", "http-1", "http-1-1", "again", "again-1", "again-2", "again-3", "again-1-1", "mod_read_doc-one-section"}; !slices.Equal(headingIDs(t, filepath.Join(out, "anchors", "index.html"))[:10], want) {
 		t.Errorf("the tricky doc's first anchors are not %q: the test would not see a repeat", want)
 	}
 	t.Logf("%d headings of %d docs: the server's anchors are the wiki's", headings, len(tree.Docs))
