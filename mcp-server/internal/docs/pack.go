@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -183,13 +184,23 @@ func (d *Doc) TextIn(buf *[]byte) (text string, shared bool) {
 // buffer: a caller that reads many docs once each can decode them all
 // into one buffer.
 func (d *Doc) AppendText(buf []byte) []byte {
+	buf, err := d.appendText(buf)
+	if err != nil {
+		panic("docs: " + err.Error())
+	}
+	return buf
+}
+
+// appendText is AppendText, with an error for a compressed text that does
+// not decode.
+func (d *Doc) appendText(buf []byte) ([]byte, error) {
 	if !d.packed {
-		return append(buf, d.body...)
+		return append(buf, d.body...), nil
 	}
 	src := bytesOf(d.body)
 	n, err := s2.DecodedLen(src)
 	if err != nil {
-		panic("docs: corrupt compressed text of " + d.Path + ": " + err.Error())
+		return buf, fmt.Errorf("corrupt compressed text of %s: %w", d.Path, err)
 	}
 	buf = slices.Grow(buf, n)
 	var out []byte
@@ -199,9 +210,19 @@ func (d *Doc) AppendText(buf []byte) []byte {
 		out, err = s2.Decode(buf[len(buf):len(buf)+n], src)
 	}
 	if err != nil || len(out) != n {
-		panic("docs: corrupt compressed text of " + d.Path)
+		return buf, fmt.Errorf("corrupt compressed text of %s", d.Path)
 	}
-	return buf[:len(buf)+n]
+	return buf[:len(buf)+n], nil
+}
+
+// decodedText is Text, with an error for a compressed text that does not
+// decode (a saved snapshot's, see DecodeSnapshot).
+func (d *Doc) decodedText() (string, error) {
+	b, err := d.appendText(nil)
+	if err != nil {
+		return "", err
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
 }
 
 // TextBytes returns the length of the docs' texts, and the memory that

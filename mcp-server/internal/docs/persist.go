@@ -46,6 +46,9 @@ func (s *Snapshot) AppendBinary(b []byte) []byte {
 		if d.dict != nil {
 			flags |= flagDict
 		}
+		if d.outline != nil {
+			flags |= flagOutline
+		}
 		b = appendBytes(b, []byte(d.Path))
 		b = binary.AppendVarint(b, d.Size)
 		b = appendStamp(b, st)
@@ -64,8 +67,9 @@ func (s *Snapshot) AppendBinary(b []byte) []byte {
 
 // The flags of a saved doc.
 const (
-	flagPacked = 1 << iota // the text is compressed
-	flagDict               // against the snapshot's dictionary
+	flagPacked  = 1 << iota // the text is compressed
+	flagDict                // against the snapshot's dictionary
+	flagOutline             // the doc keeps its outline (see Doc.Outline)
 )
 
 // DecodeSnapshot returns the snapshot that AppendBinary encoded in data, at
@@ -105,6 +109,16 @@ func DecodeSnapshot(data []byte, generation uint64) (*Snapshot, error) {
 		}
 		if err := checkSaved(doc, s.docs); err != nil {
 			return nil, err
+		}
+		if flags&flagOutline != 0 {
+			// Made again, as the load makes it: no request makes one.
+			// Only docs of many headings keep one, and a saved outline
+			// would be one more encoding to keep true.
+			text, err := doc.decodedText()
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, doc.Path, err)
+			}
+			doc.keepOutline(text)
 		}
 		s.docs = append(s.docs, doc)
 	}

@@ -62,6 +62,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if d.packed {
 			packed++
 		}
+		if (b.outline == nil) != (d.outline == nil) || d.outline != nil && !cmp.Equal(b.outline, d.outline, cmp.AllowUnexported(Outline{})) {
+			t.Errorf("%s: outline kept %v, decoded %v", d.Path, d.outline != nil, b.outline != nil)
+		}
 	}
 	if packed == 0 {
 		t.Error("no doc was compressed: the test checks less than it says")
