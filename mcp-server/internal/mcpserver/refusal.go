@@ -17,7 +17,8 @@ import (
 // call it on each request (the stdio reader and the HTTP endpoint), and
 // send what it returns, a JSON-RPC error response, as the answer:
 //
-//   - resources/subscribe to a URI the server does not list, and a
+//   - resources/subscribe to a URI the server does not list (on revisions
+//     that have the method: on 2026-07-28 mcp-go answers it as removed), and a
 //     subscriptions/listen whose resource subscriptions all name such URIs
 //     and that asks for nothing else: invalid params (-32602), saying which
 //     URIs (a refusal through mcp-go's hooks can only be -32600; a listen
@@ -42,6 +43,9 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 	}
 	switch method {
 	case mcp.MethodResourcesSubscribe:
+		if mcp.IsModernProtocol(m.ProtocolVersion()) {
+			return nil // removed on 2026-07-28: mcp-go says method not found
+		}
 		uri := m.Params.URI
 		if _, unknown := s.subs.known(ctx, []string{uri}); len(unknown) > 0 {
 			if len(uri) > maxURIBytes {
