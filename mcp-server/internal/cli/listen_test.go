@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -173,11 +174,11 @@ func TestStdioListenEnds(t *testing.T) {
 	}
 
 	s.stdin.Close()
-	// Not a speed test: a process waiting out drainTimeout for the
+	// Not a speed test: a process waiting out stdio.DrainTimeout for the
 	// listen's answer fails it, one that does not wait passes in any
 	// weather. Its stdout ends when it exits.
 	var rest []message
-	giveUp := time.After(drainTimeout / 3)
+	giveUp := time.After(stdio.DrainTimeout / 3)
 	for open := true; open; {
 		select {
 		case m, ok := <-in:
@@ -185,7 +186,7 @@ func TestStdioListenEnds(t *testing.T) {
 				rest = append(rest, m)
 			}
 		case <-giveUp:
-			t.Fatalf("still running %s after end of input, with a listen open (the drain timeout is %s)", drainTimeout/3, drainTimeout)
+			t.Fatalf("still running %s after end of input, with a listen open (the drain timeout is %s)", stdio.DrainTimeout/3, stdio.DrainTimeout)
 		}
 	}
 	if code := s.wait(t); code != 0 {

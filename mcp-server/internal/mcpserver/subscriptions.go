@@ -155,10 +155,11 @@ func (s *subscriptions) hook(h *server.Hooks) {
 // refusal here with -32600; the transports answer an unknown URI with
 // -32602 before it gets here (see Refusal).
 func (s *subscriptions) check(ctx context.Context, _ any, message any) error {
-	m := protocol.FromContext(ctx) // the transport's parse, over HTTP
+	m := protocol.FromContext(ctx) // the transport's parse (stdio and HTTP hand it on)
 	if m == nil {
-		// On stdio mcp-go hands over the bytes: only a subscribe or a
-		// listen is parsed whole, not every tool call.
+		// A transport that hands on no parse (mcp-go's in-process client,
+		// in tests) gives the bytes: only a subscribe or a listen is
+		// parsed whole, not every tool call.
 		raw, ok := message.(json.RawMessage)
 		if !ok {
 			return nil
