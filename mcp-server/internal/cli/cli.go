@@ -22,6 +22,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 )
 
 // Exit codes.
@@ -165,7 +166,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	var err error
 	if cfg.Stdio {
-		err = serveStdio(serveCtx, log, srv, stdin, stdout, cfg.MaxLineBytes)
+		err = stdio.Serve(serveCtx, log, srv, stdin, stdout, cfg.MaxLineBytes)
 	} else {
 		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
@@ -198,13 +199,6 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 	}
 	log.Info("stopped", "reason", "signal")
 	return nil
-}
-
-func stopReason(ctx context.Context) string {
-	if ctx.Err() != nil {
-		return "signal"
-	}
-	return "stdin closed"
 }
 
 // newLogger logs to w, every value capped (see capped).

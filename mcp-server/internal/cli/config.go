@@ -19,6 +19,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -87,7 +88,7 @@ func flags() []cli.Flag {
 			Usage: "log format: text or json"},
 		&cli.StringFlag{Name: "public-url", EnvVars: []string{envName("public-url")}, DefaultText: "none: in HTTP mode, the address each client reached",
 			Usage: "the URL where people and clients reach this server, e.g. https://docs.example.com: its wiki at /wiki/ is the websiteUrl given in initialize and where search hits link their sections (with --stdio, a wiki served elsewhere)"},
-		&cli.IntFlag{Name: "max-line-bytes", EnvVars: []string{envName("max-line-bytes")}, Value: DefaultMaxLineBytes,
+		&cli.IntFlag{Name: "max-line-bytes", EnvVars: []string{envName("max-line-bytes")}, Value: stdio.DefaultMaxLineBytes,
 			Usage: "with --stdio, longest message line read from stdin (at least 4096); a longer one is answered with a JSON-RPC error and not read"},
 		&cli.StringFlag{Name: "listen", EnvVars: []string{envName("listen")}, Value: web.Listen, Category: "HTTP mode",
 			Usage: "address to serve HTTP on without --stdio: MCP at /mcp, /health and the wiki at /wiki/ (0.0.0.0:3000 in a container)"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -173,11 +174,11 @@ func TestStdioListenEnds(t *testing.T) {
 	}
 
 	s.stdin.Close()
-	// Not a speed test: a process waiting out drainTimeout for the
+	// Not a speed test: a process waiting out stdio.DrainTimeout for the
 	// listen's answer fails it, one that does not wait passes in any
 	// weather. Its stdout ends when it exits.
 	var rest []message
-	giveUp := time.After(drainTimeout / 3)
+	giveUp := time.After(stdio.DrainTimeout / 3)
 	for open := true; open; {
 		select {
 		case m, ok := <-in:
@@ -185,7 +186,7 @@ func TestStdioListenEnds(t *testing.T) {
 				rest = append(rest, m)
 			}
 		case <-giveUp:
-			t.Fatalf("still running %s after end of input, with a listen open (the drain timeout is %s)", drainTimeout/3, drainTimeout)
+			t.Fatalf("still running %s after end of input, with a listen open (the drain timeout is %s)", stdio.DrainTimeout/3, stdio.DrainTimeout)
 		}
 	}
 	if code := s.wait(t); code != 0 {
@@ -222,5 +223,29 @@ func TestStdioUnknownURIs(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, map[string]answer{"2": errorOf("2"), "3": errorOf("3")}); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// A client that made the initialize handshake keeps its revision on the
+// connection (issue 38, item 5): one request carrying 2026-07-28 _meta
+// does not turn the session into a 2026-07-28 one, which would get nothing
+// unasked: the next new doc is still told with list_changed.
+func TestStdioMixedRevisions(t *testing.T) {
+	root := repo(t)
+	s := start(t, "--stdio", "--data-root", root, "--log-level", "warn")
+	in := s.messages(t)
+	s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, modern(2, "tools/call", `"name":"mod_search_docs","arguments":{"query":"hooks"}`))
+	for answered := 0; answered < 2; {
+		if m := next(t, in, "the initialize and search answers"); m.ID != nil {
+			answered++
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "docs", "added.md"), []byte("# Added\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, in, "list_changed"); m.Method != "notifications/resources/list_changed" {
+		t.Errorf("after a new doc: %+v, want notifications/resources/list_changed", m)
 	}
 }

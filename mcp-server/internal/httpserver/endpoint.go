@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -106,7 +107,15 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if (modern || s.sessions == nil) && s.refused(w, r, &msg) {
+	if modern && msg.Method == string(mcp.MethodPing) && msg.IsRequest() && version == "" {
+		// A liveness check on 2026-07-28 without _meta, such as the Go
+		// SDK's Ping (v1.8.0): answered as stdio answers it, with an empty
+		// result. mcp-go would answer 400 for the missing _meta; a ping
+		// with _meta is left to it, which says the method was removed (404).
+		writeJSON(w, http.StatusOK, protocol.Result(msg.ID, struct{}{}))
+		return
+	}
+	if (modern || s.sessions == nil) && s.refused(w, r, &msg, modern) {
 		return // with sessions, after the session is checked
 	}
 	if modern && msg.Method == string(mcp.MethodSubscriptionsListen) && msg.IsRequest() {
@@ -132,7 +141,7 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		if s.refused(w, r, &msg) {
+		if s.refused(w, r, &msg, false) {
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -169,8 +178,11 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 }
 
 // refused answers a request that Config.Refusal answers itself, and
-// reports whether it did.
-func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.Message) bool {
+// reports whether it did. On 2026-07-28 (modern) the HTTP status follows
+// the JSON-RPC error code as that revision prescribes, as mcp-go's own
+// answers do (400 for invalid params, 404 for method not found); older
+// revisions answer a JSON-RPC error with 200.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.Message, modern bool) bool {
 	if s.cfg.Refusal == nil || !msg.IsRequest() {
 		return false
 	}
@@ -178,10 +190,38 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.M
 	if answer == nil {
 		return false
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(answer)
+	status := http.StatusOK
+	if modern {
+		status = modernStatus(answer)
+	}
+	writeJSON(w, status, answer)
 	return true
+}
+
+// modernStatus is the HTTP status 2026-07-28 prescribes for a JSON-RPC
+// error response (the mapping of mcp-go's StreamableHTTPServer).
+func modernStatus(answer []byte) int {
+	var resp struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	if json.Unmarshal(answer, &resp) != nil {
+		return http.StatusOK
+	}
+	switch resp.Error.Code {
+	case mcp.METHOD_NOT_FOUND:
+		return http.StatusNotFound
+	case mcp.INVALID_REQUEST, mcp.INVALID_PARAMS, mcp.PARSE_ERROR, mcp.HEADER_MISMATCH,
+		mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, mcp.UNSUPPORTED_PROTOCOL_VERSION:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// writeJSON writes a JSON-RPC message as the response body.
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // readBody reads a POST body of at most MaxBodyBytes within BodyTimeout.

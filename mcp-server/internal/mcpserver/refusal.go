@@ -17,14 +17,17 @@ import (
 // call it on each request (the stdio reader and the HTTP endpoint), and
 // send what it returns, a JSON-RPC error response, as the answer:
 //
-//   - resources/subscribe to a URI the server does not list, and a
+//   - resources/subscribe to a URI the server does not list (on revisions
+//     that have the method: on 2026-07-28 mcp-go answers it as removed), and a
 //     subscriptions/listen whose resource subscriptions all name such URIs
 //     and that asks for nothing else: invalid params (-32602), saying which
 //     URIs (a refusal through mcp-go's hooks can only be -32600; a listen
 //     with some known URIs is served, its acknowledgement naming those);
-//   - resources/read of a docs:// URI that names no doc: resource not
-//     found (-32002; -32602 on 2026-07-28), with the reason and the nearest
-//     valid paths beside the URI rather than inside its quotes.
+//   - resources/read of a docs:// URI that names no doc, or of a URI of
+//     a scheme the server does not serve: resource not found (-32002;
+//     -32602 on 2026-07-28) with the URI in the error's data, and the
+//     reason (for a doc, the nearest valid paths) beside the URI rather
+//     than inside its quotes.
 //
 // It reads the message as the transport parsed it (protocol.Parse). For
 // these requests it waits until the docs are loaded (as mcp-go's handlers
@@ -42,6 +45,9 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 	}
 	switch method {
 	case mcp.MethodResourcesSubscribe:
+		if mcp.IsModernProtocol(m.ProtocolVersion()) {
+			return nil // removed on 2026-07-28: mcp-go says method not found
+		}
 		uri := m.Params.URI
 		if _, unknown := s.subs.known(ctx, []string{uri}); len(unknown) > 0 {
 			if len(uri) > maxURIBytes {
@@ -67,22 +73,30 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 		return protocol.Error(m.ID, mcp.INVALID_PARAMS, msg, map[string]any{"unknownUris": named})
 	case mcp.MethodResourcesRead:
 		uri := m.Params.URI
-		if !strings.HasPrefix(uri, docScheme) {
-			return nil
-		}
-		docPart, _ := cutFragment(uri) // a section's anchor is checked when it is read
-		p, err := docPathOf(docPart)
-		if err == nil {
-			_, err = s.corpus.Snapshot().Doc(ctx, p)
-		}
-		if err == nil {
-			return nil
+		var reason string
+		switch {
+		case strings.HasPrefix(uri, docScheme):
+			docPart, _ := cutFragment(uri) // a section's anchor is checked when it is read
+			p, err := docPathOf(docPart)
+			if err == nil {
+				_, err = s.corpus.Snapshot().Doc(ctx, p)
+			}
+			if err == nil {
+				return nil
+			}
+			reason = s.publicError(ctx, "reading "+uri, err).Error()
+		case strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
+			return nil // mcp-go's handlers answer these
+		default:
+			// No handler would match: mcp-go says so without the URI in
+			// the error's data, which clients read (SEP-2164).
+			reason = "docs-mcp serves docs://, repo:// and hook:// URIs"
 		}
 		code := mcp.RESOURCE_NOT_FOUND
 		if mcp.IsModernProtocol(m.ProtocolVersion()) {
 			code = mcp.INVALID_PARAMS
 		}
-		msg := fmt.Sprintf("resource not found: %q: %v", uri, s.publicError(ctx, "reading "+uri, err))
+		msg := fmt.Sprintf("resource not found: %q: %s", uri, reason)
 		return protocol.Error(m.ID, code, msg, map[string]any{"uri": uri})
 	}
 	return nil

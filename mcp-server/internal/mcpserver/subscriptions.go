@@ -72,7 +72,8 @@ func (sub *subscriber) owner() any {
 // a request is handled and may refuse it (past the per-session cap);
 // AfterSubscribe and AfterUnsubscribe run with the request's session in
 // the context; BeforeSubscriptionsListen may narrow the request and runs
-// with the listen's context, which ends with the listen; BeforeAny tells
+// with the listen's context, which ends with the listen; BeforeAny and
+// AfterInitialize tell
 // sessions on 2026-07-28 (which get nothing unasked) from older ones; and
 // OnUnregisterSession runs when a session ends (stdio closing, HTTP DELETE,
 // idle expiry, a session ended to make room), so subscriptions die with
@@ -87,7 +88,12 @@ type subscriptions struct {
 	legacy   map[string]*subscriber          // session id -> its resources/subscribe subscriptions
 	listens  map[*subscriber]bool            // open subscriptions/listen requests
 	sessions map[string]server.ClientSession // registered sessions
-	modern   map[string]bool                 // registered sessions that made a 2026-07-28 request
+	// modern tells a registered session's revision once it is known:
+	// true when it made a 2026-07-28 request before any initialize,
+	// false when it made the initialize handshake. The handshake wins: a
+	// client that initialized on an older revision keeps getting what
+	// that revision sends unasked, whatever _meta a later request carries.
+	modern map[string]bool
 }
 
 func newSubscriptions(max int, serves func(context.Context, string) bool, budgets *budget.Budgets, log *slog.Logger) *subscriptions {
@@ -104,11 +110,20 @@ func (s *subscriptions) hook(h *server.Hooks) {
 		if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
 			if id := sessionID(ctx); id != "" {
 				s.mu.Lock()
-				if s.sessions[id] != nil {
+				if _, known := s.modern[id]; !known && s.sessions[id] != nil {
 					s.modern[id] = true
 				}
 				s.mu.Unlock()
 			}
+		}
+	})
+	h.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		if id := sessionID(ctx); id != "" {
+			s.mu.Lock()
+			if s.sessions[id] != nil {
+				s.modern[id] = false
+			}
+			s.mu.Unlock()
 		}
 	})
 	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
@@ -140,10 +155,11 @@ func (s *subscriptions) hook(h *server.Hooks) {
 // refusal here with -32600; the transports answer an unknown URI with
 // -32602 before it gets here (see Refusal).
 func (s *subscriptions) check(ctx context.Context, _ any, message any) error {
-	m := protocol.FromContext(ctx) // the transport's parse, over HTTP
+	m := protocol.FromContext(ctx) // the transport's parse (stdio and HTTP hand it on)
 	if m == nil {
-		// On stdio mcp-go hands over the bytes: only a subscribe or a
-		// listen is parsed whole, not every tool call.
+		// A transport that hands on no parse (mcp-go's in-process client,
+		// in tests) gives the bytes: only a subscribe or a listen is
+		// parsed whole, not every tool call.
 		raw, ok := message.(json.RawMessage)
 		if !ok {
 			return nil
@@ -165,6 +181,9 @@ func (s *subscriptions) check(ctx context.Context, _ any, message any) error {
 	var uris []string
 	switch mcp.MCPMethod(m.Method) {
 	case mcp.MethodResourcesSubscribe:
+		if mcp.IsModernProtocol(m.ProtocolVersion()) {
+			return nil // removed on 2026-07-28: mcp-go says method not found
+		}
 		uris = []string{m.Params.URI}
 	case mcp.MethodSubscriptionsListen:
 		uris = m.Params.Notifications.ResourceSubscriptions

@@ -123,6 +123,17 @@ func Error(id json.RawMessage, code int, message string, data any) []byte {
 	return b
 }
 
+// Result is a JSON-RPC result response to the request with id, without
+// a trailing newline.
+func Result(id json.RawMessage, result any) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{mcp.JSONRPC_VERSION, id, result})
+	return b
+}
+
 // methods are the request methods the server answers.
 var methods = map[mcp.MCPMethod]bool{
 	mcp.MethodInitialize:             true,

@@ -98,6 +98,11 @@ try {
     check(negotiated === revision, `negotiated ${negotiated}`);
   });
 
+  await step("ping", async () => {
+    const res = await client.ping();
+    check(res && Object.keys(res).length === 0, `result ${JSON.stringify(res)}`);
+  });
+
   await step("list everything", async () => {
     let cursor;
     do {

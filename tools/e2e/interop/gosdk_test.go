@@ -118,6 +118,12 @@ func goSDKCell(t *testing.T, transport, rev string) {
 		fail("connect", "negotiated %q", v)
 	}
 
+	// A liveness check: the Go SDK's Ping sends ping without _meta on
+	// every revision, 2026-07-28 included, and gets an empty result.
+	if err := session.Ping(ctx, nil); err != nil {
+		fail("ping", "%v", err)
+	}
+
 	// List everything, following cursors.
 	tools := map[string]*mcp.Tool{}
 	for tool, err := range session.Tools(ctx, nil) {

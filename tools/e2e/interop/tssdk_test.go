@@ -13,29 +13,45 @@ import (
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
-// tsRevisions are the revisions the TypeScript SDK (1.32.2, the newest 1.x)
-// negotiates: it knows no 2026-07-28.
-var tsRevisions = revisions[:4]
+// tsClient is one official TypeScript SDK client of the matrix: a pinned
+// npm package under mcp-server/testdata whose matrix.mjs does each cell's
+// steps and reports.
+type tsClient struct {
+	name      string   // in the cell's name
+	dir       string   // under mcp-server/testdata
+	pkg       string   // the package npm ci installs there
+	revisions []string // the revisions it speaks
+}
 
-// TestTypeScriptSDK is the TypeScript SDK's row of the interoperability
-// matrix: mcp-server/testdata/tsclient/matrix.mjs does each cell's steps
-// and reports; this test checks the report.
+var tsClients = []tsClient{
+	// 1.32.2, the newest 1.x: it knows no 2026-07-28.
+	{"ts-sdk", "tsclient", "@modelcontextprotocol/sdk", revisions[:4]},
+	// v2 (@modelcontextprotocol/client 2.4.0): 2026-07-28 when pinned, the
+	// older revisions in its legacy mode.
+	{"ts-sdk-v2", "tsclient2", "@modelcontextprotocol/client", revisions},
+}
+
+// TestTypeScriptSDK is the TypeScript SDK's rows of the interoperability
+// matrix, v1 and v2: each client's matrix.mjs does each cell's steps and
+// reports; this test checks the report.
 func TestTypeScriptSDK(t *testing.T) {
 	node := testenv.LookPath(t, "node", "the TypeScript SDK client runs on Node.js")
-	dir := filepath.Join(repoRoot, "mcp-server", "testdata", "tsclient")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		testenv.Missing(t, "the TypeScript SDK is not installed: run npm ci --prefix mcp-server/testdata/tsclient")
-	}
 	calls, err := json.Marshal(toolCalls)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, transport := range []string{"stdio", "http"} {
-		for _, rev := range tsRevisions {
-			t.Run(cellName("ts-sdk", transport, rev), func(t *testing.T) {
-				t.Parallel()
-				tsCell(t, node, filepath.Join(dir, "matrix.mjs"), string(calls), transport, rev)
-			})
+	for _, c := range tsClients {
+		dir := filepath.Join(repoRoot, "mcp-server", "testdata", c.dir)
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(c.pkg))); err != nil {
+			testenv.Missing(t, "the TypeScript SDK client %s is not installed: run npm ci --prefix mcp-server/testdata/%s", c.pkg, c.dir)
+		}
+		for _, transport := range []string{"stdio", "http"} {
+			for _, rev := range c.revisions {
+				t.Run(cellName(c.name, transport, rev), func(t *testing.T) {
+					t.Parallel()
+					tsCell(t, node, c.name, filepath.Join(dir, "matrix.mjs"), string(calls), transport, rev)
+				})
+			}
 		}
 	}
 }
@@ -60,10 +76,10 @@ type tsReport struct {
 	}
 }
 
-func tsCell(t *testing.T, node, script, calls, transport, rev string) {
+func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	fail := func(step string, format string, args ...any) {
 		t.Helper()
-		t.Fatalf("ts-sdk, %s, %s, step %q: "+format, append([]any{transport, rev, step}, args...)...)
+		t.Fatalf("%s, %s, %s, step %q: "+format, append([]any{client, transport, rev, step}, args...)...)
 	}
 	root := dataRoot(t)
 	args := []string{script, rev, root, transport}

@@ -1,4 +1,4 @@
-package cli
+package stdio
 
 import (
 	"bufio"
@@ -47,6 +47,27 @@ func TestStdioCancelEndsTheHandler(t *testing.T) {
 	}
 }
 
+// TestStdioHandsOnItsParse: the message a handler runs for is the stdio
+// line's one parse, found in the request's context as over HTTP, so that
+// mcpserver's checks (the subscription check among them) do not parse the
+// line again.
+func TestStdioHandsOnItsParse(t *testing.T) {
+	got := make(chan *protocol.Message, 1)
+	l := startLoop(t, DefaultMaxLineBytes, func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		got <- protocol.FromContext(ctx)
+		return mcp.NewToolResultText("seen"), nil
+	})
+	l.send(`{"jsonrpc":"2.0","id":"W","method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	if m := l.next(); string(m.ID) != `"W"` {
+		t.Fatalf("an answer with id %s, want the call's \"W\"", m.ID)
+	}
+	m := <-got
+	if m == nil || m.Method != "tools/call" || string(m.ID) != `"W"` {
+		t.Errorf("the message in the handler's context: %+v, want the tools/call line's parse", m)
+	}
+	l.end()
+}
+
 // TestStdioHeldLinesBounded: the requests being answered hold at most four
 // lines' worth of bytes (4 × --max-line-bytes); the next line waits, unread
 // by mcp-go, until one is answered.
@@ -84,7 +105,7 @@ func TestStdioHeldLinesBounded(t *testing.T) {
 	}
 }
 
-// loop is an in-process stdio session (serveStdio, the real MCP server) with
+// loop is an in-process stdio session (Serve, the real MCP server) with
 // one more tool, "wait", whose handler the test gives.
 type loop struct {
 	t       *testing.T
@@ -103,7 +124,7 @@ func startLoop(t *testing.T, maxLine int, wait server.ToolHandlerFunc) *loop {
 	outR, outW := io.Pipe()
 	l := &loop{t: t, in: inW, answers: make(chan protocol.Message, 16), served: make(chan error, 1)}
 	go func() {
-		l.served <- serveStdio(context.Background(), slog.New(slog.DiscardHandler), content, inR, outW, maxLine)
+		l.served <- Serve(context.Background(), slog.New(slog.DiscardHandler), content, inR, outW, maxLine)
 		outW.Close()
 	}()
 	go func() {
@@ -182,3 +203,6 @@ func stdioServer(served *corpus.Corpus, root string) *mcpserver.Server {
 	opts.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
 	return mcpserver.New(opts, served)
 }
+
+// initLine is an initialize request on 2025-06-18.
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`

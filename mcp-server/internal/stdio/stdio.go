@@ -1,4 +1,12 @@
-package cli
+// Package stdio is docs-mcp's stdio transport (docs-mcp --stdio): one MCP
+// session over a pair of pipes, one JSON-RPC message per line. It is a
+// peer of httpserver, the Streamable HTTP transport, and keeps the same
+// contract: each line is parsed once (protocol.Parse) and the parse is
+// handed on in the request's context (protocol.WithMessage), where
+// mcpserver's refusals, revision and subscription checks read it; mcp-go
+// then answers the line, which it parses again for itself (its
+// MCPServer.HandleMessage takes bytes only).
+package stdio
 
 import (
 	"bufio"
@@ -19,7 +27,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
-// stdio serves one MCP session over a pair of pipes (docs-mcp --stdio):
+// stdio serves one MCP session over a pair of pipes:
 // mcp-go's server answers every message (MCPServer.HandleMessage); stdio
 // reads the lines, runs each request on a goroutine of its own, and writes
 // the answers. mcp-go's own stdio transport (server.StdioServer) does the
@@ -73,9 +81,9 @@ type call struct {
 // DefaultMaxLineBytes is the default longest stdio line (--max-line-bytes).
 const DefaultMaxLineBytes = 16 << 20
 
-// drainTimeout bounds how long end of input waits for the answers to the
+// DrainTimeout bounds how long end of input waits for the answers to the
 // requests already read.
-const drainTimeout = 30 * time.Second
+const DrainTimeout = 30 * time.Second
 
 // maxInFlight is the most requests answered at once, and heldLines the most
 // lines' worth of bytes (heldLines times the longest line) they may hold:
@@ -88,7 +96,10 @@ const (
 	heldLines   = 4
 )
 
-func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
+// Serve serves content's MCP server over stdin and stdout, lines of at most
+// maxLine bytes, until end of input (once the requests read are answered),
+// a read error, or ctx ends; the last two are not errors when ctx ended.
+func Serve(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
 	s := &stdio{srv: content.MCP(), log: log, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, maxLine: maxLine,
 		refusal: content.Refusal, session: newStdioSession(), inFlight: map[string]*call{}}
 	s.ended = sync.NewCond(&s.mu)
@@ -98,6 +109,13 @@ func serveStdio(ctx context.Context, log *slog.Logger, content *mcpserver.Server
 	}
 	log.Info("stopped", "reason", stopReason(ctx))
 	return nil
+}
+
+func stopReason(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return "signal"
+	}
+	return "stdin closed"
 }
 
 // serve reads and answers messages until end of input (then answers what
@@ -202,6 +220,11 @@ func (s *stdio) dispatch(base, ctx context.Context, line []byte) {
 		s.write(refusal)
 		return
 	}
+	if perr == nil {
+		// The one parse, handed on: mcpserver's subscription check reads
+		// it from the context, as over HTTP.
+		ctx = protocol.WithMessage(ctx, &msg)
+	}
 	if perr != nil || !msg.IsRequest() {
 		if perr == nil && msg.Method == string(mcp.MethodNotificationCancelled) {
 			s.cancel(idKey(msg.Params.RequestID))
@@ -279,9 +302,9 @@ func (s *stdio) cancel(id string) {
 }
 
 // drain waits, at end of input, until every request read but the listens
-// (which last the session) is answered, ctx ends, or drainTimeout passes.
+// (which last the session) is answered, ctx ends, or DrainTimeout passes.
 func (s *stdio) drain(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, drainTimeout)
+	ctx, cancel := context.WithTimeout(ctx, DrainTimeout)
 	defer cancel()
 	defer context.AfterFunc(ctx, s.wake)()
 	s.mu.Lock()

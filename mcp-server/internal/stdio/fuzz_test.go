@@ -1,4 +1,4 @@
-package cli
+package stdio
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 // FuzzStdio writes any bytes, optionally after a valid initialize, into the
 // stdio server as a client would, then closes its input: the same path as
-// docs-mcp --stdio (serveStdio with the real MCP server), in process. It must
+// docs-mcp --stdio (Serve with the real MCP server), in process. It must
 // return without error, write nothing to stdout but JSON-RPC 2.0 messages
 // one per line, and answer every request it read (a line with a method and
 // an id) before it stops.
@@ -55,8 +55,8 @@ func FuzzStdio(f *testing.F) {
 		var out bytes.Buffer
 		// One server per run, as one per process: nothing a run leaves in
 		// it reaches the next.
-		if err := serveStdio(context.Background(), log, stdioServer(served, root), bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
-			t.Fatalf("serveStdio: %v", err)
+		if err := Serve(context.Background(), log, stdioServer(served, root), bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
+			t.Fatalf("Serve: %v", err)
 		}
 
 		// A request the client cancels may go unanswered (it must, when
