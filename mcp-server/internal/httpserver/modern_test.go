@@ -62,3 +62,33 @@ func TestModernStatuses(t *testing.T) {
 		})
 	}
 }
+
+// TestModernEmptyListen sends 2026-07-28 subscriptions/listen requests that
+// ask only for what docs-mcp never delivers (tool list changes): each is
+// answered at once, on a stream whose first message is its
+// acknowledgement, tagged with its id, then its result. mcp-go could drop
+// the acknowledgement when its forwarder lost a race with the result (see
+// serveEmptyListen); 50 listens in a row make a loss likely enough to see.
+func TestModernEmptyListen(t *testing.T) {
+	p := start(t, nil)
+	url := "http://" + p.addr + "/mcp"
+	for i := range 50 {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"subscriptions/listen","params":{%s,"notifications":{"toolsListChanged":true}}}`, i+1, modernMeta)
+		status, b, _, err := post(url, "", body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				events = append(events, data)
+			}
+		}
+		if status != http.StatusOK || len(events) != 2 ||
+			!strings.Contains(events[0], `"method":"notifications/subscriptions/acknowledged"`) ||
+			!strings.Contains(events[0], fmt.Sprintf(`"io.modelcontextprotocol/subscriptionId":%d`, i+1)) ||
+			!strings.Contains(events[1], fmt.Sprintf(`"id":%d,"result"`, i+1)) {
+			t.Fatalf("listen %d: HTTP %d:\n%s\nwant the acknowledgement, then the result", i+1, status, b)
+		}
+	}
+}
