@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
@@ -80,8 +81,11 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		s.refuse(w, err, nil)
 		return
 	}
-	msg, err := protocol.Parse(body)
+	msg, err := s.parse(r, body)
 	switch {
+	case err != nil && !errors.Is(err, protocol.ErrBatch) && !errors.Is(err, protocol.ErrParse):
+		s.refuse(w, err, nil) // busy, or the client left while it waited
+		return
 	case errors.Is(err, protocol.ErrBatch):
 		writeError(w, errBatch, nil)
 		return
@@ -162,6 +166,37 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// parseInQueue is the body size from which a body is parsed in the work
+// queue (Config.Work): smaller ones cost microseconds, less than a turn.
+const parseInQueue = 8 << 10
+
+// parse parses a POST body, a large one in its client's turn of the work
+// queue (see Config.Work). The client is the one the work queue charges
+// for the request's own work: the OAuth subject, else the live session the
+// request names, else its address (a forged session id is not a client).
+// It fails with the queue's error when no turn came (*budget.BusyError) or
+// the client left first.
+func (s *Server) parse(r *http.Request, body []byte) (protocol.Message, error) {
+	if len(body) < parseInQueue || s.cfg.Work == nil {
+		return protocol.Parse(body)
+	}
+	session := r.Header.Get(server.HeaderKeySessionID)
+	if session != "" && s.sessions != nil {
+		if _, err := s.sessions.Validate(session); err != nil {
+			session = ""
+		}
+	}
+	var (
+		msg      protocol.Message
+		parseErr error
+	)
+	client := budget.ClientFor(subjectOf(r), session, clientHost(r.RemoteAddr))
+	if err := s.cfg.Work.Do(r.Context(), client, func() { msg, parseErr = protocol.Parse(body) }); err != nil {
+		return msg, err
+	}
+	return msg, parseErr
 }
 
 // refused answers a request that Config.Refusal answers itself, and

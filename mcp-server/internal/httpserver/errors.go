@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -44,7 +45,12 @@ type problem struct {
 // problemOf maps a request error to what the client gets: the one place
 // that decides HTTP statuses. Anything unexpected is a 500.
 func problemOf(err error) problem {
+	var busy *budget.BusyError
 	switch {
+	case errors.As(err, &busy), errors.Is(err, context.Canceled):
+		// No turn in the work queue (the queue counts the refusal), or
+		// the client left while it waited.
+		return problem{http.StatusServiceUnavailable, codeServer, ""}
 	case errors.Is(err, errHost), errors.Is(err, errOrigin):
 		return problem{http.StatusForbidden, codeServer, ""}
 	case errors.Is(err, errUnauthorized), errors.Is(err, oauth.ErrNoToken), errors.Is(err, oauth.ErrInvalidToken):

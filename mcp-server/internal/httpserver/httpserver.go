@@ -65,11 +65,15 @@ type Config struct {
 	MaxStreams            int           // open event streams: GET and subscriptions/listen together
 	StreamWriteTimeout    time.Duration // a stream whose client takes no data for this long is ended
 	MaxConnections        int
-	MaxBodyBytes          int64
-	BodyTimeout           time.Duration // a request body must arrive within this
-	AllowedOrigins        []string      // browser origins allowed besides the server's own ("*": any)
-	AuthToken             string        // when set, /mcp needs Authorization: Bearer <token>
-	ShutdownTimeout       time.Duration
+	// MaxBodyBytes is the largest request body read on /mcp (past it: 413).
+	// No request of this server needs much: a query is at most 1 KiB, a
+	// cursor 4 KiB, and the largest initialize of the official clients a
+	// few KiB of capabilities; the default leaves ten times that.
+	MaxBodyBytes    int64
+	BodyTimeout     time.Duration // a request body must arrive within this
+	AllowedOrigins  []string      // browser origins allowed besides the server's own ("*": any)
+	AuthToken       string        // when set, /mcp needs Authorization: Bearer <token>
+	ShutdownTimeout time.Duration
 	// DrainDelay is how long the server goes on serving after SIGTERM with
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
@@ -91,6 +95,11 @@ type Config struct {
 	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
 	// mcpserver.Server.Refusal).
 	Refusal func(ctx context.Context, message *protocol.Message) []byte
+	// Work, when set, is the fair queue of tool calls (mcpserver's): a
+	// request body over parseInQueue bytes is parsed in its client's turn
+	// there, so that the parse counts in that client's share and a flood
+	// of large bodies waits behind other clients' work, not before it.
+	Work *budget.Queue
 	// WithWikiURL, when set, is given each MCP request's context and the
 	// wiki's URL as the client reached it (http://HOST/wiki/), while the
 	// wiki is built, for links into it (mcpserver.WithWikiURL).
@@ -112,7 +121,7 @@ func DefaultConfig() Config {
 		MaxStreams:            500,
 		StreamWriteTimeout:    30 * time.Second,
 		MaxConnections:        2048,
-		MaxBodyBytes:          4 << 20,
+		MaxBodyBytes:          DefaultMaxBodyBytes,
 		BodyTimeout:           15 * time.Second,
 		ShutdownTimeout:       10 * time.Second,
 		Budgets:               budget.New(),
@@ -120,6 +129,10 @@ func DefaultConfig() Config {
 		Logger:                slog.New(slog.DiscardHandler),
 	}
 }
+
+// DefaultMaxBodyBytes is the default --max-body-bytes (see
+// Config.MaxBodyBytes).
+const DefaultMaxBodyBytes = 64 << 10
 
 // DefaultSessionStreams is the default MaxSessionStreams for maxSessions:
 // half of them, so that the other half can always make room for new

@@ -20,6 +20,12 @@
 //	go run ./tools/cmd/loadtest -url http://127.0.0.1:3000/mcp -sessions 50 -duration 20s -pid $(pgrep -n docs-mcp)
 //	go run ./tools/cmd/loadtest -sessions 50 -total 1000 -calls 1
 //
+// With -flood N, N more raw sessions send -flood-bytes bodies of
+// -flood-methods again and again during the run (issue 35's hostile
+// load), and the report adds the statuses they got:
+//
+//	go run ./tools/cmd/loadtest -sessions 1 -duration 30s -flood 64 -flood-bytes 3145728 -pid $(pgrep -n docs-mcp)
+//
 // With -json the report is one JSON object (see summary) instead of text.
 package main
 
@@ -60,6 +66,7 @@ type config struct {
 	pid      int
 	hold     time.Duration
 	json     bool
+	flood    floodConfig
 }
 
 func main() {
@@ -75,6 +82,9 @@ func main() {
 	flag.IntVar(&cfg.pid, "pid", 0, "the server's process id, to report its memory from /proc (same machine only)")
 	flag.DurationVar(&cfg.hold, "hold", 0, "after the run, keep -sessions sessions open this long, report the server's memory, then DELETE them")
 	flag.BoolVar(&cfg.json, "json", false, "write the report as one JSON object")
+	flag.IntVar(&cfg.flood.sessions, "flood", 0, "beside the measured sessions, this many raw sessions sending padded requests again and again (a hostile load)")
+	flag.StringVar(&cfg.flood.methods, "flood-methods", "ping,completion/complete", "the flood's methods, comma-separated, taken in turn by session")
+	flag.IntVar(&cfg.flood.bytes, "flood-bytes", 64<<10, "the size of each flood request's body")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -152,6 +162,12 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		runCtx, cancel = context.WithTimeout(ctx, cfg.duration)
 		defer cancel()
 	}
+	floodCtx, endFlood := context.WithCancel(ctx)
+	defer endFlood()
+	flooded := make(chan map[int]int, 1)
+	if cfg.flood.sessions > 0 {
+		go func() { flooded <- flood(floodCtx, cfg.url, cfg.flood) }()
+	}
 	var next atomic.Int64 // sessions started, for -total
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -173,6 +189,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	report(out, cfg, st, elapsed, before, after)
+	if cfg.flood.sessions > 0 {
+		endFlood()
+		fmt.Fprintf(out, "flood: %d sessions of %d-byte %s: http statuses %v\n", cfg.flood.sessions, cfg.flood.bytes, cfg.flood.methods, <-flooded)
+	}
 
 	if cfg.hold > 0 {
 		return hold(ctx, cfg, opts, out)
