@@ -152,7 +152,12 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 	}
-	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
+	client := s.clientAddr(r)
+	if err := s.rates.allow(client, subjectOf(r), time.Now()); err != nil {
+		s.refuse(w, err, msg.ID)
+		return
+	}
+	ctx, release, evicted, err := s.sessions.admit(r.Context(), client)
 	if err != nil {
 		limit := s.cfg.MaxSessions
 		if errors.Is(err, errSubjectFull) {
@@ -192,7 +197,7 @@ func (s *Server) parse(r *http.Request, body []byte) (protocol.Message, error) {
 		msg      protocol.Message
 		parseErr error
 	)
-	client := budget.ClientFor(subjectOf(r), session, clientHost(r.RemoteAddr))
+	client := budget.ClientFor(subjectOf(r), session, s.clientAddr(r))
 	if err := s.cfg.Work.Do(r.Context(), client, func() { msg, parseErr = protocol.Parse(body) }); err != nil {
 		return msg, err
 	}

@@ -59,7 +59,7 @@ func problemOf(err error) problem {
 		return problem{http.StatusForbidden, codeServer, ""}
 	case errors.Is(err, oauth.ErrUnavailable):
 		return problem{http.StatusServiceUnavailable, codeServer, ""}
-	case errors.Is(err, errSubjectFull):
+	case errors.Is(err, errSubjectFull), errors.Is(err, errSessionRate):
 		return problem{http.StatusTooManyRequests, codeServer, budget.Sessions}
 	case errors.Is(err, errMethod), errors.Is(err, errStateless):
 		return problem{http.StatusMethodNotAllowed, codeServer, ""}
@@ -110,7 +110,11 @@ func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 			h.Set("WWW-Authenticate", `Bearer realm="docs-mcp"`)
 		}
 	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
-		h.Set("Retry-After", strconv.Itoa(5))
+		retry := 5
+		if re := (*rateError)(nil); errors.As(err, &re) {
+			retry = re.retryAfter()
+		}
+		h.Set("Retry-After", strconv.Itoa(retry))
 	case http.StatusMethodNotAllowed:
 		if errors.Is(err, errStateless) {
 			h.Set("Allow", "POST")

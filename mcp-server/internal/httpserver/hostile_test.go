@@ -35,6 +35,12 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
+// anyRate lets one address open sessions at any rate (--session-rate 0),
+// for the tests that open many at once and are not about that rate. An
+// environment variable, not a flag, so that the tests also run against
+// servers from before the flag (to show that they fail there).
+var anyRate = []string{"DOCS_MCP_SESSION_RATE=0"}
+
 // liveness bounds every wait of this suite: a server that never answers
 // fails the test instead of hanging it. It is not a measure of speed.
 const liveness = 2 * time.Minute
@@ -323,7 +329,7 @@ func TestHostileListenStreams(t *testing.T) {
 // client is served at once.
 func TestHostileAbandonedSessions(t *testing.T) {
 	const max, tries = 50, 400
-	p := start(t, nil, "--max-sessions", strconv.Itoa(max))
+	p := start(t, anyRate, "--max-sessions", strconv.Itoa(max))
 	before := rssMiB(t, p)
 	got := map[int]int{}
 	for range tries {
@@ -707,7 +713,7 @@ func maximalBody(method string, id, size int) string {
 // bytes of it.
 func TestHostileMaximalBodies(t *testing.T) {
 	const sessions, rounds = 64, 6
-	p := start(t, nil)
+	p := start(t, anyRate)
 	url := "http://" + p.addr + "/mcp"
 	limit := usage(health(t, p), budget.Body).Limit
 	if limit > 256<<10 {

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,13 @@ type Config struct {
 	// MaxSessionsPerSubject caps the live sessions of one subject when
 	// OAuth is set.
 	MaxSessionsPerSubject int
+	// SessionRate is how many new sessions a second one client (address,
+	// and subject with OAuth) may open, in bursts of twice that; faster
+	// ones get 429 with Retry-After. 0: any rate.
+	SessionRate float64
+	// TrustedProxies are the proxies whose PROXY protocol header or
+	// X-Forwarded-For gives the client's address (see clientAddr).
+	TrustedProxies []netip.Prefix
 	MaxStreams            int           // open event streams: GET and subscriptions/listen together
 	StreamWriteTimeout    time.Duration // a stream whose client takes no data for this long is ended
 	MaxConnections        int
@@ -118,6 +126,7 @@ func DefaultConfig() Config {
 		MaxSessions:           maxSessions,
 		MaxSessionStreams:     DefaultSessionStreams(maxSessions),
 		MaxSessionsPerSubject: 100,
+		SessionRate:           DefaultSessionRate,
 		MaxStreams:            500,
 		StreamWriteTimeout:    30 * time.Second,
 		MaxConnections:        2048,
@@ -129,6 +138,13 @@ func DefaultConfig() Config {
 		Logger:                slog.New(slog.DiscardHandler),
 	}
 }
+
+// DefaultSessionRate is the default --session-rate: new sessions a second
+// per client. A client opens one session and keeps it; ten a second (in
+// bursts of twenty) leaves room for many clients on one host, and makes a
+// loop opening sessions fill the default 1,000 slots in no less than
+// 100 s, while sessions in use are called far more often than that.
+const DefaultSessionRate = 10
 
 // DefaultMaxBodyBytes is the default --max-body-bytes (see
 // Config.MaxBodyBytes).
@@ -146,6 +162,8 @@ type Server struct {
 	log      *slog.Logger
 	mcp      *server.StreamableHTTPServer
 	sessions *sessions // nil when stateless
+	rates    *sessionRates // nil: any rate
+	proxies  proxies
 	streams  *streams
 	conns    *conns
 	budgets  *budget.Budgets
@@ -156,7 +174,8 @@ type Server struct {
 
 // New returns a server for mcpSrv, configured by cfg.
 func New(cfg Config, mcpSrv *server.MCPServer) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams)}
+	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams),
+		rates: newSessionRates(cfg.SessionRate), proxies: cfg.TrustedProxies}
 	cleanupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.conns = newConns(cfg.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
@@ -172,7 +191,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 		// The client's address, for the per-client limits of the work
 		// queue when a request has no session (see mcpserver's clientOf).
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return budget.WithClientAddr(ctx, clientHost(r.RemoteAddr))
+			return budget.WithClientAddr(ctx, s.clientAddr(r))
 		}),
 	}
 	if cfg.Stateless {
@@ -260,7 +279,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// clean end of stream. Sessions stay valid for the requests in flight.
 	srv.RegisterOnShutdown(s.endStreams)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(s.listen(ln)) }()
 
 	select {
 	case err := <-served:
