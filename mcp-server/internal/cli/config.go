@@ -100,7 +100,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: web.MaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together); past it a new stream gets 503"},
 		&cli.Float64Flag{Name: "session-rate", EnvVars: []string{envName("session-rate")}, Value: web.SessionRate, Category: "HTTP mode",
-			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth), in bursts of twice that; faster ones get 429 with Retry-After (0: any rate)"},
+			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth), in bursts of five seconds' worth; faster ones get 429 with Retry-After (0: any rate)"},
 		&cli.StringFlag{Name: "trusted-proxies", EnvVars: []string{envName("trusted-proxies")}, Category: "HTTP mode",
 			Usage: "comma-separated CIDR prefixes or addresses of reverse proxies whose word on the client's address is taken: a PROXY protocol header (v1 or v2) they send, or the rightmost untrusted hop of their X-Forwarded-For; e.g. 10.0.0.0/8. Off by default: a client is the address its connection comes from"},
 		&cli.IntFlag{Name: "max-session-streams", EnvVars: []string{envName("max-session-streams")}, Value: web.MaxSessionStreams, DefaultText: "half of --max-sessions", Category: "HTTP mode",

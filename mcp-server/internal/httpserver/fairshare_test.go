@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -218,8 +218,8 @@ func pct(d []time.Duration, p int) time.Duration {
 
 // TestHostileSessionChurn runs 8 loops that open sessions as fast as they
 // can (initialize, notifications/initialized, ping) and never end them,
-// from 127.0.0.1, with --max-sessions 30 and the default --session-rate.
-// A normal client, connected before the churn began, calls a tool 30
+// from 127.0.0.1, with --max-sessions 100 and the default --session-rate.
+// A normal client, connected and at work before the churn began, calls a tool 30
 // times (10 a second) once the sessions are at the cap, while the loops'
 // new sessions make room by ending others; when its session was ended
 // (404) it initializes again and retries, as the protocol says: no call
@@ -238,7 +238,7 @@ func TestHostileSessionChurn(t *testing.T) {
 }
 
 func sessionChurn(t *testing.T, from net.IP) {
-	const maxSessions, calls = 30, 30
+	const maxSessions, calls = 100, 30
 	p := start(t, nil, "--max-sessions", strconv.Itoa(maxSessions))
 	url := "http://" + p.addr + "/mcp"
 	hc := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: from}}).DialContext}}
@@ -250,6 +250,12 @@ func sessionChurn(t *testing.T, from net.IP) {
 		return c
 	}
 	c := connect()
+	search := mcp.CallToolRequest{}
+	search.Params.Name = "mod_search_docs"
+	search.Params.Arguments = map[string]any{"query": "hook"}
+	if _, err := c.CallTool(context.Background(), search); err != nil { // a client at work
+		t.Fatalf("the normal client's first call: %v", err)
+	}
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -286,9 +292,7 @@ func sessionChurn(t *testing.T, from net.IP) {
 
 	reinits, failed := 0, 0
 	for i := range calls {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "mod_search_docs"
-		req.Params.Arguments = map[string]any{"query": "hook"}
+		req := search
 		_, err := c.CallTool(context.Background(), req)
 		if errors.Is(err, transport.ErrSessionTerminated) {
 			reinits++

@@ -88,7 +88,7 @@ func initializeFrom(t *testing.T, p *proc, from net.IP, header ...string) (int, 
 }
 
 // Issue 35, part 4: one address opening sessions in a loop gets 429 with
-// Retry-After past --session-rate (here 2 a second, in bursts of 4),
+// Retry-After past --session-rate (here 2 a second, in bursts of 10),
 // counted as sessions refusals; another address is not slowed by it.
 func TestHostileSessionRate(t *testing.T) {
 	const tries = 50
@@ -134,13 +134,13 @@ func proxyInitialize(t *testing.T, p *proc, from net.IP, client string) string {
 }
 
 // Issue 35, part 4: behind a trusted proxy (--trusted-proxies 127.0.0.1,
-// here with --session-rate 1: bursts of 2) each client is the address the
+// here with --session-rate 0.4: bursts of 2) each client is the address the
 // proxy names, in X-Forwarded-For (its rightmost untrusted hop) or in a
 // PROXY protocol header: each has its own rate. From an address that is
 // not trusted, neither is believed: X-Forwarded-For is ignored, and a
 // PROXY header is not HTTP (400).
 func TestHostileTrustedProxies(t *testing.T) {
-	p := start(t, []string{"DOCS_MCP_SESSION_RATE=1", "DOCS_MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8"})
+	p := start(t, []string{"DOCS_MCP_SESSION_RATE=0.4", "DOCS_MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8"})
 	local, other := net.IPv4(127, 0, 0, 1), net.IPv4(127, 0, 0, 2)
 	xff := func(from net.IP, hops string) int {
 		status, _ := initializeFrom(t, p, from, "X-Forwarded-For", hops)

@@ -366,7 +366,7 @@ func TestHostileAbandonedSessions(t *testing.T) {
 
 // Issue 14, scenario 2, and subscribe/unsubscribe churn: a session can
 // subscribe only to resources the server lists (not to docs://../go.work,
-// unknown docs, or multi-MiB URIs), at most --max-subscriptions of them;
+// unknown docs, or URIs as long as the body limit allows), at most --max-subscriptions of them;
 // unsubscribing frees the slot. A well-behaved client is served meanwhile.
 func TestHostileSubscriptions(t *testing.T) {
 	const max = 2
@@ -383,14 +383,14 @@ func TestHostileSubscriptions(t *testing.T) {
 	}
 
 	before := rssMiB(t, p)
-	huge := "docs://" + strings.Repeat("a", 3<<20)
+	huge := "docs://" + strings.Repeat("a", 60_000) // near the body limit
 	for i := range 20 {
 		if code, msg := subscribe("resources/subscribe", huge+strconv.Itoa(i)); code != mcp.INVALID_PARAMS || !strings.Contains(msg, "no such resource") {
-			t.Fatalf("a 3 MiB URI: %d %q, want -32602 no such resource", code, msg)
+			t.Fatalf("a 60 KB URI: %d %q, want -32602 no such resource", code, msg)
 		}
 	}
-	t.Logf("20 subscribes of 3 MiB URIs refused; rss %d -> %d MiB", before, rssMiB(t, p))
-	mustBeServed(t, p, "subscribes of 3 MiB URIs")
+	t.Logf("20 subscribes of 60 KB URIs refused; rss %d -> %d MiB", before, rssMiB(t, p))
+	mustBeServed(t, p, "subscribes of 60 KB URIs")
 
 	type answer struct {
 		Code    int

@@ -64,8 +64,8 @@ type Config struct {
 	// OAuth is set.
 	MaxSessionsPerSubject int
 	// SessionRate is how many new sessions a second one client (address,
-	// and subject with OAuth) may open, in bursts of twice that; faster
-	// ones get 429 with Retry-After. 0: any rate.
+	// and subject with OAuth) may open, in bursts of five seconds' worth;
+	// faster ones get 429 with Retry-After. 0: any rate.
 	SessionRate float64
 	// TrustedProxies are the proxies whose PROXY protocol header or
 	// X-Forwarded-For gives the client's address (see clientAddr).
@@ -141,9 +141,10 @@ func DefaultConfig() Config {
 
 // DefaultSessionRate is the default --session-rate: new sessions a second
 // per client. A client opens one session and keeps it; ten a second (in
-// bursts of twenty) leaves room for many clients on one host, and makes a
+// bursts of fifty) leaves room for many clients on one host, and makes a
 // loop opening sessions fill the default 1,000 slots in no less than
-// 100 s, while sessions in use are called far more often than that.
+// 95 s, and push a session out of the protected segment (the 800 used
+// latest) only if it has not been used for over a minute.
 const DefaultSessionRate = 10
 
 // DefaultMaxBodyBytes is the default --max-body-bytes (see

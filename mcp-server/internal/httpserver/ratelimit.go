@@ -51,13 +51,19 @@ type sessionRates struct {
 const maxBuckets = 4096
 
 // newSessionRates allows perSecond new sessions a second per client, in
-// bursts of twice that (at least 1); perSecond <= 0 allows any rate (nil).
+// bursts of burstSeconds worth (at least 1); perSecond <= 0 allows any
+// rate (nil).
 func newSessionRates(perSecond float64) *sessionRates {
 	if perSecond <= 0 {
 		return nil
 	}
-	return &sessionRates{limit: rate.Limit(perSecond), burst: max(1, int(math.Ceil(2*perSecond))), buckets: map[string]*rate.Limiter{}}
+	return &sessionRates{limit: rate.Limit(perSecond), burst: max(1, int(math.Ceil(burstSeconds*perSecond))), buckets: map[string]*rate.Limiter{}}
 }
+
+// burstSeconds is how many seconds' worth of new sessions a client may
+// open at once: a test suite or a team's agents starting together open
+// dozens in a moment, then none.
+const burstSeconds = 5
 
 // allow takes a token for a new session of the client at addr (and of
 // subject, when not ""), or returns a *rateError saying how long to wait.

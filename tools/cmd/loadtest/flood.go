@@ -39,47 +39,88 @@ func flood(ctx context.Context, url string, fc floodConfig) map[int]int {
 	for _, m := range methods {
 		bodies[m] = floodBody(m, fc.bytes)
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: fc.sessions}}
-	var (
-		mu       sync.Mutex
-		statuses = map[int]int{}
-		wg       sync.WaitGroup
-	)
-	send := func(session, body string) (int, string) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-		if err != nil {
-			return -1, ""
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		}
-		res, err := hc.Do(req)
-		if err != nil {
-			return -1, ""
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode, res.Header.Get("Mcp-Session-Id")
-	}
-	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}`
+	r := newRaw(url, fc.sessions)
+	var wg sync.WaitGroup
 	for i := range fc.sessions {
 		body := bodies[methods[i%len(methods)]]
 		wg.Go(func() {
-			_, session := send("", initialize)
+			_, session := r.send(ctx, "", initialize)
 			for ctx.Err() == nil {
-				status, _ := send(session, body)
-				if ctx.Err() != nil {
-					return
-				}
-				mu.Lock()
-				statuses[status]++
-				mu.Unlock()
+				status, _ := r.send(ctx, session, body)
+				r.count(ctx, status)
 			}
 		})
 	}
 	wg.Wait()
-	return statuses
+	return r.statuses
+}
+
+// churn runs n loops until ctx ends that open sessions as fast as they
+// can and never end them: initialize, notifications/initialized, ping. It
+// returns the HTTP statuses of their initializes.
+func churn(ctx context.Context, url string, n int) map[int]int {
+	r := newRaw(url, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				status, session := r.send(ctx, "", initialize)
+				r.count(ctx, status)
+				if status != http.StatusOK {
+					continue
+				}
+				r.send(ctx, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+				r.send(ctx, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+			}
+		})
+	}
+	wg.Wait()
+	return r.statuses
+}
+
+const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"loadtest-raw","version":"1"}}}`
+
+// raw sends JSON-RPC requests over plain HTTP and counts the statuses.
+type raw struct {
+	url string
+	hc  *http.Client
+
+	mu       sync.Mutex
+	statuses map[int]int
+}
+
+func newRaw(url string, conns int) *raw {
+	return &raw{url: url, hc: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns}}, statuses: map[int]int{}}
+}
+
+// count adds a status, unless the run ended while it was awaited.
+func (r *raw) count(ctx context.Context, status int) {
+	if ctx.Err() != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.statuses[status]++
+}
+
+// send POSTs body, on session when not "", and returns the status (-1:
+// no answer) and the Mcp-Session-Id of the answer.
+func (r *raw) send(ctx context.Context, session, body string) (int, string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(body))
+	if err != nil {
+		return -1, ""
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	res, err := r.hc.Do(req)
+	if err != nil {
+		return -1, ""
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, res.Header.Get("Mcp-Session-Id")
 }
