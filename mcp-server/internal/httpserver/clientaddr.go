@@ -104,4 +104,3 @@ func (s *Server) listen(ln net.Listener) net.Listener {
 		},
 	}
 }
-

@@ -69,10 +69,10 @@ type Config struct {
 	SessionRate float64
 	// TrustedProxies are the proxies whose PROXY protocol header or
 	// X-Forwarded-For gives the client's address (see clientAddr).
-	TrustedProxies []netip.Prefix
-	MaxStreams            int           // open event streams: GET and subscriptions/listen together
-	StreamWriteTimeout    time.Duration // a stream whose client takes no data for this long is ended
-	MaxConnections        int
+	TrustedProxies     []netip.Prefix
+	MaxStreams         int           // open event streams: GET and subscriptions/listen together
+	StreamWriteTimeout time.Duration // a stream whose client takes no data for this long is ended
+	MaxConnections     int
 	// MaxBodyBytes is the largest request body read on /mcp (past it: 413).
 	// No request of this server needs much: a query is at most 1 KiB, a
 	// cursor 4 KiB, and the largest initialize of the official clients a
@@ -162,7 +162,7 @@ type Server struct {
 	cfg      Config
 	log      *slog.Logger
 	mcp      *server.StreamableHTTPServer
-	sessions *sessions // nil when stateless
+	sessions *sessions     // nil when stateless
 	rates    *sessionRates // nil: any rate
 	proxies  proxies
 	streams  *streams
