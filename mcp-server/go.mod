@@ -8,10 +8,12 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.18.0
 	github.com/mark3labs/mcp-go v1.2.1
+	github.com/pires/go-proxyproto v0.13.0
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/client_model v0.6.2
 	github.com/prometheus/common v0.66.1
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/time v0.15.0
 )
 
 require (

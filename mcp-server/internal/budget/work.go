@@ -28,6 +28,22 @@ func ClientAddr(ctx context.Context) string {
 	return addr
 }
 
+// ClientFor names the client a request is charged to, in one place for
+// every caller: with OAuth the token's subject (all of one user's sessions
+// share one share), else its session, else its address, else the one
+// local client of stdio.
+func ClientFor(subject, session, addr string) Client {
+	switch {
+	case subject != "":
+		return Client("subject " + subject)
+	case session != "":
+		return Client("session " + session)
+	case addr != "":
+		return Client("address " + addr)
+	}
+	return "local"
+}
+
 // WorkLimits configures a Queue.
 type WorkLimits struct {
 	Running   int           // requests doing work at once, in all

@@ -180,6 +180,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 	web := cfg.HTTP
 	web.Version, web.Logger, web.Metrics = cfg.Version, log, m
 	web.Budgets, web.Status, web.Refusal, web.WithWikiURL = content.Budgets(), content.Status, content.Refusal, mcpserver.WithWikiURL
+	web.Work = content.Work()
 	var err error
 	if web.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {
 		return err

@@ -104,6 +104,10 @@ func flags() []cli.Flag {
 			Usage: "most live MCP sessions; at the cap a new session ends an idle one of the client address holding the most sessions, and initialize gets 503 only when every session is busy"},
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: web.MaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together); past it a new stream gets 503"},
+		&cli.Float64Flag{Name: "session-rate", EnvVars: []string{envName("session-rate")}, Value: web.SessionRate, Category: "HTTP mode",
+			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth), in bursts of five seconds' worth; faster ones get 429 with Retry-After (0: any rate)"},
+		&cli.StringFlag{Name: "trusted-proxies", EnvVars: []string{envName("trusted-proxies")}, Category: "HTTP mode",
+			Usage: "comma-separated CIDR prefixes or addresses of reverse proxies whose word on the client's address is taken: a PROXY protocol header (v1 or v2) they send, or the rightmost untrusted hop of their X-Forwarded-For; e.g. 10.0.0.0/8. Off by default: a client is the address its connection comes from"},
 		&cli.IntFlag{Name: "max-session-streams", EnvVars: []string{envName("max-session-streams")}, Value: web.MaxSessionStreams, DefaultText: "half of --max-sessions", Category: "HTTP mode",
 			Usage: "most sessions holding a GET stream (at most --max-sessions); a session with a stream cannot make room for a new session, so the others can; past it a new GET stream gets 503"},
 		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: web.StreamWriteTimeout, Category: "HTTP mode",
@@ -244,6 +248,12 @@ func httpConfig(c *cli.Context, root *config) error {
 	if c.IsSet("max-session-streams") {
 		cfg.MaxSessionStreams = c.Int("max-session-streams")
 	}
+	cfg.SessionRate = c.Float64("session-rate")
+	proxies, err := httpserver.ParseTrustedProxies(c.String("trusted-proxies"))
+	if err != nil {
+		return usagef("--trusted-proxies: %v: want CIDR prefixes or addresses, e.g. 10.0.0.0/8,192.168.1.7", err)
+	}
+	cfg.TrustedProxies = proxies
 	cfg.MaxStreams = c.Int("max-streams")
 	cfg.StreamWriteTimeout = c.Duration("stream-write-timeout")
 	cfg.MaxConnections = c.Int("max-connections")
@@ -273,6 +283,9 @@ func httpConfig(c *cli.Context, root *config) error {
 		if d.v < time.Second {
 			return usagef("--%s %s: use at least 1s", d.flag, d.v)
 		}
+	}
+	if cfg.SessionRate < 0 {
+		return usagef("--session-rate %g: use 0 (any rate) or a positive number", cfg.SessionRate)
 	}
 	if cfg.MaxStreams < 1 {
 		return usagef("--max-streams %d: use at least 1", cfg.MaxStreams)

@@ -46,6 +46,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if note.subject != "" {
 			attrs = append(attrs, slog.String("subject", note.subject))
 		}
+		if client := s.clientAddr(r); client != clientHost(r.RemoteAddr) {
+			attrs = append(attrs, slog.String("client", client)) // as a trusted proxy said
+		}
 		s.log.LogAttrs(r.Context(), level, "http", attrs...)
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
@@ -81,8 +82,11 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 		s.refuse(w, err, nil)
 		return
 	}
-	msg, err := protocol.Parse(body)
+	msg, err := s.parse(r, body)
 	switch {
+	case err != nil && !errors.Is(err, protocol.ErrBatch) && !errors.Is(err, protocol.ErrParse):
+		s.refuse(w, err, nil) // busy, or the client left while it waited
+		return
 	case errors.Is(err, protocol.ErrBatch):
 		writeError(w, errBatch, nil)
 		return
@@ -161,7 +165,12 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 	}
-	ctx, release, evicted, err := s.sessions.admit(r.Context(), clientHost(r.RemoteAddr))
+	client := s.clientAddr(r)
+	if err := s.rates.allow(client, subjectOf(r), time.Now()); err != nil {
+		s.refuse(w, err, msg.ID)
+		return
+	}
+	ctx, release, evicted, err := s.sessions.admit(r.Context(), client)
 	if err != nil {
 		limit := s.cfg.MaxSessions
 		if errors.Is(err, errSubjectFull) {
@@ -179,6 +188,37 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 	defer release()
 	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// parseInQueue is the body size from which a body is parsed in the work
+// queue (Config.Work): smaller ones cost microseconds, less than a turn.
+const parseInQueue = 8 << 10
+
+// parse parses a POST body, a large one in its client's turn of the work
+// queue (see Config.Work). The client is the one the work queue charges
+// for the request's own work: the OAuth subject, else the live session the
+// request names, else its address (a forged session id is not a client).
+// It fails with the queue's error when no turn came (*budget.BusyError) or
+// the client left first.
+func (s *Server) parse(r *http.Request, body []byte) (protocol.Message, error) {
+	if len(body) < parseInQueue || s.cfg.Work == nil {
+		return protocol.Parse(body)
+	}
+	session := r.Header.Get(server.HeaderKeySessionID)
+	if session != "" && s.sessions != nil {
+		if _, err := s.sessions.Validate(session); err != nil {
+			session = ""
+		}
+	}
+	var (
+		msg      protocol.Message
+		parseErr error
+	)
+	client := budget.ClientFor(subjectOf(r), session, s.clientAddr(r))
+	if err := s.cfg.Work.Do(r.Context(), client, func() { msg, parseErr = protocol.Parse(body) }); err != nil {
+		return msg, err
+	}
+	return msg, parseErr
 }
 
 // refused answers a request that Config.Refusal answers itself, and

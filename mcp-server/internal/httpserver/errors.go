@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -44,7 +45,12 @@ type problem struct {
 // problemOf maps a request error to what the client gets: the one place
 // that decides HTTP statuses. Anything unexpected is a 500.
 func problemOf(err error) problem {
+	var busy *budget.BusyError
 	switch {
+	case errors.As(err, &busy), errors.Is(err, context.Canceled):
+		// No turn in the work queue (the queue counts the refusal), or
+		// the client left while it waited.
+		return problem{http.StatusServiceUnavailable, codeServer, ""}
 	case errors.Is(err, errHost), errors.Is(err, errOrigin):
 		return problem{http.StatusForbidden, codeServer, ""}
 	case errors.Is(err, errUnauthorized), errors.Is(err, oauth.ErrNoToken), errors.Is(err, oauth.ErrInvalidToken):
@@ -53,7 +59,7 @@ func problemOf(err error) problem {
 		return problem{http.StatusForbidden, codeServer, ""}
 	case errors.Is(err, oauth.ErrUnavailable):
 		return problem{http.StatusServiceUnavailable, codeServer, ""}
-	case errors.Is(err, errSubjectFull):
+	case errors.Is(err, errSubjectFull), errors.Is(err, errSessionRate):
 		return problem{http.StatusTooManyRequests, codeServer, budget.Sessions}
 	case errors.Is(err, errMethod), errors.Is(err, errStateless):
 		return problem{http.StatusMethodNotAllowed, codeServer, ""}
@@ -111,7 +117,11 @@ func writeError(w http.ResponseWriter, err error, id json.RawMessage) {
 			h.Set("WWW-Authenticate", `Bearer realm="docs-mcp"`)
 		}
 	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
-		h.Set("Retry-After", strconv.Itoa(5))
+		retry := 5
+		if re := (*rateError)(nil); errors.As(err, &re) {
+			retry = re.retryAfter()
+		}
+		h.Set("Retry-After", strconv.Itoa(retry))
 	case http.StatusMethodNotAllowed:
 		if errors.Is(err, errStateless) {
 			h.Set("Allow", "POST")

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,7 +50,7 @@ func TestHostileFairShare(t *testing.T) {
 	if _, err := corpusgen.Generate(context.Background(), filepath.Join(root, "docs"), corpusgen.Options{Seed: 1, Files: fairShareFiles, Shape: corpusgen.Small}); err != nil {
 		t.Fatal(err)
 	}
-	p := start(t, nil, "--data-root", root, "--log-level", "info")
+	p := start(t, anyRate, "--data-root", root, "--log-level", "info")
 	// The start-up is over once the memory settles: the index is built and
 	// the rescan that follows it is done (corpus.Run).
 	waitUntil(t, "the docs loaded and indexed, and the start-up over", func() bool {
@@ -216,29 +218,62 @@ func pct(d []time.Duration, p int) time.Duration {
 
 // TestHostileSessionChurn runs 8 loops that open sessions as fast as they
 // can (initialize, notifications/initialized, ping) and never end them,
-// from 127.0.0.1, with the default --max-sessions. A normal client, from
-// 127.0.0.2, calls a tool 30 times; when its session was ended (404) it
-// initializes again and retries, as the protocol says: no call may fail.
-// At the cap, the sessions the loops hold give way first.
+// from 127.0.0.1, with --max-sessions 100 and the default --session-rate.
+// A normal client, connected and at work before the churn began, calls a tool 30
+// times (10 a second) once the sessions are at the cap, while the loops'
+// new sessions make room by ending others; when its session was ended
+// (404) it initializes again and retries, as the protocol says: no call
+// may fail. From another address (127.0.0.2) the loops' sessions give way
+// first, as the client holding the most; from the loops' own address
+// (issue 35: behind a proxy every client has one) the session in use is
+// protected, and the loops' rate is bounded. Either way the client's
+// session is never the one ended.
 func TestHostileSessionChurn(t *testing.T) {
-	p := start(t, nil)
+	for _, tt := range []struct {
+		name   string
+		client net.IP
+	}{{"another address", net.IPv4(127, 0, 0, 2)}, {"the same address", net.IPv4(127, 0, 0, 1)}} {
+		t.Run(tt.name, func(t *testing.T) { sessionChurn(t, tt.client) })
+	}
+}
+
+func sessionChurn(t *testing.T, from net.IP) {
+	const maxSessions, calls = 100, 30
+	p := start(t, nil, "--max-sessions", strconv.Itoa(maxSessions))
 	url := "http://" + p.addr + "/mcp"
+	hc := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: from}}).DialContext}}
+	connect := func() *client.Client {
+		c, err := startClient(context.Background(), url, hc)
+		if err != nil {
+			t.Fatalf("the normal client: %v", err)
+		}
+		return c
+	}
+	c := connect()
+	search := mcp.CallToolRequest{}
+	search.Params.Name = "mod_search_docs"
+	search.Params.Arguments = map[string]any{"query": "hook"}
+	if _, err := c.CallTool(context.Background(), search); err != nil { // a client at work
+		t.Fatalf("the normal client's first call: %v", err)
+	}
+
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	var opened sync.Map
-	for i := range 8 {
+	var opened, refused atomic.Int64
+	for range 8 {
 		wg.Go(func() {
-			for n := 0; ; n++ {
+			for {
 				select {
 				case <-stop:
-					opened.Store(i, n)
 					return
 				default:
 				}
 				status, _, h, err := post(url, "", initialize)
 				if err != nil || status != 200 {
+					refused.Add(1)
 					continue
 				}
+				opened.Add(1)
 				sid := h.Get("Mcp-Session-Id")
 				post(url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 				post(url, sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
@@ -248,43 +283,41 @@ func TestHostileSessionChurn(t *testing.T) {
 	defer func() {
 		close(stop)
 		wg.Wait()
-		total := 0
-		opened.Range(func(_, n any) bool { total += n.(int); return true })
-		t.Logf("the loops opened %d sessions", total)
+		t.Logf("the loops opened %d sessions; %d initializes were refused", opened.Load(), refused.Load())
 	}()
 	waitUntil(t, "the sessions at the cap", func() bool {
 		u := usage(health(t, p), "sessions")
 		return u.Used != nil && *u.Used >= u.Limit-8
 	})
 
-	// The normal client connects from another address.
-	hc := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext}}
-	connect := func() *client.Client {
-		c, err := startClient(context.Background(), url, hc)
-		if err != nil {
-			t.Fatalf("the normal client: %v", err)
-		}
-		return c
-	}
-	c := connect()
 	reinits, failed := 0, 0
-	for i := range 30 {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "mod_search_docs"
-		req.Params.Arguments = map[string]any{"query": "hook"}
+	for i := range calls {
+		req := search
 		_, err := c.CallTool(context.Background(), req)
 		if errors.Is(err, transport.ErrSessionTerminated) {
 			reinits++
 			c.Close()
-			c = connect()
-			_, err = c.CallTool(context.Background(), req)
+			c, err = startClient(context.Background(), url, hc)
+			if err == nil {
+				_, err = c.CallTool(context.Background(), req)
+			}
 		}
 		if err != nil {
 			failed++
 			t.Errorf("call %d: %v", i, err)
+			if c == nil {
+				return
+			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 	c.Close()
-	t.Logf("the normal client: 30 calls, %d re-initialisations, %d failed", reinits, failed)
+	ended := strings.Count(p.stderr.String(), "session ended to make room")
+	t.Logf("the normal client, from %s: %d calls, %d re-initialisations, %d failed; %d sessions ended to make room", from, calls, reinits, failed, ended)
+	if ended == 0 {
+		t.Error("no session was ended to make room: the churn did not reach the cap")
+	}
+	if reinits > 0 {
+		t.Errorf("the session in use was ended %d times to make room for the loops' sessions", reinits)
+	}
 }

@@ -22,7 +22,7 @@ import (
 // mid-answer, and the process exits 0.
 func TestFaultSIGTERMUnderLoad(t *testing.T) {
 	const workers = 16
-	p := start(t, nil, "--shutdown-timeout", "30s")
+	p := start(t, anyRate, "--shutdown-timeout", "30s")
 	url := "http://" + p.addr + "/mcp"
 
 	var (

@@ -84,6 +84,9 @@ func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *serve
 	content := mcpserver.New(contentConfig(root), opened(snap, corpus.DefaultConfig()))
 	cfg := DefaultConfig()
 	cfg.Version, cfg.SiteDir, cfg.Status, cfg.Logger = "test", filepath.Join(root, "site"), content.Status, log
+	// Tests open sessions from one address faster than any client does;
+	// the rate's own tests set it.
+	cfg.SessionRate = 0
 	return snap, content.MCP(), cfg
 }
 

@@ -35,6 +35,12 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
+// anyRate lets one address open sessions at any rate (--session-rate 0),
+// for the tests that open many at once and are not about that rate. An
+// environment variable, not a flag, so that the tests also run against
+// servers from before the flag (to show that they fail there).
+var anyRate = []string{"DOCS_MCP_SESSION_RATE=0"}
+
 // liveness bounds every wait of this suite: a server that never answers
 // fails the test instead of hanging it. It is not a measure of speed.
 const liveness = 2 * time.Minute
@@ -323,7 +329,7 @@ func TestHostileListenStreams(t *testing.T) {
 // client is served at once.
 func TestHostileAbandonedSessions(t *testing.T) {
 	const max, tries = 50, 400
-	p := start(t, nil, "--max-sessions", strconv.Itoa(max))
+	p := start(t, anyRate, "--max-sessions", strconv.Itoa(max))
 	before := rssMiB(t, p)
 	got := map[int]int{}
 	for range tries {
@@ -360,7 +366,7 @@ func TestHostileAbandonedSessions(t *testing.T) {
 
 // Issue 14, scenario 2, and subscribe/unsubscribe churn: a session can
 // subscribe only to resources the server lists (not to docs://../go.work,
-// unknown docs, or multi-MiB URIs), at most --max-subscriptions of them;
+// unknown docs, or URIs as long as the body limit allows), at most --max-subscriptions of them;
 // unsubscribing frees the slot. A well-behaved client is served meanwhile.
 func TestHostileSubscriptions(t *testing.T) {
 	const max = 2
@@ -377,14 +383,14 @@ func TestHostileSubscriptions(t *testing.T) {
 	}
 
 	before := rssMiB(t, p)
-	huge := "docs://" + strings.Repeat("a", 3<<20)
+	huge := "docs://" + strings.Repeat("a", 60_000) // near the body limit
 	for i := range 20 {
 		if code, msg := subscribe("resources/subscribe", huge+strconv.Itoa(i)); code != mcp.INVALID_PARAMS || !strings.Contains(msg, "no such resource") {
-			t.Fatalf("a 3 MiB URI: %d %q, want -32602 no such resource", code, msg)
+			t.Fatalf("a 60 KB URI: %d %q, want -32602 no such resource", code, msg)
 		}
 	}
-	t.Logf("20 subscribes of 3 MiB URIs refused; rss %d -> %d MiB", before, rssMiB(t, p))
-	mustBeServed(t, p, "subscribes of 3 MiB URIs")
+	t.Logf("20 subscribes of 60 KB URIs refused; rss %d -> %d MiB", before, rssMiB(t, p))
+	mustBeServed(t, p, "subscribes of 60 KB URIs")
 
 	type answer struct {
 		Code    int
@@ -656,15 +662,16 @@ func TestHostileNotificationStorm(t *testing.T) {
 	}
 }
 
-// Log amplification: a request whose method name is 3 MiB, and one whose
-// Mcp-Session-Id is 60 KB, each add a few hundred bytes a value to the
-// log, marked as cut, not their input (the method was logged twice).
+// Log amplification: a request whose method name is 60,000 bytes (near
+// the body limit), and one whose Mcp-Session-Id is 60 KB, each add a few
+// hundred bytes a value to the log, marked as cut, not their input (the
+// method was logged twice; it is now refused before mcp-go logs it).
 func TestHostileLogAmplification(t *testing.T) {
 	p := start(t, nil)
 	url := "http://" + p.addr + "/mcp"
 	sid := rawSession(t, p)
 	before := len(p.stderr.String())
-	method := strings.Repeat("m", 3<<20)
+	method := strings.Repeat("m", 60_000)
 	if _, _, _, err := post(url, sid, `{"jsonrpc":"2.0","id":9,"method":"`+method+`"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -675,9 +682,100 @@ func TestHostileLogAmplification(t *testing.T) {
 	grown := len(p.stderr.String()) - before
 	t.Logf("the log grew by %d bytes", grown)
 	if grown > 32<<10 {
-		t.Errorf("the log grew by %d bytes for a 3 MiB method and a 60 KB session id, want a few KB", grown)
+		t.Errorf("the log grew by %d bytes for a 60 KB method and a 60 KB session id, want a few KB", grown)
 	}
-	if !strings.Contains(p.stderr.String(), "…[cut: 3145728 bytes]") {
-		t.Error("the method name is not marked as cut in the log")
+	if !strings.Contains(p.stderr.String(), "S…[cut: 60000 bytes]") {
+		t.Error("the session id is not marked as cut in the log")
+	}
+}
+
+// maximalBody is a request of method whose padding brings it to size
+// bytes: ping pads its _meta, completion/complete its argument's value.
+func maximalBody(method string, id, size int) string {
+	var head, tail string
+	switch method {
+	case "completion/complete":
+		head = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"mod_modding_context"},"argument":{"name":"task","value":"`, id)
+		tail = `"}}}`
+	default:
+		head = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"_meta":{"pad":"`, id, method)
+		tail = `"}}}`
+	}
+	return head + strings.Repeat("p", max(0, size-len(head)-len(tail))) + tail
+}
+
+// Issue 35, part 3: 64 sessions send ping and completion/complete with
+// bodies of the largest size accepted, and with 3 MiB bodies. Every body
+// within --max-body-bytes (64 KiB by default) is answered, every 3 MiB one
+// gets 413 before it is parsed, and a normal client's tool calls are
+// served meanwhile (their latencies and the server's memory are logged).
+// An unknown method of 60,000 bytes is answered -32601 naming at most 64
+// bytes of it.
+func TestHostileMaximalBodies(t *testing.T) {
+	const sessions, rounds = 64, 6
+	p := start(t, anyRate)
+	url := "http://" + p.addr + "/mcp"
+	limit := usage(health(t, p), budget.Body).Limit
+	if limit > 256<<10 {
+		t.Errorf("the default body limit is %d bytes, want tens of KiB", limit)
+	}
+	before := rssMiB(t, p)
+	normal := make(chan []time.Duration, 1)
+	stop := make(chan struct{})
+	go func() { normal <- normalClient(t, url, stop) }()
+	type answer struct {
+		Method string
+		Size   string
+		Status int
+	}
+	var (
+		mu  sync.Mutex
+		got = map[answer]int{}
+		wg  sync.WaitGroup
+	)
+	type request struct{ method, size, body string }
+	var requests []request
+	for _, method := range []string{"ping", "completion/complete"} {
+		requests = append(requests, request{method, "maximal", maximalBody(method, 5, int(limit))}, request{method, "3 MiB", maximalBody(method, 5, 3<<20)})
+	}
+	for range sessions {
+		sid := rawSession(t, p)
+		wg.Go(func() {
+			for range rounds {
+				for _, r := range requests {
+					{
+						status, _, _, err := post(url, sid, r.body)
+						if err != nil {
+							status = -1
+						}
+						mu.Lock()
+						got[answer{r.method, r.size, status}]++
+						mu.Unlock()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	lat := <-normal
+	t.Logf("%d sessions x %d rounds of maximal (%d B) and 3 MiB ping and completion/complete: the normal client's %d searches p50 %s, p95 %s, max %s; rss %d -> %d MiB",
+		sessions, rounds, limit, len(lat), pct(lat, 50), pct(lat, 95), pct(lat, 100), before, rssMiB(t, p))
+	n := sessions * rounds
+	want := map[answer]int{
+		{"ping", "maximal", 200}: n, {"completion/complete", "maximal", 200}: n,
+		{"ping", "3 MiB", 413}: n, {"completion/complete", "3 MiB", 413}: n,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if u := usage(health(t, p), budget.Body); u.Refused != int64(2*n) {
+		t.Errorf("the body budget refused %d, want %d", u.Refused, 2*n)
+	}
+
+	sid := rawSession(t, p)
+	status, body, _, err := post(url, sid, `{"jsonrpc":"2.0","id":9,"method":"`+strings.Repeat("m", 60_000)+`"}`)
+	if code, msg := rpcError(body); err != nil || status != 200 || code != mcp.METHOD_NOT_FOUND || len(body) > 1<<10 {
+		t.Errorf("a 60,000-byte method: %d %v, %d bytes, error %d %.200q; want 200, -32601 in under 1 KiB", status, err, len(body), code, msg)
 	}
 }

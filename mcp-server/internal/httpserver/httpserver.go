@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -62,14 +63,25 @@ type Config struct {
 	// MaxSessionsPerSubject caps the live sessions of one subject when
 	// OAuth is set.
 	MaxSessionsPerSubject int
-	MaxStreams            int           // open event streams: GET and subscriptions/listen together
-	StreamWriteTimeout    time.Duration // a stream whose client takes no data for this long is ended
-	MaxConnections        int
-	MaxBodyBytes          int64
-	BodyTimeout           time.Duration // a request body must arrive within this
-	AllowedOrigins        []string      // browser origins allowed besides the server's own ("*": any)
-	AuthToken             string        // when set, /mcp needs Authorization: Bearer <token>
-	ShutdownTimeout       time.Duration
+	// SessionRate is how many new sessions a second one client (address,
+	// and subject with OAuth) may open, in bursts of five seconds' worth;
+	// faster ones get 429 with Retry-After. 0: any rate.
+	SessionRate float64
+	// TrustedProxies are the proxies whose PROXY protocol header or
+	// X-Forwarded-For gives the client's address (see clientAddr).
+	TrustedProxies     []netip.Prefix
+	MaxStreams         int           // open event streams: GET and subscriptions/listen together
+	StreamWriteTimeout time.Duration // a stream whose client takes no data for this long is ended
+	MaxConnections     int
+	// MaxBodyBytes is the largest request body read on /mcp (past it: 413).
+	// No request of this server needs much: a query is at most 1 KiB, a
+	// cursor 4 KiB, and the largest initialize of the official clients a
+	// few KiB of capabilities; the default leaves ten times that.
+	MaxBodyBytes    int64
+	BodyTimeout     time.Duration // a request body must arrive within this
+	AllowedOrigins  []string      // browser origins allowed besides the server's own ("*": any)
+	AuthToken       string        // when set, /mcp needs Authorization: Bearer <token>
+	ShutdownTimeout time.Duration
 	// DrainDelay is how long the server goes on serving after SIGTERM with
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
@@ -91,6 +103,11 @@ type Config struct {
 	// returns a JSON-RPC error response, or nil to let mcp-go answer (see
 	// mcpserver.Server.Refusal).
 	Refusal func(ctx context.Context, message *protocol.Message) []byte
+	// Work, when set, is the fair queue of tool calls (mcpserver's): a
+	// request body over parseInQueue bytes is parsed in its client's turn
+	// there, so that the parse counts in that client's share and a flood
+	// of large bodies waits behind other clients' work, not before it.
+	Work *budget.Queue
 	// WithWikiURL, when set, is given each MCP request's context and the
 	// wiki's URL as the client reached it (http://HOST/wiki/), while the
 	// wiki is built, for links into it (mcpserver.WithWikiURL).
@@ -109,10 +126,11 @@ func DefaultConfig() Config {
 		MaxSessions:           maxSessions,
 		MaxSessionStreams:     DefaultSessionStreams(maxSessions),
 		MaxSessionsPerSubject: 100,
+		SessionRate:           DefaultSessionRate,
 		MaxStreams:            500,
 		StreamWriteTimeout:    30 * time.Second,
 		MaxConnections:        2048,
-		MaxBodyBytes:          4 << 20,
+		MaxBodyBytes:          DefaultMaxBodyBytes,
 		BodyTimeout:           15 * time.Second,
 		ShutdownTimeout:       10 * time.Second,
 		Budgets:               budget.New(),
@@ -120,6 +138,18 @@ func DefaultConfig() Config {
 		Logger:                slog.New(slog.DiscardHandler),
 	}
 }
+
+// DefaultSessionRate is the default --session-rate: new sessions a second
+// per client. A client opens one session and keeps it; ten a second (in
+// bursts of fifty) leaves room for many clients on one host, and makes a
+// loop opening sessions fill the default 1,000 slots in no less than
+// 95 s, and push a session out of the protected segment (the 800 used
+// latest) only if it has not been used for over a minute.
+const DefaultSessionRate = 10
+
+// DefaultMaxBodyBytes is the default --max-body-bytes (see
+// Config.MaxBodyBytes).
+const DefaultMaxBodyBytes = 64 << 10
 
 // DefaultSessionStreams is the default MaxSessionStreams for maxSessions:
 // half of them, so that the other half can always make room for new
@@ -132,7 +162,9 @@ type Server struct {
 	cfg      Config
 	log      *slog.Logger
 	mcp      *server.StreamableHTTPServer
-	sessions *sessions // nil when stateless
+	sessions *sessions     // nil when stateless
+	rates    *sessionRates // nil: any rate
+	proxies  proxies
 	streams  *streams
 	conns    *conns
 	budgets  *budget.Budgets
@@ -143,7 +175,8 @@ type Server struct {
 
 // New returns a server for mcpSrv, configured by cfg.
 func New(cfg Config, mcpSrv *server.MCPServer) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams)}
+	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams),
+		rates: newSessionRates(cfg.SessionRate), proxies: cfg.TrustedProxies}
 	cleanupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.conns = newConns(cfg.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
@@ -159,7 +192,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 		// The client's address, for the per-client limits of the work
 		// queue when a request has no session (see mcpserver's clientOf).
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return budget.WithClientAddr(ctx, clientHost(r.RemoteAddr))
+			return budget.WithClientAddr(ctx, s.clientAddr(r))
 		}),
 	}
 	if cfg.Stateless {
@@ -248,7 +281,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// clean end of stream. Sessions stay valid for the requests in flight.
 	srv.RegisterOnShutdown(s.endStreams)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(s.listen(ln)) }()
 
 	select {
 	case err := <-served:

@@ -25,6 +25,8 @@ func TestWikiPrecompressed(t *testing.T) {
 		"data.json.gz": "gzip json",
 		"favicon.ico":  "icon bytes",
 		"robots.txt":   "User-agent: *",
+		"archive.br":   "<html>standalone brotli",
+		"archive.gz":   "<html>standalone gzip",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(site, name), []byte(body), 0o644); err != nil {
@@ -56,6 +58,10 @@ func TestWikiPrecompressed(t *testing.T) {
 		{"/wiki/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
 		{"/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
 		{"/robots.txt", "", got{200, "text/plain; charset=utf-8", "", "", "User-agent: *"}},
+		// A file without a plain twin is served with its own type, never
+		// sniffed (its bytes look like HTML).
+		{"/wiki/archive.br", "br", got{200, "application/octet-stream", "", "", "<html>standalone brotli"}},
+		{"/wiki/archive.gz", "gzip", got{200, "application/gzip", "", "", "<html>standalone gzip"}},
 	} {
 		req, err := http.NewRequest(http.MethodGet, f.http.URL+tt.path, nil)
 		if err != nil {
@@ -66,6 +72,18 @@ func TestWikiPrecompressed(t *testing.T) {
 		g := got{res.status, res.header.Get("Content-Type"), res.header.Get("Content-Encoding"), res.header.Get("Vary"), string(res.body)}
 		if diff := cmp.Diff(tt.want, g); diff != "" {
 			t.Errorf("GET %s, Accept-Encoding %q (-want +got):\n%s", tt.path, tt.accept, diff)
+		}
+	}
+	// A variant asked for by its own name (issue 35) is not found: it is
+	// served only as its plain file's encoding.
+	for _, path := range []string{"/wiki/app.js.br", "/wiki/app.js.gz", "/wiki/data.json.gz"} {
+		req, err := http.NewRequest(http.MethodGet, f.http.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		if res := do(t, req); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d %q, want 404", path, res.status, res.header.Get("Content-Type"))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,11 +37,12 @@ var (
 //
 // Nobody is locked out: a session that has done nothing since initialize
 // expires after initIdle, and at the cap admit makes room by ending a
-// session of the client (address) that holds the most sessions: its
-// session that has gone unused longest (never-used ones first) among those
-// with no open stream and no request in flight. So a script that opens
-// sessions in a loop ends its own sessions, not another client's. Only
-// when every session is busy is a new one refused.
+// session of the client (address) that holds the most sessions, among
+// those with no open stream and no request in flight: a probationary one
+// (never used, or not used lately) before a protected one (see
+// makeRoomLocked). So a script that opens sessions in a loop ends its own
+// sessions, not another client's, and behind one address not the ones in
+// use. Only when every session is busy is a new one refused.
 //
 // With OAuth, each session belongs to the subject whose token opened it:
 // only that subject's requests reach it (anyone else gets 404, as for an
@@ -340,15 +342,36 @@ func (s *sessions) heldLocked(subject string) int {
 
 // makeRoomLocked ends one idle session to make room for a new one: of the
 // sessions with no open stream and no request in flight (of subject, when
-// one is given), one of the client (address) holding the most sessions:
-// its session never used since initialize that is oldest, else the one
-// unused longest. It reports false when every such session is busy. The
-// caller holds mu.
+// one is given), one of the client (address) holding the most sessions,
+// and of those the one the segments below give up first. It reports false
+// when every such session is busy. The caller holds mu.
+//
+// The sessions form a segmented LRU, as SLRU and 2Q caches do: a session
+// enters the probationary segment at initialize and is promoted to the
+// protected one by its first call; the protected segment holds the
+// protectedShare of max most recently used sessions, and one that falls
+// out of it is probationary again. Room is made in probation first, its
+// session unused longest first, then among the protected ones. So a
+// client that opens sessions it does not use ends its own, never one in
+// use; and sessions used once and left idle do not hold their slots
+// forever against new clients of their address: once newer sessions are
+// used, they fall back into probation and make room before new ones.
 func (s *sessions) makeRoomLocked(subject string) bool {
 	held := map[string]int{}
+	var seen []time.Time // of the sessions used since initialize
 	for _, ss := range s.live {
 		held[ss.client]++
+		if ss.used {
+			seen = append(seen, ss.lastSeen)
+		}
 	}
+	// A used session seen at or after protectedSince is protected.
+	var protectedSince time.Time
+	if protect := max(1, s.max*protectedShare/100); len(seen) > protect {
+		slices.SortFunc(seen, func(a, b time.Time) int { return b.Compare(a) })
+		protectedSince = seen[protect-1]
+	}
+	probation := func(ss *session) bool { return !ss.used || ss.lastSeen.Before(protectedSince) }
 	var (
 		victim string
 		best   *session
@@ -358,8 +381,8 @@ func (s *sessions) makeRoomLocked(subject string) bool {
 			continue
 		}
 		if best == nil || held[ss.client] > held[best.client] ||
-			held[ss.client] == held[best.client] && ((!ss.used && best.used) ||
-				(ss.used == best.used && ss.lastSeen.Before(best.lastSeen))) {
+			held[ss.client] == held[best.client] && ((probation(ss) && !probation(best)) ||
+				(probation(ss) == probation(best) && ss.lastSeen.Before(best.lastSeen))) {
 			victim, best = id, ss
 		}
 	}
@@ -369,6 +392,10 @@ func (s *sessions) makeRoomLocked(subject string) bool {
 	s.end(victim)
 	return true
 }
+
+// protectedShare is the percentage of --max-sessions the protected
+// segment holds (see makeRoomLocked): the share of SLRU caches.
+const protectedShare = 80
 
 // openStream registers the GET stream of a live session. The returned
 // context ends when the session ends (DELETE, expiry, shutdown); done must

@@ -70,6 +70,10 @@ func (s *Server) wiki(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
+	if isVariant(root, name) {
+		s.notFound(w, r, root)
+		return
+	}
 	setFileHeaders(w.Header(), name, info)
 	if enc, ef, einfo := precompressed(root, name, r.Header.Get("Accept-Encoding")); ef != nil {
 		defer ef.Close()
@@ -102,6 +106,26 @@ func (s *Server) wikiContext(ctx context.Context, r *http.Request) context.Conte
 // encodings are the precompressed variants the wiki build writes beside a
 // text file (FILE.br, FILE.gz), best first.
 var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// isVariant reports whether name is a precompressed variant of a file
+// beside it (FILE.br, FILE.gz). Such a variant is served only as FILE's
+// Content-Encoding: asked for by its own name it is not found, rather than
+// served as a file of its own type, so that nothing but the variant's own
+// URL (FILE's) ever carries its bytes. A .gz or .br without a plain twin
+// is an ordinary file.
+func isVariant(root *os.Root, name string) bool {
+	for _, e := range encodings {
+		if plain, ok := strings.CutSuffix(name, e.ext); ok && plain != "" {
+			f, info, err := openFile(root, plain)
+			if err != nil {
+				return false
+			}
+			f.Close()
+			return info.Mode().IsRegular()
+		}
+	}
+	return false
+}
 
 // precompressed opens the best variant of name that accept (a request's
 // Accept-Encoding) allows. With a variant found, it returns its encoding
@@ -273,6 +297,10 @@ func contentType(name string) string {
 		return "font/ttf"
 	case ".webmanifest":
 		return "application/manifest+json"
+	case ".gz":
+		return "application/gzip"
+	case ".br": // no registered type; never sniffed as a page
+		return "application/octet-stream"
 	}
 	return mime.TypeByExtension(path.Ext(name))
 }

@@ -12,6 +12,11 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 )
 
+// maxMethodBytes is longer than every MCP method name (the longest,
+// notifications/resources/list_changed, has 36 bytes): a longer one is
+// unknown, and an answer names only this much of it.
+const maxMethodBytes = 64
+
 // Refusal answers a request that mcp-go would answer with the wrong error,
 // before it sees it; it returns nil for any other message. Both transports
 // call it on each request (the stdio reader and the HTTP endpoint), and
@@ -23,6 +28,9 @@ import (
 //     and that asks for nothing else: invalid params (-32602), saying which
 //     URIs (a refusal through mcp-go's hooks can only be -32600; a listen
 //     with some known URIs is served, its acknowledgement naming those);
+//   - a method name longer than any MCP method: method not found
+//     (-32601), naming the method cut to its first maxMethodBytes bytes
+//     (mcp-go's answer would echo all of it, up to the body limit);
 //   - resources/read of a docs:// URI that names no doc, or of a URI of
 //     a scheme the server does not serve: resource not found (-32002;
 //     -32602 on 2026-07-28) with the URI in the error's data, and the
@@ -33,7 +41,14 @@ import (
 // these requests it waits until the docs are loaded (as mcp-go's handlers
 // would), or ctx ends.
 func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
-	if !m.IsRequest() || m.ParamsErr != nil {
+	if !m.IsRequest() {
+		return nil
+	}
+	if len(m.Method) > maxMethodBytes {
+		msg := fmt.Sprintf("Method %s…[cut: %d bytes] not found", strings.ToValidUTF8(m.Method[:maxMethodBytes], ""), len(m.Method))
+		return protocol.Error(m.ID, mcp.METHOD_NOT_FOUND, msg, nil)
+	}
+	if m.ParamsErr != nil {
 		return nil
 	}
 	method := mcp.MCPMethod(m.Method)

@@ -163,6 +163,11 @@ func (s *Server) MCP() *server.MCPServer { return s.mcp }
 // transport to add its own and report them all.
 func (s *Server) Budgets() *budget.Budgets { return s.opts.Budgets }
 
+// Work is the fair queue tool calls and doc reads take turns in; the HTTP
+// transport parses large request bodies in it too, so that their cost
+// counts in the client's share.
+func (s *Server) Work() *budget.Queue { return s.work }
+
 // Status reports what the server serves (the transport adds its part).
 // The registry is read through the
 // same cache as mod_get_hook, so an edit shows at once.

@@ -81,21 +81,15 @@ func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.Too
 // items, after its text).
 type linker interface{ links() []mcp.Content }
 
-// clientOf is the client a request's work is charged to in the work queue:
-// with OAuth the token's subject (all of one user's sessions share one
-// share), else its session, else (without sessions) its address, else the
-// one local client of stdio.
+// clientOf is the client a request's work is charged to in the work queue
+// (see budget.ClientFor).
 func clientOf(ctx context.Context) budget.Client {
-	if sub, ok := oauth.Subject(ctx); ok {
-		return budget.Client("subject " + sub)
+	sub, _ := oauth.Subject(ctx)
+	session := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		session = cs.SessionID()
 	}
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
-		return budget.Client("session " + cs.SessionID())
-	}
-	if addr := budget.ClientAddr(ctx); addr != "" {
-		return budget.Client("address " + addr)
-	}
-	return "local"
+	return budget.ClientFor(sub, session, budget.ClientAddr(ctx))
 }
 
 // readOnlyTool declares a tool with every annotation set: mcp-go defaults

@@ -20,6 +20,18 @@
 //	go run ./tools/cmd/loadtest -url http://127.0.0.1:3000/mcp -sessions 50 -duration 20s -pid $(pgrep -n docs-mcp)
 //	go run ./tools/cmd/loadtest -sessions 50 -total 1000 -calls 1
 //
+// With -flood N, N more raw sessions send -flood-bytes bodies of
+// -flood-methods again and again during the run (issue 35's hostile
+// load), and the report adds the statuses they got:
+//
+//	go run ./tools/cmd/loadtest -sessions 1 -duration 30s -flood 64 -flood-bytes 3145728 -pid $(pgrep -n docs-mcp)
+//
+// With -churn N, N more loops open sessions as fast as they can and
+// never end them (initialize, notifications/initialized, ping), and the
+// report adds their initializes' statuses:
+//
+//	go run ./tools/cmd/loadtest -sessions 1 -total 1 -calls 30 -churn 8
+//
 // With -json the report is one JSON object (see summary) instead of text.
 package main
 
@@ -60,6 +72,8 @@ type config struct {
 	pid      int
 	hold     time.Duration
 	json     bool
+	flood    floodConfig
+	churn    int
 }
 
 func main() {
@@ -75,6 +89,10 @@ func main() {
 	flag.IntVar(&cfg.pid, "pid", 0, "the server's process id, to report its memory from /proc (same machine only)")
 	flag.DurationVar(&cfg.hold, "hold", 0, "after the run, keep -sessions sessions open this long, report the server's memory, then DELETE them")
 	flag.BoolVar(&cfg.json, "json", false, "write the report as one JSON object")
+	flag.IntVar(&cfg.flood.sessions, "flood", 0, "beside the measured sessions, this many raw sessions sending padded requests again and again (a hostile load)")
+	flag.StringVar(&cfg.flood.methods, "flood-methods", "ping,completion/complete", "the flood's methods, comma-separated, taken in turn by session")
+	flag.IntVar(&cfg.flood.bytes, "flood-bytes", 64<<10, "the size of each flood request's body")
+	flag.IntVar(&cfg.churn, "churn", 0, "beside the measured sessions, this many loops opening sessions as fast as they can and never ending them (initialize, notifications/initialized, ping)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -104,6 +122,8 @@ type stats struct {
 	reinits   int         // sessions started again after a 404
 	cutOffs   int         // calls made again after their answer was cut off
 	statuses  map[int]int // HTTP responses by status
+	flood     map[int]int // the -flood requests' statuses
+	churn     map[int]int // the -churn initializes' statuses
 }
 
 func (s *stats) ok(op string, d time.Duration) {
@@ -152,6 +172,15 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		runCtx, cancel = context.WithTimeout(ctx, cfg.duration)
 		defer cancel()
 	}
+	hostileCtx, endHostile := context.WithCancel(ctx)
+	defer endHostile()
+	flooded, churned := make(chan map[int]int, 1), make(chan map[int]int, 1)
+	if cfg.flood.sessions > 0 {
+		go func() { flooded <- flood(hostileCtx, cfg.url, cfg.flood) }()
+	}
+	if cfg.churn > 0 {
+		go func() { churned <- churn(hostileCtx, cfg.url, cfg.churn) }()
+	}
 	var next atomic.Int64 // sessions started, for -total
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -171,6 +200,13 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	after, err := memory(cfg.pid)
 	if err != nil {
 		return err
+	}
+	endHostile()
+	if cfg.flood.sessions > 0 {
+		st.flood = <-flooded
+	}
+	if cfg.churn > 0 {
+		st.churn = <-churned
 	}
 	report(out, cfg, st, elapsed, before, after)
 
@@ -383,7 +419,9 @@ type summary struct {
 	Errors      int            `json:"errors"`
 	ElapsedSec  float64        `json:"elapsed_seconds"`
 	Ops         map[string]op  `json:"ops"`
-	Statuses    map[string]int `json:"http_statuses"` // every HTTP response the clients got, by status
+	Statuses    map[string]int `json:"http_statuses"`            // every HTTP response the clients got, by status
+	Flood       map[int]int    `json:"flood_statuses,omitempty"` // -flood: its requests' statuses (-1: no answer)
+	Churn       map[int]int    `json:"churn_statuses,omitempty"` // -churn: its initializes' statuses
 	FirstError  string         `json:"first_error,omitempty"`
 }
 
@@ -401,6 +439,7 @@ func summarize(cfg config, st *stats, elapsed time.Duration) summary {
 		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits, Interrupted: st.cutOffs,
 		ElapsedSec: elapsed.Seconds(), Ops: map[string]op{}, Statuses: map[string]int{},
 		SessionsRun: len(st.latencies[opInitialize]) - st.reinits,
+		Flood:       st.flood, Churn: st.churn,
 	}
 	for _, name := range ops {
 		l := st.latencies[name]
@@ -454,6 +493,12 @@ func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before,
 		parts = append(parts, fmt.Sprintf("%s=%d", c, sum.Statuses[c]))
 	}
 	fmt.Fprintf(out, "http statuses: %s\n", strings.Join(parts, " "))
+	if cfg.flood.sessions > 0 {
+		fmt.Fprintf(out, "flood: %d sessions of %d-byte %s, http statuses %v\n", cfg.flood.sessions, cfg.flood.bytes, cfg.flood.methods, sum.Flood)
+	}
+	if cfg.churn > 0 {
+		fmt.Fprintf(out, "churn: %d loops, initialize statuses %v\n", cfg.churn, sum.Churn)
+	}
 	if sum.FirstError != "" {
 		fmt.Fprintf(out, "first error: %s\n", sum.FirstError)
 	}

@@ -345,20 +345,21 @@ func (s *setup) checkSession(t *testing.T) {
 		}
 	}
 
-	// Bodies up to docs-mcp's 4 MiB pass the proxy (nginx's own default
-	// stops at 1 MiB); larger ones are refused.
+	// Bodies up to docs-mcp's --max-body-bytes (64 KiB) pass the proxy;
+	// larger ones are refused, by docs-mcp, or past the page's
+	// client_max_body_size (4 MiB) by nginx.
 	pad := func(n int) string {
 		return `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", n) + `"}}}`
 	}
 	for _, tt := range []struct {
 		size int
 		want int
-	}{{3 << 20, http.StatusOK}, {5 << 20, http.StatusRequestEntityTooLarge}} {
+	}{{48 << 10, http.StatusOK}, {100 << 10, http.StatusRequestEntityTooLarge}, {5 << 20, http.StatusRequestEntityTooLarge}} {
 		req := newRequest(t, http.MethodPost, s.base+"/mcp", pad(tt.size))
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", res.ProtocolVersion)
 		if got := do(t, s.authed, req, ""); got.Status != tt.want {
-			t.Errorf("a %d MiB ping: %d; want %d", tt.size>>20, got.Status, tt.want)
+			t.Errorf("a %d KiB ping: %d; want %d", tt.size>>10, got.Status, tt.want)
 		}
 	}
 

@@ -32,7 +32,9 @@ type stack struct {
 
 // TestStack deploys deploy/swarm/stack.yaml and drives it through HAProxy:
 // a clean run whose requests Prometheus must count exactly, summed over
-// the replicas; a run with a replica killed, which may cost sessions a
+// the replicas; a working client's calls while 8 loops open sessions from
+// its address, none of which fails (the replicas see each client's address
+// through HAProxy's X-Forwarded-For); a run with a replica killed, which may cost sessions a
 // re-initialisation but no request; a run across a rolling update, which
 // fails no request.
 func TestStack(t *testing.T) {
@@ -51,7 +53,10 @@ func TestStack(t *testing.T) {
 	s.images = []string{"docs-mcp-e2e-swarm:" + tag, "docs-mcp-e2e-swarm-haproxy:" + tag, "docs-mcp-e2e-swarm-prometheus:" + tag}
 	s.env = append(os.Environ(),
 		"DOCS_MCP_IMAGE="+s.images[0], "DOCS_MCP_HAPROXY_IMAGE="+s.images[1], "DOCS_MCP_PROMETHEUS_IMAGE="+s.images[2],
-		"DOCS_MCP_PORT="+strconv.Itoa(lbPort), "DOCS_MCP_PROMETHEUS_PORT="+strconv.Itoa(promPort))
+		"DOCS_MCP_PORT="+strconv.Itoa(lbPort), "DOCS_MCP_PROMETHEUS_PORT="+strconv.Itoa(promPort),
+		// A small session cap, for the churn to reach it; the access log,
+		// for the client addresses the replicas see.
+		"DOCS_MCP_MAX_SESSIONS=60", "DOCS_MCP_LOG_LEVEL=info")
 	loadtest := buildLoadtest(t)
 
 	// Cleanups run last first: the stack goes, then the images, then the
@@ -105,6 +110,46 @@ func TestStack(t *testing.T) {
 		const spread = `count(sum by (instance) (docs_mcp_requests_total{job="docs-mcp",method="tools/call"}) > 0)`
 		if n := s.query(ctx, t, spread); n != 3 {
 			t.Errorf("%s = %g, want 3: the load was not spread over every replica", spread, n)
+		}
+	})
+
+	t.Run("churn", func(t *testing.T) {
+		// Issue 35: 8 loops open sessions through HAProxy as fast as they
+		// can, from the working client's own address. The replicas trust
+		// HAProxy's X-Forwarded-For (DOCS_MCP_TRUSTED_PROXIES), so they
+		// see the client's address, not HAProxy's; the loops get 429 past
+		// --session-rate, their sessions make room for each other at the
+		// cap (60 here), and the working client's one session, in use,
+		// is never the one ended: none of its calls fails.
+		since := time.Now()
+		r := s.load(ctx, t, loadtest, "-sessions", "1", "-total", "1", "-calls", "1000", "-churn", "8")
+		t.Logf("the working client: %d requests, %d errors, %d re-initialisations; the loops' initializes: %v", r.Requests, r.Errors, r.Reinits, r.Churn)
+		if r.Errors != 0 || r.Reinits != 0 {
+			t.Errorf("errors=%d reinitialized=%d, want none (first error: %s)", r.Errors, r.Reinits, r.FirstError)
+		}
+		if r.Churn["429"] == 0 {
+			t.Errorf("no initialize of the loops was refused 429: %v", r.Churn)
+		}
+		logs, err := s.docker(ctx, "service", "logs", "--raw", "--since", since.UTC().Format(time.RFC3339), s.name+"_docs-mcp")
+		if err != nil {
+			t.Fatalf("docker service logs: %v", err)
+		}
+		clients := map[string]int{}
+		for _, m := range regexp.MustCompile(`"client":"([^"]+)"`).FindAllStringSubmatch(logs, -1) {
+			clients[m[1]]++
+		}
+		ended := strings.Count(logs, "session ended to make room")
+		t.Logf("client addresses in the replicas' access logs (from X-Forwarded-For): %v; %d sessions ended to make room", clients, ended)
+		if len(clients) == 0 {
+			t.Error("the replicas' access logs name no client behind HAProxy: X-Forwarded-For is not trusted")
+		}
+		for c := range clients {
+			if strings.HasPrefix(c, "10.213.35.") {
+				t.Errorf("client %s is on the stack's own network: HAProxy's address, not the client's", c)
+			}
+		}
+		if ended == 0 {
+			t.Error("no session was ended to make room: the churn did not reach the cap")
 		}
 	})
 
@@ -443,11 +488,12 @@ func until(ctx context.Context, t *testing.T, limit time.Duration, what string, 
 
 // summary is what the test reads of tools/cmd/loadtest's -json report.
 type summary struct {
-	Reinits    int    `json:"reinitialized"`
-	CutOff     int    `json:"interrupted"` // calls made again after their answer was cut off
-	Requests   int    `json:"requests"`
-	Errors     int    `json:"errors"`
-	FirstError string `json:"first_error"`
+	Churn      map[string]int `json:"churn_statuses"` // -churn: its initializes' statuses
+	Reinits    int            `json:"reinitialized"`
+	CutOff     int            `json:"interrupted"` // calls made again after their answer was cut off
+	Requests   int            `json:"requests"`
+	Errors     int            `json:"errors"`
+	FirstError string         `json:"first_error"`
 	Ops        map[string]struct {
 		N int `json:"n"`
 	} `json:"ops"`
