@@ -64,7 +64,7 @@ func Load(ctx context.Context, dir string, opts LoadOptions) (*Snapshot, error) 
 	defer root.Close()
 
 	began := time.Now()
-	kept, skipped, err := walkRead(ctx, root, opts.MaxDocBytes)
+	kept, _, skipped, err := walkTree(ctx, root, opts.MaxDocBytes, false)
 	if err != nil {
 		return nil, fmt.Errorf("walk docs folder %s: %w", dir, err)
 	}
@@ -121,14 +121,18 @@ func (f *folder) close() {
 	}
 }
 
-// walkRead lists and reads the tree under root on loadWorkers workers.
-func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Skipped, error) {
+// walkTree lists the tree under root on loadWorkers workers and reads
+// each Markdown file into a doc, or with stampsOnly only stamps it (one
+// stat a file, for a rescan of every file: see Update): the same files,
+// found the same way, either way.
+func walkTree(ctx context.Context, root *os.Root, maxBytes int64, stampsOnly bool) ([]*Doc, []file, []Skipped, error) {
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
 		queue   = []loadJob{{dir: "."}}
 		pending = 1 // jobs queued or running
 		docs    []*Doc
+		files   []file
 		skipped []Skipped
 		failed  error // listing the root failed
 	)
@@ -145,11 +149,13 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 			var (
 				buf     []byte
 				myDocs  []*Doc
+				myFiles []file
 				mySkips []Skipped
 			)
 			defer func() {
 				mu.Lock()
 				docs = append(docs, myDocs...)
+				files = append(files, myFiles...)
 				skipped = append(skipped, mySkips...)
 				mu.Unlock()
 			}()
@@ -183,6 +189,12 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 				default:
 					for _, name := range job.names {
 						p := path.Join(job.dir, name)
+						if stampsOnly {
+							if st, ok := stampAt(job.folder, name); ok {
+								myFiles = append(myFiles, file{path: p, stamp: st})
+							}
+							continue
+						}
 						r, ok := readDocAt(job.folder.fd, name, p, maxBytes, &buf)
 						if !ok {
 							r = readDoc(job.folder.root, name, p, maxBytes, &buf)
@@ -208,12 +220,26 @@ func walkRead(ctx context.Context, root *os.Root, maxBytes int64) ([]*Doc, []Ski
 	}
 	wg.Wait()
 	if failed != nil {
-		return nil, nil, failed
+		return nil, nil, nil, failed
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return docs, skipped, nil
+	return docs, files, skipped, nil
+}
+
+// stampAt stamps the file name of a listed folder (or, in a folder of a
+// symlink's job, the path it names through root, following the link): ok
+// is false when it is gone.
+func stampAt(f *folder, name string) (stamp, bool) {
+	if st, ok := fstatAt(f.fd, name); ok {
+		return st, true
+	}
+	info, err := f.root.Stat(name)
+	if err != nil {
+		return stamp{}, false
+	}
+	return stampOf(info), true
 }
 
 // dirEntry is a name in a folder and its type (the fs.ModeType bits).

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // readDir lists the folder open as f (in sub) with the entries' types,
@@ -156,5 +158,25 @@ func read(fd int, b []byte) (int, error) {
 		if err != syscall.EINTR {
 			return n, err
 		}
+	}
+}
+
+// fstatAt stamps the file name in the folder open as dirfd with one
+// fstatat, not following a symlink (the walk stats a link's target through
+// the os.Root). It reports false when that is not possible.
+func fstatAt(dirfd int, name string) (stamp, bool) {
+	if dirfd < 0 {
+		return stamp{}, false
+	}
+	var sys unix.Stat_t
+	for {
+		err := unix.Fstatat(dirfd, name, &sys, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return stamp{}, false
+		}
+		return stamp{size: sys.Size, mod: sys.Mtim.Nano(), ino: sys.Ino}, true
 	}
 }
