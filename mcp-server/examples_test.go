@@ -358,4 +358,3 @@ func withRoot(lines []string, root string) []string {
 func sorted(lines []string) []string {
 	return slices.Sorted(slices.Values(lines))
 }
-
