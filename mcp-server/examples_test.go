@@ -41,7 +41,9 @@ const docRoot = "/home/you/docs-mcp"
 // printf '%s\n' 'line' ... | or none. The test runs each with
 // the docs-mcp built from this checkout, and compares the output after
 // normalising what varies from run to run and machine to machine: times,
-// durations, sizes and counts (any "=123" value), the repository's path.
+// durations, sizes and counts (any "=123" value, and every number of a
+// JSON answer line, whose line numbers and counts follow the docs), the
+// repository's path.
 // Log lines are compared in any order (the server logs from several
 // goroutines); a line added, removed or reworded fails, and the failure
 // prints the output to paste into the doc.
@@ -332,6 +334,7 @@ var (
 	logTime  = regexp.MustCompile(`^time=\S+ `)
 	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?\b`)
+	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?\b`)
 )
 
 // normalise makes lines comparable across runs: the repository at root
@@ -342,6 +345,9 @@ func normalise(lines []string, root string) []string {
 		l = logTime.ReplaceAllString(l, "time=T ")
 		l = duration.ReplaceAllString(l, "=D")
 		l = number.ReplaceAllString(l, "=N")
+		if strings.HasPrefix(l, "{") { // a JSON-RPC answer: line numbers and counts follow the docs
+			l = anyNum.ReplaceAllString(l, "N")
+		}
 		out = append(out, l)
 	}
 	return out
