@@ -91,7 +91,9 @@ the registry and CONTRIBUTING.md with file events (--watch auto), or by looking 
 --watch-poll-interval (--watch poll, and auto where file events cannot be used), re-reads
 only the files that changed, and tells subscribed clients.
 
-Every flag can also be set by the environment variable shown next to it.
+Every flag can also be set by the environment variable shown next to it; a DOCS_MCP_*
+variable that is no flag's (nor DOCS_MCP_AUTH_TOKEN) is warned of at start, with the
+setting it probably means.
 
 Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
 requests in flight have finished), 1 when serving failed or requests were still
