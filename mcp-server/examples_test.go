@@ -21,11 +21,13 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
-// exampleMarker marks a fenced block of the docs as a runnable example:
-// the line right before its opening fence. An HTML comment shows on
-// neither GitHub nor the wiki. Every other block of server output in the
-// docs says it is an illustration.
-const exampleMarker = "<!-- example: run -->"
+// exampleMarker marks a fenced block of the docs as a runnable example: a
+// word of its info string after the language, ```console run, as
+// ```go fragment and ```go file=... mark Go blocks (CONTRIBUTING.md).
+// GitHub and Hugo take the first word for the language and show nothing
+// of the rest. Every other block of server output in the docs says it is
+// an illustration.
+const exampleMarker = "run"
 
 // docRoot is the repository root as the docs write it; the test runs from
 // the real root and writes it so in the output it compares.
@@ -54,7 +56,7 @@ const docRoot = "/home/you/docs-mcp"
 // output instead of racing the end of input.
 type example struct {
 	file string // relative to docs/
-	line int    // of the marker
+	line int    // of the opening fence
 	cmds []exampleCmd
 }
 
@@ -79,7 +81,7 @@ func TestDocsExamples(t *testing.T) {
 	}
 	examples := readExamples(t, filepath.Join(root, "docs"))
 	if len(examples) < 3 {
-		t.Fatalf("found %d runnable examples in docs/; the start-up log, a flag error and a tool answer at least are marked %q", len(examples), exampleMarker)
+		t.Fatalf("found %d runnable examples in docs/; the start-up log, a flag error and a tool answer at least are fenced ```console %s", len(examples), exampleMarker)
 	}
 	bin, err := mcptest.BuildDocsMCP(root, t.TempDir())
 	if err != nil {
@@ -114,15 +116,19 @@ func readExamples(t *testing.T, dir string) []example {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		lines := strings.Split(string(b), "\n")
+		inFence := false
 		for i, l := range lines {
-			if strings.TrimSpace(l) != exampleMarker {
+			if !strings.HasPrefix(l, "```") {
 				continue
 			}
-			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-				return fmt.Errorf("docs/%s:%d: %s is not right before a fenced block", rel, i+1, exampleMarker)
+			if inFence = !inFence; !inFence {
+				continue // a closing fence
 			}
-			var body []string
-			for _, l := range lines[i+2:] {
+			if info := strings.Fields(strings.TrimPrefix(l, "```")); len(info) < 2 || !slices.Contains(info[1:], exampleMarker) {
+				continue
+			}
+			var body []string // up to the closing fence, which the loop then passes
+			for _, l := range lines[i+1:] {
 				if strings.HasPrefix(l, "```") {
 					break
 				}
