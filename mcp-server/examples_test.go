@@ -80,7 +80,7 @@ func TestDocsExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	examples := readExamples(t, filepath.Join(root, "docs"))
-	if len(examples) < 3 {
+	if len(examples) < 4 { // getting-started, configuration (2), tools
 		t.Fatalf("found %d runnable examples in docs/; the start-up log, a flag error and a tool answer at least are fenced ```console %s", len(examples), exampleMarker)
 	}
 	bin, err := mcptest.BuildDocsMCP(root, t.TempDir())
@@ -299,15 +299,20 @@ func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
 			closed = true
 		}
 	}
-	for l := range lines {
-		got = append(got, l)
-		if !closed && covers(normalise(got, root), want) {
-			closeStdin()
-		}
+read:
+	for {
 		select {
-		case <-deadline:
+		case l, ok := <-lines:
+			if !ok {
+				break read
+			}
+			got = append(got, l)
+			if !closed && covers(normalise(got, root), want) {
+				closeStdin()
+			}
+		case <-deadline: // a line the doc expects did not come: end, and show what did
 			closeStdin()
-		default:
+			deadline = nil
 		}
 	}
 	closeStdin()
