@@ -92,7 +92,9 @@ the registry and CONTRIBUTING.md with file events (--watch auto), or by looking 
 --watch-poll-interval (--watch poll, and auto where file events cannot be used), re-reads
 only the files that changed, and tells subscribed clients.
 
-Every flag can also be set by the environment variable shown next to it.
+Every flag can also be set by the environment variable shown next to it; a DOCS_MCP_*
+variable that is no flag's (nor DOCS_MCP_AUTH_TOKEN) is warned of at start, with the
+setting it probably means.
 
 Exit status: 0 when stdin closes or on SIGINT/SIGTERM (in HTTP mode once the
 requests in flight have finished), 1 when serving failed or requests were still
@@ -106,8 +108,8 @@ root or docs folder, an unusable flag value).`,
 		ErrWriter:       stderr,
 		Flags:           append(flags(), oauthFlags()...),
 		Commands:        []*cli.Command{healthcheckCommand(stdout)},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usagef("%v (see docs-mcp --help)", err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return explainUsage(c.App.Flags, err)
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to exit codes
 		Action: func(c *cli.Context) error {
@@ -133,6 +135,9 @@ root or docs folder, an unusable flag value).`,
 // (corpus's Run), and requests that need them wait for them.
 func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	for _, w := range cfg.UnknownEnv {
+		log.Warn("no such setting; ignored", "env", w.Name, "did_you_mean", w.Nearest)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -156,7 +161,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	go func() {
 		defer close(ran)
 		if err := corp.Run(serveCtx, srv.Publish); err != nil {
-			stopServing(err)
+			stopServing(loadError{err})
 		}
 	}()
 	defer func() {
@@ -167,14 +172,30 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	var err error
 	if cfg.Stdio {
 		err = stdio.Serve(serveCtx, log, srv, stdin, stdout, cfg.MaxLineBytes)
+		// Stdin may close before the docs are loaded (a client that sent
+		// nothing, or "docs-mcp --stdio </dev/null" as a check of the set-up):
+		// the exit status still says whether they could be.
+		select {
+		case <-corp.Opened():
+		case <-ran:
+		case <-ctx.Done():
+		}
+		log.Info("stopped", "reason", stopReason(serveCtx))
 	} else {
 		err = serveHTTP(serveCtx, log, cfg, srv, m)
 	}
-	if cause := context.Cause(serveCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause // the docs could not be loaded
+	var failed loadError
+	if ctx.Err() == nil && errors.As(context.Cause(serveCtx), &failed) {
+		return failed.err // the docs could not be loaded
 	}
 	return err
 }
+
+// loadError ends serving when the docs could not be loaded: there is
+// nothing to serve.
+type loadError struct{ err error }
+
+func (e loadError) Error() string { return e.err.Error() }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
 	web := cfg.HTTP
@@ -189,17 +210,50 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", web.Listen)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return listenHint(err)
 	}
 	addr := ln.Addr().String()
-	log.Info("serving http", "addr", addr, "mcp", "http://"+addr+"/mcp", "wiki", "http://"+addr+"/wiki/",
+	base := reachable(addr, cfg.PublicURL)
+	log.Info("serving http", "addr", addr, "mcp", base+"/mcp", "wiki", base+"/wiki/",
 		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "" || web.OAuth != nil, "oauth_issuer", cfg.OAuth.Issuer,
 		"allowed_origins", strings.Join(web.AllowedOrigins, ","))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
-	log.Info("stopped", "reason", "signal")
+	log.Info("stopped", "reason", stopReason(ctx))
 	return nil
+}
+
+// stopReason says why serving stopped, for the last log line: ctx is the
+// serving context, which a signal or a failed load ends.
+func stopReason(ctx context.Context) string {
+	var failed loadError
+	switch {
+	case errors.As(context.Cause(ctx), &failed):
+		return "the docs could not be loaded"
+	case ctx.Err() != nil:
+		return "signal"
+	}
+	return "stdin closed"
+}
+
+// reachable is the base URL the start-up log names for clients: the
+// public URL when one is set (a container knows only its own port, not
+// the one published on the host), else the listening address, with an
+// unspecified host (0.0.0.0, or :: which Go listens on for both families)
+// replaced by 127.0.0.1, which a client on the same machine reaches.
+func reachable(addr, publicURL string) string {
+	if publicURL != "" {
+		return publicURL
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // newLogger logs to w, every value capped (see capped).

@@ -28,3 +28,19 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 	})
 }
+
+// TestReachable checks the address the start-up log gives clients: never
+// an unspecified host such as [::] or 0.0.0.0, which no client can reach.
+func TestReachable(t *testing.T) {
+	for _, c := range []struct{ addr, public, want string }{
+		{"127.0.0.1:3000", "", "http://127.0.0.1:3000"},
+		{"0.0.0.0:3000", "", "http://127.0.0.1:3000"},
+		{"[::]:3000", "", "http://127.0.0.1:3000"},
+		{"[::1]:3000", "", "http://[::1]:3000"},
+		{"[::]:3000", "http://127.0.0.1:3040", "http://127.0.0.1:3040"}, // the container, told its published port
+	} {
+		if got := reachable(c.addr, c.public); got != c.want {
+			t.Errorf("reachable(%q, %q) = %q, want %q", c.addr, c.public, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -33,8 +34,9 @@ type config struct {
 	DataRoot     string // absolute
 	LogLevel     slog.Level
 	LogFormat    string
-	PublicURL    string // where clients reach the server (its wiki at /wiki/); empty: unknown
-	MaxLineBytes int    // stdio mode
+	PublicURL    string       // where clients reach the server (its wiki at /wiki/); empty: unknown
+	MaxLineBytes int          // stdio mode
+	UnknownEnv   []envWarning // DOCS_MCP_* variables no flag reads, warned of at start
 
 	Corpus corpus.Config    // the docs and how they are followed on disk
 	MCP    mcpserver.Config // the MCP surface and its limits
@@ -145,6 +147,7 @@ func configFrom(c *cli.Context) (config, error) {
 		MaxLineBytes: c.Int("max-line-bytes"),
 		Corpus:       corpus.DefaultConfig(),
 		MCP:          mcpserver.DefaultConfig(),
+		UnknownEnv:   unknownEnv(c.App.Flags, os.Environ()),
 	}
 	cfg.Corpus.MaxDocBytes = c.Int64("max-doc-bytes")
 	cfg.MCP.MaxResultBytes = c.Int("max-result-bytes")
@@ -199,7 +202,10 @@ func configFrom(c *cli.Context) (config, error) {
 	docsPath := under(root, c.String("docs-dir"))
 	registry := filepath.Join(under(root, c.String("framework-dir")), "mod_hooks.json")
 	contributing := filepath.Join(root, "CONTRIBUTING.md")
-	if err := isDir(docsPath); err != nil {
+	if err := readableDir(docsPath); err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return cfg, usagef("cannot read the docs folder %s: %v (make it, and every folder above it, readable by the user docs-mcp runs as)", docsPath, err)
+		}
 		return cfg, usagef("no docs folder at %s: %v (set --docs-dir, or --data-root to the repository)", docsPath, err)
 	}
 	cfg.DataRoot = root
@@ -363,8 +369,10 @@ func dataRoot(flag string) (string, error) {
 		if err != nil {
 			return "", usagef("data root %q: %v", flag, err)
 		}
-		if err := isDir(abs); err != nil {
-			return "", usagef("data root %s: %v", abs, err)
+		if err := isDir(abs); errors.Is(err, fs.ErrPermission) {
+			return "", usagef("cannot read the data root %s: %v (make it, and every folder above it, readable by the user docs-mcp runs as)", abs, err)
+		} else if err != nil {
+			return "", usagef("data root %s: %v (set --data-root to the repository that holds the docs folder, or leave it out to serve the nearest folder holding go.work)", abs, err)
 		}
 		return abs, nil
 	}
@@ -390,12 +398,38 @@ func under(root, dir string) string {
 	return filepath.Join(root, dir)
 }
 
+// readableDir checks that path is a folder whose entries can be listed:
+// the load reads it at once, and a folder that cannot be read is a mistake
+// in the set-up, better told before serving than after.
+func readableDir(path string) error {
+	if err := isDir(path); err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err == nil {
+		_, err = f.Readdirnames(1)
+		f.Close()
+	}
+	if err != nil && !errors.Is(err, io.EOF) { // EOF: an empty folder
+		var perr *fs.PathError
+		if errors.As(err, &perr) {
+			return perr.Err // the path is in the message already
+		}
+		return err
+	}
+	return nil
+}
+
 func isDir(path string) error {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return errors.New("it does not exist")
 	case err != nil:
+		var perr *fs.PathError
+		if errors.As(err, &perr) {
+			return perr.Err // the path is in the message already
+		}
 		return err
 	case !info.IsDir():
 		return fmt.Errorf("it is not a folder")

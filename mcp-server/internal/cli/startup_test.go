@@ -25,12 +25,42 @@ func TestStartupLoadFailureStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	inR, _ := io.Pipe() // stdin stays open: only the failed load can stop the server
-	err := run(context.Background(), cfg, inR, io.Discard, io.Discard)
+	var log strings.Builder
+	err := run(context.Background(), cfg, inR, io.Discard, &log)
 	if err == nil {
 		t.Fatal("run served without docs")
 	}
 	if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "load docs: ") {
 		t.Errorf("run: %v; want a load docs error saying the folder does not exist", err)
+	}
+	// No signal came: the last line says why serving stopped.
+	if !strings.Contains(log.String(), `msg=stopped reason="the docs could not be loaded"`) || strings.Contains(log.String(), "reason=signal") {
+		t.Errorf("log:\n%s\nwant stopped with the reason: the docs could not be loaded", log.String())
+	}
+}
+
+// TestStartupLoadFailureStdinClosed checks the exit status of a server
+// whose stdin is closed at once, as in "docs-mcp --stdio </dev/null": the
+// load may fail after stdin has ended, and run still reports it. Which
+// comes first is up to the scheduler, so the scenario runs several times
+// (before the fix, a third of the runs returned no error).
+func TestStartupLoadFailureStdinClosed(t *testing.T) {
+	for range 20 {
+		root := repo(t)
+		cfg := stdioConfig(root, watch.Off)
+		if err := os.RemoveAll(filepath.Join(root, "docs")); err != nil {
+			t.Fatal(err)
+		}
+		var log strings.Builder
+		err := run(context.Background(), cfg, strings.NewReader(""), io.Discard, &log)
+		if err == nil || !strings.HasPrefix(err.Error(), "load docs: ") {
+			t.Fatalf("run with stdin closed and no docs: %v; want the load docs error\nlog:\n%s", err, log.String())
+		}
+	}
+	// With docs it ends without error once they are loaded.
+	root := repo(t)
+	if err := run(context.Background(), stdioConfig(root, watch.Off), strings.NewReader(""), io.Discard, io.Discard); err != nil {
+		t.Errorf("run with stdin closed: %v", err)
 	}
 }
 

@@ -107,15 +107,7 @@ func Serve(ctx context.Context, log *slog.Logger, content *mcpserver.Server, std
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
-	log.Info("stopped", "reason", stopReason(ctx))
-	return nil
-}
-
-func stopReason(ctx context.Context) string {
-	if ctx.Err() != nil {
-		return "signal"
-	}
-	return "stdin closed"
+	return nil // the caller logs why serving stopped
 }
 
 // serve reads and answers messages until end of input (then answers what

@@ -80,6 +80,15 @@ type mcpbCompatibility struct {
 
 const repoURL = "https://github.com/docs-mcp/docs-mcp"
 
+// title is the server's title, as its initialize answer and server.json
+// give it; the release's test checks that all three agree.
+const title = "Modkit docs"
+
+// bundlePlatforms are the GOOS values a bundle is written for: those
+// Claude Desktop, the only client that opens .mcpb files, runs on (macOS
+// and Windows; it has no Linux release). Linux users take the binary.
+var bundlePlatforms = []string{"darwin", "windows"}
+
 // manifest is the bundle manifest for one target's binary, stored in the
 // bundle as entry.
 func manifest(version, goos, entry string) mcpbManifest {
@@ -90,7 +99,7 @@ func manifest(version, goos, entry string) mcpbManifest {
 	return mcpbManifest{
 		ManifestVersion: "0.3",
 		Name:            "docs-mcp",
-		DisplayName:     "docs-mcp",
+		DisplayName:     title,
 		// The format's versions are semantic versions; tags carry a v.
 		Version:         strings.TrimPrefix(version, "v"),
 		Description:     "Search and read the modkit docs and hook registry of a checkout.",

@@ -7,11 +7,14 @@ import (
 	"debug/buildinfo"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,23 +23,33 @@ import (
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
-// run builds the release of version (empty: from git) for targets into
-// out, and reports each step to w.
-func run(version, out string, targets []string, w io.Writer) error {
+// options are the command's flags.
+type options struct {
+	Version string   // a release tag, v0.1.0; empty: a development build named by git
+	Out     string   // the folder written to
+	Replace bool     // empty Out first; else it must be empty or new
+	Targets []string // GOOS/GOARCH pairs
+}
+
+// releaseTag is a release version: v and a semantic version.
+var releaseTag = regexp.MustCompile(`^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+
+// run builds the release opt asks for, and reports each step to w.
+func run(opt options, w io.Writer) error {
 	root, err := repo.Root(".")
 	if err != nil {
 		return err
 	}
+	version, out, targets := opt.Version, opt.Out, opt.Targets
 	if version == "" {
 		version = gitVersion(root)
+	} else if err := checkTag(root, version); err != nil {
+		return err
 	}
 	if strings.ContainsAny(version, " /\\") {
 		return fmt.Errorf("version %q: no spaces or slashes", version)
 	}
-	if err := os.RemoveAll(out); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := prepareOut(out, version, opt.Replace); err != nil {
 		return err
 	}
 	mod, err := time.Parse(time.RFC3339, created())
@@ -58,22 +71,17 @@ func run(version, out string, targets []string, w io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(w, "built %s (%s)\n", name, time.Since(start).Round(time.Millisecond))
+		bins = append(bins, name)
+		if !slices.Contains(bundlePlatforms, goos) {
+			continue
+		}
 		mcpb := fmt.Sprintf("docs-mcp_%s_%s_%s.mcpb", version, goos, goarch)
 		if err := bundle(filepath.Join(out, mcpb), filepath.Join(out, name), version, goos, mod); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", mcpb)
-		bins = append(bins, name)
 		bundles = append(bundles, mcpb)
 	}
-	sums, err := checksums(out, append(slices.Clone(bins), bundles...))
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(sums), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote SHA256SUMS\n")
 	sbomName := fmt.Sprintf("docs-mcp_%s.spdx.json", version)
 	sbom, err := spdx(out, bins, version)
 	if err != nil {
@@ -83,6 +91,15 @@ func run(version, out string, targets []string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s\n", sbomName)
+	// Every file of the release is checked by one command (sha256sum -c).
+	sums, err := checksums(out, append(append(slices.Clone(bins), bundles...), sbomName))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(sums), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote SHA256SUMS\n")
 
 	// Run the binary this machine can run: it must print its version.
 	native := fmt.Sprintf("docs-mcp_%s_%s_%s", version, runtime.GOOS, runtime.GOARCH)
@@ -104,6 +121,48 @@ func run(version, out string, targets []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "ran %s --version: %s\n", native, strings.TrimSpace(string(got)))
 	return nil
+}
+
+// checkTag checks a release version: a tag such as v0.1.0, naming the
+// version server.json gives (without the v, as the MCP Registry and the
+// bundle format write it), so that the binaries, the bundles and the
+// registry entry of one release agree.
+func checkTag(root, version string) error {
+	if !releaseTag.MatchString(version) {
+		return fmt.Errorf("-version %q: a release version is a tag like v0.1.0, with the v (server.json and the bundles carry it without)", version)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "server.json"))
+	if err != nil {
+		return err
+	}
+	var entry struct{ Version string }
+	if err := json.Unmarshal(b, &entry); err != nil {
+		return fmt.Errorf("server.json: %w", err)
+	}
+	if "v"+entry.Version != version {
+		return fmt.Errorf("-version %s: server.json gives version %q; set it, and the image tag in its OCI package, to %q first", version, entry.Version, strings.TrimPrefix(version, "v"))
+	}
+	return nil
+}
+
+// prepareOut makes out ready for a release: new or empty, or emptied when
+// replace is set. A folder holding files is refused, so that building the
+// next version into the same -out does not delete the last one unasked.
+func prepareOut(out, version string, replace bool) error {
+	if replace {
+		if err := os.RemoveAll(out); err != nil {
+			return err
+		}
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("-out %s is not empty (it holds %s, ...): give a new folder, e.g. -out %s, or -replace to empty it first",
+			out, entries[0].Name(), filepath.Join(out, version))
+	}
+	return os.MkdirAll(out, 0o755)
 }
 
 // build compiles ./mcp-server for one target: static, without local paths,

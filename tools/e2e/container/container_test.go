@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -24,12 +25,13 @@ import (
 
 const (
 	project = "docs-mcp-e2e" // a compose project of its own, so a user's stack is left alone
-	base    = "http://127.0.0.1:3040"
 	image   = "docs-mcp:e2e" // an image tag of its own, so a user's docs-mcp:local keeps its tag
 )
 
 // TestCompose brings the stack up from the repository as checked out,
 // exactly as a user does, and checks it from the outside and from /proc.
+// It publishes on a free port of its own (DOCS_STACK_HOST_PORT), so a
+// user's container on 3040 is left running and does not fail the test.
 func TestCompose(t *testing.T) {
 	root := repoRoot(t)
 	testenv.RequireDocker(t)
@@ -42,9 +44,18 @@ func TestCompose(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := []string{"compose", "-p", project, "-f", "compose.yaml", "-f", override}
+	port := testenv.FreePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	var env []string
+	for _, kv := range os.Environ() { // the user's own settings stay out
+		if !strings.HasPrefix(kv, "COMPOSE_") && !strings.HasPrefix(kv, "DOCS_MCP_") && !strings.HasPrefix(kv, "DOCS_STACK_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, fmt.Sprintf("DOCS_STACK_HOST_PORT=%d", port))
 	compose := func(args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "docker", append(files, args...)...)
-		cmd.Dir = root
+		cmd.Dir, cmd.Env = root, env
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
@@ -52,7 +63,7 @@ func TestCompose(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		cmd := exec.Command("docker", append(files, "down", "--timeout", "10")...)
-		cmd.Dir = root
+		cmd.Dir, cmd.Env = root, env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("docker compose down: %v\n%s", err, out)
 		}
@@ -77,7 +88,7 @@ func TestCompose(t *testing.T) {
 	if err != nil || id == "" {
 		t.Fatalf("docker compose ps: %v\n%s", err, out)
 	}
-	serving := waitServing(ctx, t)
+	serving := waitServing(ctx, t, base)
 	waitHealthy(ctx, t, id)
 	t.Logf("build %s; from up: serving /health %s, healthy (first HEALTHCHECK run) %s",
 		built.Sub(start).Round(100*time.Millisecond), serving.Sub(built).Round(10*time.Millisecond), time.Since(built).Round(100*time.Millisecond))
@@ -92,10 +103,12 @@ func TestCompose(t *testing.T) {
 		t.Errorf("image is %d bytes, more than %d: something besides the binary and the site went in", size, maxImageBytes)
 	}
 
-	t.Run("health", func(t *testing.T) { checkHealth(t, root) })
-	t.Run("wiki", checkWiki)
-	t.Run("mcp", func(t *testing.T) { checkMCP(ctx, t, root) })
+	t.Run("health", func(t *testing.T) { checkHealth(t, base, root) })
+	t.Run("wiki", func(t *testing.T) { checkWiki(t, base) })
+	t.Run("mcp", func(t *testing.T) { checkMCP(ctx, t, base, root) })
 	t.Run("confinement", func(t *testing.T) { checkConfinement(t, id) })
+	t.Run("registry label", func(t *testing.T) { checkLabel(t, root) })
+	t.Run("logged address", func(t *testing.T) { checkLoggedAddress(t, id, base) })
 }
 
 func repoRoot(t *testing.T) string {
@@ -121,7 +134,7 @@ func inspect(t *testing.T, kind, id, format string) string {
 
 // waitServing polls /health from the host until it answers 200 and
 // returns when that was.
-func waitServing(ctx context.Context, t *testing.T) time.Time {
+func waitServing(ctx context.Context, t *testing.T, base string) time.Time {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -157,7 +170,7 @@ func waitHealthy(ctx context.Context, t *testing.T, id string) {
 	}
 }
 
-func get(t *testing.T, path string) (*http.Response, []byte) {
+func get(t *testing.T, base, path string) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := http.Get(base + path)
 	if err != nil {
@@ -171,8 +184,8 @@ func get(t *testing.T, path string) (*http.Response, []byte) {
 	return resp, body
 }
 
-func checkHealth(t *testing.T, root string) {
-	resp, body := get(t, "/health")
+func checkHealth(t *testing.T, base, root string) {
+	resp, body := get(t, base, "/health")
 	var h struct {
 		Status string
 		Docs   int
@@ -213,12 +226,12 @@ func countDocs(t *testing.T, dir string) int {
 
 // checkWiki follows / to the wiki's home page and fetches a page that
 // llms.txt lists.
-func checkWiki(t *testing.T) {
-	resp, body := get(t, "/")
+func checkWiki(t *testing.T, base string) {
+	resp, body := get(t, base, "/")
 	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/wiki/" || !bytes.Contains(body, []byte("<html")) {
 		t.Fatalf("GET / ended at %s with %s; want the wiki's home page", resp.Request.URL, resp.Status)
 	}
-	resp, body = get(t, "/wiki/llms.txt")
+	resp, body = get(t, base, "/wiki/llms.txt")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/wiki/llms.txt: %s", resp.Status)
 	}
@@ -232,14 +245,14 @@ func checkWiki(t *testing.T) {
 	if page == "" {
 		t.Fatalf("llms.txt lists no /wiki/ page:\n%s", body)
 	}
-	if resp, _ := get(t, page); resp.StatusCode != http.StatusOK {
+	if resp, _ := get(t, base, page); resp.StatusCode != http.StatusOK {
 		t.Errorf("GET %s: %s", page, resp.Status)
 	}
 }
 
 // checkMCP runs a real session: initialize, list, search, read, registry,
 // and DELETE, after which the session is gone.
-func checkMCP(ctx context.Context, t *testing.T, root string) {
+func checkMCP(ctx context.Context, t *testing.T, base, root string) {
 	c, err := client.NewStreamableHttpClient(base + "/mcp")
 	if err != nil {
 		t.Fatal(err)
@@ -330,4 +343,39 @@ func checkConfinement(t *testing.T, id string) {
 		}
 	}
 	t.Error("no root mount in the container's mountinfo")
+}
+
+// checkLabel checks the label the MCP Registry reads to tie the image to
+// server.json: io.modelcontextprotocol.server.name, equal to its name.
+func checkLabel(t *testing.T, root string) {
+	b, err := os.ReadFile(filepath.Join(root, "server.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry struct{ Name string }
+	if err := json.Unmarshal(b, &entry); err != nil {
+		t.Fatal(err)
+	}
+	if got := inspect(t, "image", image, `{{index .Config.Labels "io.modelcontextprotocol.server.name"}}`); got != entry.Name {
+		t.Errorf("the image's label io.modelcontextprotocol.server.name is %q, server.json's name %q", got, entry.Name)
+	}
+}
+
+// checkLoggedAddress checks that the start-up log names the MCP endpoint a
+// client on the host reaches, not the container's own [::]:3000.
+func checkLoggedAddress(t *testing.T, id, base string) {
+	logs, err := exec.Command("docker", "logs", id).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker logs: %v\n%s", err, logs)
+	}
+	for line := range strings.Lines(string(logs)) {
+		var rec struct{ Msg, MCP string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "serving http" {
+			if rec.MCP != base+"/mcp" {
+				t.Errorf("the log names the MCP endpoint %s; a client reaches %s/mcp", rec.MCP, base)
+			}
+			return
+		}
+	}
+	t.Errorf("no serving http line in the logs:\n%s", logs)
 }

@@ -102,12 +102,12 @@ services:
 	s.plain = fmt.Sprintf("http://127.0.0.1:%d", plain)
 	s.live = fmt.Sprintf("http://127.0.0.1:%d", live)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "COMPOSE_") && !strings.HasPrefix(kv, "DOCS_MCP_") {
+		if !strings.HasPrefix(kv, "COMPOSE_") && !strings.HasPrefix(kv, "DOCS_MCP_") && !strings.HasPrefix(kv, "DOCS_STACK_") {
 			s.env = append(s.env, kv)
 		}
 	}
 	s.env = append(s.env, "COMPOSE_PROJECT_NAME="+liveProject,
-		fmt.Sprintf("DOCS_MCP_HOST_PORT=%d", plain), fmt.Sprintf("DOCS_MCP_LIVE_HOST_PORT=%d", live))
+		fmt.Sprintf("DOCS_STACK_HOST_PORT=%d", plain), fmt.Sprintf("DOCS_STACK_LIVE_HOST_PORT=%d", live))
 	return s
 }
 

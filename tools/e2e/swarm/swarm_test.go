@@ -52,8 +52,8 @@ func TestStack(t *testing.T) {
 	s.lb, s.prom = fmt.Sprintf("http://127.0.0.1:%d", lbPort), fmt.Sprintf("http://127.0.0.1:%d", promPort)
 	s.images = []string{"docs-mcp-e2e-swarm:" + tag, "docs-mcp-e2e-swarm-haproxy:" + tag, "docs-mcp-e2e-swarm-prometheus:" + tag}
 	s.env = append(os.Environ(),
-		"DOCS_MCP_IMAGE="+s.images[0], "DOCS_MCP_HAPROXY_IMAGE="+s.images[1], "DOCS_MCP_PROMETHEUS_IMAGE="+s.images[2],
-		"DOCS_MCP_PORT="+strconv.Itoa(lbPort), "DOCS_MCP_PROMETHEUS_PORT="+strconv.Itoa(promPort),
+		"DOCS_STACK_IMAGE="+s.images[0], "DOCS_STACK_HAPROXY_IMAGE="+s.images[1], "DOCS_STACK_PROMETHEUS_IMAGE="+s.images[2],
+		"DOCS_STACK_PORT="+strconv.Itoa(lbPort), "DOCS_STACK_PROMETHEUS_PORT="+strconv.Itoa(promPort),
 		// A small session cap, for the churn to reach it; the access log,
 		// for the client addresses the replicas see.
 		"DOCS_MCP_MAX_SESSIONS=60", "DOCS_MCP_LOG_LEVEL=info")

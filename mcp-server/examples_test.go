@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+)
+
+// exampleMarker marks a fenced block of the docs as a runnable example: a
+// word of its info string after the language, ```console run, as
+// ```go fragment and ```go file=... mark Go blocks (CONTRIBUTING.md).
+// GitHub and Hugo take the first word for the language and show nothing
+// of the rest. Every other block of server output in the docs says it is
+// an illustration.
+const exampleMarker = "run"
+
+// docRoot is the repository root as the docs write it; the test runs from
+// the real root and writes it so in the output it compares.
+const docRoot = "/home/you/docs-mcp"
+
+// An example is a transcript: lines starting with "$ " are commands, the
+// lines after each its expected output (stdout and stderr together, as a
+// terminal shows them), then the exit status when it is not 0, as
+// "[exit status N]". A command is docs-mcp, "go run ./mcp-server" or
+// "go run ." after "cd mcp-server &&", with optional NAME=value settings
+// before it, its arguments in single quotes or plain, >/dev/null or
+// 2>/dev/null at the end, and its standard input from
+// printf '%s\n' 'line' ... | or none. The test runs each with
+// the docs-mcp built from this checkout, and compares the output after
+// normalising what varies from run to run and machine to machine: times,
+// durations, sizes and counts (any "=123" value, and every number of a
+// JSON answer line, whose line numbers and counts follow the docs), the
+// repository's path.
+// Log lines are compared in any order (the server logs from several
+// goroutines); a line added, removed or reworded fails, and the failure
+// prints the output to paste into the doc.
+//
+// A server that reads stdin is given the lines, and its stdin is closed
+// once every line of the expected output has appeared (or after
+// linesTimeout), so that a start-up line added later shows up in the
+// output instead of racing the end of input.
+type example struct {
+	file string // relative to docs/
+	line int    // of the opening fence
+	cmds []exampleCmd
+}
+
+type exampleCmd struct {
+	line   string   // as written, without "$ "
+	dir    string   // relative to the repository root
+	env    []string // NAME=value
+	args   []string // after the program
+	stdin  []string // lines
+	quiet  []string // streams sent to /dev/null: ">" (stdout), "2>" (stderr)
+	output []string // expected, as written
+	status int
+}
+
+const linesTimeout = 30 * time.Second
+
+// TestDocsExamples runs every example the docs mark runnable.
+func TestDocsExamples(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := readExamples(t, filepath.Join(root, "docs"))
+	if len(examples) < 4 { // getting-started, configuration (2), tools
+		t.Fatalf("found %d runnable examples in docs/; the start-up log, a flag error and a tool answer at least are fenced ```console %s", len(examples), exampleMarker)
+	}
+	bin, err := mcptest.BuildDocsMCP(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range examples {
+		t.Run(fmt.Sprintf("%s:%d", ex.file, ex.line), func(t *testing.T) {
+			for _, c := range ex.cmds {
+				got, status := runExample(t, bin, root, c)
+				want := normalise(c.output, docRoot)
+				have := normalise(got, root)
+				if d := cmp.Diff(sorted(want), sorted(have)); d != "" || status != c.status {
+					t.Errorf("docs/%s:%d: $ %s\nexit status %d (want %d); lines, normalised and sorted (-doc +real):\n%s\nthe real output, to paste into the doc:\n%s",
+						ex.file, ex.line, c.line, status, c.status, d, strings.Join(withRoot(got, root), "\n"))
+				}
+			}
+		})
+	}
+}
+
+// readExamples parses every marked block under dir.
+func readExamples(t *testing.T, dir string) []example {
+	t.Helper()
+	var out []example
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		lines := strings.Split(string(b), "\n")
+		inFence := false
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "```") {
+				continue
+			}
+			if inFence = !inFence; !inFence {
+				continue // a closing fence
+			}
+			if info := strings.Fields(strings.TrimPrefix(l, "```")); len(info) < 2 || !slices.Contains(info[1:], exampleMarker) {
+				continue
+			}
+			var body []string // up to the closing fence, which the loop then passes
+			for _, l := range lines[i+1:] {
+				if strings.HasPrefix(l, "```") {
+					break
+				}
+				body = append(body, l)
+			}
+			ex, err := parseExample(body)
+			if err != nil {
+				return fmt.Errorf("docs/%s:%d: %w", rel, i+1, err)
+			}
+			ex.file, ex.line = filepath.ToSlash(rel), i+1
+			out = append(out, ex)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var exitLine = regexp.MustCompile(`^\[exit status (\d+)\]$`)
+
+func parseExample(body []string) (example, error) {
+	var ex example
+	for _, l := range body {
+		if cmd, ok := strings.CutPrefix(l, "$ "); ok {
+			c, err := parseCommand(cmd)
+			if err != nil {
+				return ex, err
+			}
+			ex.cmds = append(ex.cmds, c)
+			continue
+		}
+		if len(ex.cmds) == 0 {
+			return ex, errors.New("an example starts with a \"$ \" command")
+		}
+		c := &ex.cmds[len(ex.cmds)-1]
+		if m := exitLine.FindStringSubmatch(l); m != nil {
+			fmt.Sscan(m[1], &c.status)
+			continue
+		}
+		if l != "" {
+			c.output = append(c.output, l)
+		}
+	}
+	if len(ex.cmds) == 0 {
+		return ex, errors.New("no \"$ \" command")
+	}
+	return ex, nil
+}
+
+// parseCommand reads the small shell the examples use (see example).
+func parseCommand(line string) (exampleCmd, error) {
+	c := exampleCmd{line: line}
+	words, err := shellWords(line)
+	if err != nil {
+		return c, err
+	}
+	if len(words) >= 3 && words[0] == "cd" && words[2] == "&&" {
+		c.dir, words = words[1], words[3:]
+	}
+	if len(words) >= 2 && words[0] == "printf" && words[1] == `%s\n` {
+		i := slices.Index(words, "|")
+		if i < 0 {
+			return c, errors.New("printf without | into docs-mcp")
+		}
+		c.stdin, words = words[2:i], words[i+1:]
+	}
+	for len(words) > 0 && (words[len(words)-1] == ">/dev/null" || words[len(words)-1] == "2>/dev/null") {
+		c.quiet, words = append(c.quiet, strings.TrimSuffix(words[len(words)-1], "/dev/null")), words[:len(words)-1]
+	}
+	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-") {
+		c.env, words = append(c.env, words[0]), words[1:]
+	}
+	switch {
+	case len(words) >= 1 && words[0] == "docs-mcp":
+		c.args = words[1:]
+	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && (words[2] == "./mcp-server" || (words[2] == "." && c.dir == "mcp-server")):
+		c.args = words[3:]
+	default:
+		return c, fmt.Errorf("$ %s: not a docs-mcp command the test can run", line)
+	}
+	return c, nil
+}
+
+// shellWords splits a command line into words: plain, or in single
+// quotes (no escapes inside, as in sh).
+func shellWords(s string) ([]string, error) {
+	var words []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '\'' {
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				return nil, fmt.Errorf("unclosed quote in %q", s)
+			}
+			words, s = append(words, s[1:end+1]), s[end+2:]
+			continue
+		}
+		end := strings.IndexAny(s, " \t")
+		if end < 0 {
+			end = len(s)
+		}
+		words, s = append(words, s[:end]), s[end:]
+	}
+	return words, nil
+}
+
+// runExample runs c with the binary bin from the repository at root and
+// returns its output lines and exit status.
+func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*linesTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, c.args...)
+	cmd.Dir = filepath.Join(root, c.dir)
+	if filepath.IsAbs(c.dir) {
+		cmd.Dir = c.dir
+	}
+	for _, kv := range os.Environ() { // the examples show the defaults
+		if !strings.HasPrefix(kv, "DOCS_MCP_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, c.env...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w := io.Pipe()
+	cmd.Stdout, cmd.Stderr = w, w
+	if slices.Contains(c.quiet, ">") {
+		cmd.Stdout = nil
+	}
+	if slices.Contains(c.quiet, "2>") {
+		cmd.Stderr = nil
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range c.stdin {
+		io.WriteString(stdin, l+"\n")
+	}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait(); w.Close() }()
+
+	// The stop line comes only once the input ends: the rest first.
+	var want []string
+	for _, l := range normalise(c.output, docRoot) {
+		if !strings.Contains(l, "msg=stopped") {
+			want = append(want, l)
+		}
+	}
+	var got []string
+	deadline := time.After(linesTimeout)
+	closed := false
+	closeStdin := func() {
+		if !closed {
+			stdin.Close()
+			closed = true
+		}
+	}
+read:
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				break read
+			}
+			got = append(got, l)
+			if !closed && covers(normalise(got, root), want) {
+				closeStdin()
+			}
+		case <-deadline: // a line the doc expects did not come: end, and show what did
+			closeStdin()
+			deadline = nil
+		}
+	}
+	closeStdin()
+	err = <-waitErr
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return got, 0
+	case errors.As(err, &exit):
+		return got, exit.ExitCode()
+	}
+	t.Fatalf("$ %s: %v", c.line, err)
+	return nil, 0
+}
+
+// covers reports whether got holds every line of want (as many times).
+func covers(got, want []string) bool {
+	left := slices.Clone(got)
+	for _, w := range want {
+		i := slices.Index(left, w)
+		if i < 0 {
+			return false
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	return true
+}
+
+var (
+	logTime  = regexp.MustCompile(`^time=\S+ `)
+	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
+	number   = regexp.MustCompile(`=-?\d+(\.\d+)?\b`)
+	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?\b`)
+)
+
+// normalise makes lines comparable across runs: the repository at root
+// written as docRoot, and times, durations and numbers replaced.
+func normalise(lines []string, root string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range withRoot(lines, root) {
+		l = logTime.ReplaceAllString(l, "time=T ")
+		l = duration.ReplaceAllString(l, "=D")
+		l = number.ReplaceAllString(l, "=N")
+		if strings.HasPrefix(l, "{") { // a JSON-RPC answer: line numbers and counts follow the docs
+			l = anyNum.ReplaceAllString(l, "N")
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func withRoot(lines []string, root string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.ReplaceAll(l, root, docRoot)
+	}
+	return out
+}
+
+func sorted(lines []string) []string {
+	return slices.Sorted(slices.Values(lines))
+}
