@@ -252,6 +252,8 @@ func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	// The cache folder of a first start, as a newcomer's: empty.
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(t.TempDir(), ".cache"))
 	cmd.Env = append(cmd.Env, c.env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -342,6 +344,7 @@ func covers(got, want []string) bool {
 }
 
 var (
+	cacheDir = regexp.MustCompile(`path=\S*/\.cache/docs-mcp/docs-[0-9a-f]{16}\.cache`)
 	logTime  = regexp.MustCompile(`^time=\S+ `)
 	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?\b`)
@@ -349,11 +352,14 @@ var (
 )
 
 // normalise makes lines comparable across runs: the repository at root
-// written as docRoot, and times, durations and numbers replaced.
+// written as docRoot, and times, durations, numbers and the cache file's
+// path (a temporary folder's, named by a hash of the docs folder's path)
+// replaced.
 func normalise(lines []string, root string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range withRoot(lines, root) {
 		l = logTime.ReplaceAllString(l, "time=T ")
+		l = cacheDir.ReplaceAllString(l, "path=CACHE")
 		l = duration.ReplaceAllString(l, "=D")
 		l = number.ReplaceAllString(l, "=N")
 		if strings.HasPrefix(l, "{") { // a JSON-RPC answer: line numbers and counts follow the docs
