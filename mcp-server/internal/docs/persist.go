@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/klauspost/compress/s2"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/wire"
 )
 
 // A snapshot can be saved and read back (package corpus keeps it in its
@@ -32,7 +33,7 @@ func (s *Snapshot) AppendBinary(b []byte) []byte {
 	if s.codec != nil {
 		dict = s.codec.dict.Bytes()
 	}
-	b = appendBytes(b, dict)
+	b = wire.AppendBytes(b, dict)
 	b = binary.AppendUvarint(b, uint64(len(s.docs)))
 	for _, d := range s.docs {
 		st := d.stamp
@@ -49,17 +50,17 @@ func (s *Snapshot) AppendBinary(b []byte) []byte {
 		if d.outline != nil {
 			flags |= flagOutline
 		}
-		b = appendBytes(b, []byte(d.Path))
+		b = wire.AppendBytes(b, []byte(d.Path))
 		b = binary.AppendVarint(b, d.Size)
 		b = appendStamp(b, st)
 		b = binary.AppendUvarint(b, uint64(d.lines))
 		b = append(b, flags)
-		b = appendBytes(b, bytesOf(d.body))
+		b = wire.AppendBytes(b, bytesOf(d.body))
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.skipped)))
 	for _, k := range s.skipped {
-		b = appendBytes(b, []byte(k.Path))
-		b = appendBytes(b, []byte(k.Reason))
+		b = wire.AppendBytes(b, []byte(k.Path))
+		b = wire.AppendBytes(b, []byte(k.Reason))
 		b = appendStamp(b, k.stamp)
 	}
 	return b
@@ -77,26 +78,23 @@ const (
 // never be written again, and lives as long as one of them. Bytes that are
 // not such an encoding give an error wrapping ErrCorrupt, never a panic.
 func DecodeSnapshot(data []byte, generation uint64) (*Snapshot, error) {
-	d := decoder{data: data}
-	if len(data) > 0 {
-		d.text = unsafe.String(&data[0], len(data))
-	}
+	d := wire.NewReader(data, ErrCorrupt)
 	s := &Snapshot{generation: generation}
-	if dict := d.bytes(); len(dict) > 0 {
+	if dict := d.Bytes(); len(dict) > 0 {
 		sd := s2.NewDict(dict)
 		if sd == nil {
 			return nil, fmt.Errorf("%w: a dictionary s2 refuses", ErrCorrupt)
 		}
 		s.codec = &codec{dict: sd}
 	}
-	n := d.count(8)
+	n := d.Count(8)
 	s.docs = make([]*Doc, 0, n)
 	for range n {
-		doc := &Doc{Path: d.string(), Size: d.varint()}
-		doc.stamp = d.stamp()
-		doc.lines = int(d.uvarint())
-		flags := d.byte()
-		doc.body = d.string()
+		doc := &Doc{Path: d.String(), Size: d.Varint()}
+		doc.stamp = readStamp(d)
+		doc.lines = int(d.Uvarint())
+		flags := d.Byte()
+		doc.body = d.String()
 		doc.packed = flags&flagPacked != 0
 		if flags&flagDict != 0 {
 			if s.codec == nil || !doc.packed {
@@ -104,8 +102,8 @@ func DecodeSnapshot(data []byte, generation uint64) (*Snapshot, error) {
 			}
 			doc.dict = s.codec.dict
 		}
-		if d.err != nil {
-			return nil, d.err
+		if d.Err() != nil {
+			return nil, d.Err()
 		}
 		if err := checkSaved(doc, s.docs); err != nil {
 			return nil, err
@@ -122,15 +120,15 @@ func DecodeSnapshot(data []byte, generation uint64) (*Snapshot, error) {
 		}
 		s.docs = append(s.docs, doc)
 	}
-	k := d.count(3)
+	k := d.Count(3)
 	for range k {
-		s.skipped = append(s.skipped, Skipped{Path: d.string(), Reason: d.string(), stamp: d.stamp()})
+		s.skipped = append(s.skipped, Skipped{Path: d.String(), Reason: d.String(), stamp: readStamp(d)})
 	}
 	switch {
-	case d.err != nil:
-		return nil, d.err
-	case len(d.data) != 0:
-		return nil, fmt.Errorf("%w: %d bytes after the end", ErrCorrupt, len(d.data))
+	case d.Err() != nil:
+		return nil, d.Err()
+	case d.Len() != 0:
+		return nil, fmt.Errorf("%w: %d bytes after the end", ErrCorrupt, d.Len())
 	}
 	return s, nil
 }
@@ -153,98 +151,12 @@ func checkSaved(d *Doc, before []*Doc) error {
 	return nil
 }
 
-func appendBytes(b, v []byte) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(v))), v...)
-}
-
 func appendStamp(b []byte, st stamp) []byte {
 	b = binary.AppendVarint(b, st.size)
 	b = binary.AppendVarint(b, st.mod)
 	return binary.AppendUvarint(b, st.ino)
 }
 
-// decoder reads an encoding; the first fault is kept in err, after which
-// every read gives zero values.
-type decoder struct {
-	data []byte
-	text string // data as a string, for strings that share its bytes
-	err  error
+func readStamp(d *wire.Reader) stamp {
+	return stamp{size: d.Varint(), mod: d.Varint(), ino: d.Uvarint()}
 }
-
-func (d *decoder) fail(what string) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s", ErrCorrupt, what)
-	}
-	d.data = nil
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.data)
-	if n <= 0 {
-		d.fail("a number cut short")
-		return 0
-	}
-	d.advance(n)
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.data)
-	if n <= 0 {
-		d.fail("a number cut short")
-		return 0
-	}
-	d.advance(n)
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.data) == 0 {
-		d.fail("a flag cut short")
-		return 0
-	}
-	b := d.data[0]
-	d.advance(1)
-	return b
-}
-
-// count reads a count of items that take at least min bytes each, which
-// the bytes left must be able to hold.
-func (d *decoder) count(min int) int {
-	n := d.uvarint()
-	if n > uint64(len(d.data)/min) {
-		d.fail("a count larger than the bytes left")
-		return 0
-	}
-	return int(n)
-}
-
-// bytes reads a length and that many bytes, shared with data.
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if n > uint64(len(d.data)) {
-		d.fail("a text cut short")
-		return nil
-	}
-	b := d.data[:n:n]
-	d.advance(int(n))
-	return b
-}
-
-// string is bytes as a string sharing data's bytes.
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.data)) {
-		d.fail("a text cut short")
-		return ""
-	}
-	at := len(d.text) - len(d.data)
-	d.advance(int(n))
-	return d.text[at : at+int(n)]
-}
-
-func (d *decoder) stamp() stamp {
-	return stamp{size: d.varint(), mod: d.varint(), ino: d.uvarint()}
-}
-
-func (d *decoder) advance(n int) { d.data = d.data[n:] }

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/wire"
 )
 
 // An index can be saved with its snapshot and read back (package corpus
@@ -42,26 +43,17 @@ func (ix *Index) AppendBinary(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ix.segs)))
 	for i, sg := range ix.segs {
 		b = binary.AppendUvarint(b, uint64(ix.lens[i]))
-		b = appendUint32s(b, sg.units)
+		b = wire.AppendUint32s(b, sg.units)
 		b = append(b, byte(sg.shift))
 		b = binary.AppendUvarint(b, uint64(len(sg.dir)))
 		for _, w := range sg.dir {
 			b = binary.LittleEndian.AppendUint64(b, w.used)
 			b = binary.LittleEndian.AppendUint64(b, w.dense)
 		}
-		b = appendUint32s(b, sg.start)
-		b = binary.AppendUvarint(b, uint64(len(sg.data)))
-		b = append(b, sg.data...)
+		b = wire.AppendUint32s(b, sg.start)
+		b = wire.AppendBytes(b, sg.data)
 		b = binary.AppendVarint(b, sg.corpus)
 		b = binary.AppendUvarint(b, uint64(sg.pairs))
-	}
-	return b
-}
-
-func appendUint32s(b []byte, v []uint32) []byte {
-	b = binary.AppendUvarint(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, x)
 	}
 	return b
 }
@@ -75,33 +67,32 @@ func appendUint32s(b []byte, v []uint32) []byte {
 // lists are the ones a build would make: the cache's checksum keeps what
 // was written.
 func DecodeIndex(data []byte, snap *docs.Snapshot) (*Index, error) {
-	d := &decoder{data: data}
 	if len(data) < 8 || binary.LittleEndian.Uint64(data) != layout() {
 		return nil, fmt.Errorf("%w: saved by a build that lays indexes out otherwise", ErrCorrupt)
 	}
-	d.data = data[8:]
+	d := wire.NewReader(data[8:], ErrCorrupt)
 	all := snap.Docs()
-	n := d.count(1)
+	n := d.Count(1)
 	ix := &Index{snap: snap, segs: make([]*segment, 0, n), offs: make([]int, 0, n), lens: make([]int, 0, n)}
 	off := 0
 	for range n {
-		size := int(d.uvarint())
-		if d.err != nil || size < 1 || size > len(all)-off {
+		size := int(d.Uvarint())
+		if d.Err() != nil || size < 1 || size > len(all)-off {
 			return nil, fmt.Errorf("%w: a segment past the docs", ErrCorrupt)
 		}
 		sg := &segment{docs: all[off : off+size]}
-		sg.units = d.uint32s()
-		sg.shift = uint(d.byte())
-		sg.dir = make([]bucketWord, d.count(16))
+		sg.units = d.Uint32s()
+		sg.shift = uint(d.Byte())
+		sg.dir = make([]bucketWord, d.Count(16))
 		for i := range sg.dir {
-			sg.dir[i] = bucketWord{used: d.uint64(), dense: d.uint64()}
+			sg.dir[i] = bucketWord{used: d.Uint64(), dense: d.Uint64()}
 		}
-		sg.start = d.uint32s()
-		sg.data = d.bytes()
-		sg.corpus = d.varint()
-		sg.pairs = int(d.uvarint())
-		if d.err != nil {
-			return nil, d.err
+		sg.start = d.Uint32s()
+		sg.data = d.Bytes()
+		sg.corpus = d.Varint()
+		sg.pairs = int(d.Uvarint())
+		if d.Err() != nil {
+			return nil, d.Err()
 		}
 		if err := sg.check(); err != nil {
 			return nil, fmt.Errorf("%w: segment %d: %v", ErrCorrupt, len(ix.segs), err)
@@ -110,12 +101,12 @@ func DecodeIndex(data []byte, snap *docs.Snapshot) (*Index, error) {
 		off += size
 	}
 	switch {
-	case d.err != nil:
-		return nil, d.err
+	case d.Err() != nil:
+		return nil, d.Err()
 	case off != len(all):
 		return nil, fmt.Errorf("%w: segments for %d of %d docs", ErrCorrupt, off, len(all))
-	case len(d.data) != 0:
-		return nil, fmt.Errorf("%w: %d bytes after the end", ErrCorrupt, len(d.data))
+	case d.Len() != 0:
+		return nil, fmt.Errorf("%w: %d bytes after the end", ErrCorrupt, d.Len())
 	}
 	ix.tally()
 	ix.stats.ReusedDocs = ix.stats.Docs // every segment taken over, none built
@@ -186,92 +177,4 @@ func (sg *segment) check() error {
 		}
 	}
 	return nil
-}
-
-// decoder reads an encoding; the first fault is kept in err, after which
-// every read gives zero values.
-type decoder struct {
-	data []byte
-	err  error
-}
-
-func (d *decoder) fail(what string) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s", ErrCorrupt, what)
-	}
-	d.data = nil
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.data)
-	if n <= 0 {
-		d.fail("a number cut short")
-		return 0
-	}
-	d.data = d.data[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.data)
-	if n <= 0 {
-		d.fail("a number cut short")
-		return 0
-	}
-	d.data = d.data[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.data) < 1 {
-		d.fail("a byte cut short")
-		return 0
-	}
-	b := d.data[0]
-	d.data = d.data[1:]
-	return b
-}
-
-func (d *decoder) uint64() uint64 {
-	if len(d.data) < 8 {
-		d.fail("a word cut short")
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(d.data)
-	d.data = d.data[8:]
-	return v
-}
-
-// count reads a count of items that take at least size bytes each, which
-// the bytes left must be able to hold.
-func (d *decoder) count(size int) int {
-	n := d.uvarint()
-	if n > uint64(len(d.data)/size) {
-		d.fail("a count larger than the bytes left")
-		return 0
-	}
-	return int(n)
-}
-
-// uint32s reads a count and that many little-endian uint32s; a count of 0
-// gives nil.
-func (d *decoder) uint32s() []uint32 {
-	n := d.count(4)
-	if n == 0 {
-		return nil
-	}
-	v := make([]uint32, n)
-	for i := range v {
-		v[i] = binary.LittleEndian.Uint32(d.data[4*i:])
-	}
-	d.data = d.data[4*n:]
-	return v
-}
-
-// bytes reads a length and that many bytes, shared with data.
-func (d *decoder) bytes() []byte {
-	n := d.count(1)
-	b := d.data[:n:n]
-	d.data = d.data[n:]
-	return b
 }
