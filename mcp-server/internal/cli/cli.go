@@ -199,14 +199,22 @@ func (e loadError) Error() string { return e.err.Error() }
 
 func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
 	web := cfg.HTTP
-	web.Version, web.Logger, web.Metrics = cfg.Version, log, m
-	web.Budgets, web.Status, web.Refusal, web.WithWikiURL = content.Budgets(), content.Status, content.Refusal, mcpserver.WithWikiURL
-	web.Work = content.Work()
-	var err error
-	if web.OAuth, err = tokenVerifier(ctx, log, cfg.OAuth); err != nil {
+	web.Version = cfg.Version
+	verifier, err := tokenVerifier(ctx, log, cfg.OAuth)
+	if err != nil {
 		return err
 	}
-	srv := httpserver.New(web, content.MCP())
+	srv := httpserver.New(web, httpserver.Parts{
+		MCP:         content.MCP(),
+		Budgets:     content.Budgets(),
+		Status:      content.Status,
+		Logger:      log,
+		Metrics:     m,
+		OAuth:       verifier,
+		Refusal:     content.Refusal,
+		Work:        content.Work(),
+		WithWikiURL: mcpserver.WithWikiURL,
+	})
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", web.Listen)
 	if err != nil {
@@ -215,7 +223,7 @@ func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpse
 	addr := ln.Addr().String()
 	base := reachable(addr, cfg.PublicURL)
 	log.Info("serving http", "addr", addr, "mcp", base+"/mcp", "wiki", base+"/wiki/",
-		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "" || web.OAuth != nil, "oauth_issuer", cfg.OAuth.Issuer,
+		"site_dir", web.SiteDir, "stateless", web.Stateless, "auth", web.AuthToken != "" || verifier != nil, "oauth_issuer", cfg.OAuth.Issuer,
 		"allowed_origins", strings.Join(web.AllowedOrigins, ","))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err

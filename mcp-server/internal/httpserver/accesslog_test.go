@@ -17,7 +17,7 @@ import (
 func TestAccessLog(t *testing.T) {
 	const token = "secret-token-for-the-log-test"
 	var buf mcptest.Buffer
-	f := newFixture(t, func(o *Config) {
+	f := newFixture(t, func(o *setup) {
 		o.AuthToken = token
 		o.Logger = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	})

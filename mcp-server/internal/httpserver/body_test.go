@@ -18,7 +18,7 @@ import (
 // answered too.
 func TestLargeBodyParsedInTurn(t *testing.T) {
 	queue := budget.NewQueue(budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 300 * time.Millisecond}, nil)
-	f := newFixture(t, func(o *Config) { o.Work = queue })
+	f := newFixture(t, func(o *setup) { o.Work = queue })
 	sid := f.initialize(t, nil)
 	small := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 	large := `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("p", parseInQueue) + `"}}}`

@@ -191,17 +191,17 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 }
 
 // parseInQueue is the body size from which a body is parsed in the work
-// queue (Config.Work): smaller ones cost microseconds, less than a turn.
+// queue (Parts.Work): smaller ones cost microseconds, less than a turn.
 const parseInQueue = 8 << 10
 
 // parse parses a POST body, a large one in its client's turn of the work
-// queue (see Config.Work). The client is the one the work queue charges
+// queue (see Parts.Work). The client is the one the work queue charges
 // for the request's own work: the OAuth subject, else the live session the
 // request names, else its address (a forged session id is not a client).
 // It fails with the queue's error when no turn came (*budget.BusyError) or
 // the client left first.
 func (s *Server) parse(r *http.Request, body []byte) (protocol.Message, error) {
-	if len(body) < parseInQueue || s.cfg.Work == nil {
+	if len(body) < parseInQueue || s.parts.Work == nil {
 		return protocol.Parse(body)
 	}
 	session := r.Header.Get(server.HeaderKeySessionID)
@@ -215,22 +215,22 @@ func (s *Server) parse(r *http.Request, body []byte) (protocol.Message, error) {
 		parseErr error
 	)
 	client := budget.ClientFor(subjectOf(r), session, s.clientAddr(r))
-	if err := s.cfg.Work.Do(r.Context(), client, func() { msg, parseErr = protocol.Parse(body) }); err != nil {
+	if err := s.parts.Work.Do(r.Context(), client, func() { msg, parseErr = protocol.Parse(body) }); err != nil {
 		return msg, err
 	}
 	return msg, parseErr
 }
 
-// refused answers a request that Config.Refusal answers itself, and
+// refused answers a request that Parts.Refusal answers itself, and
 // reports whether it did. On 2026-07-28 (modern) the HTTP status follows
 // the JSON-RPC error code as that revision prescribes, as mcp-go's own
 // answers do (400 for invalid params, 404 for method not found); older
 // revisions answer a JSON-RPC error with 200.
 func (s *Server) refused(w http.ResponseWriter, r *http.Request, msg *protocol.Message, modern bool) bool {
-	if s.cfg.Refusal == nil || !msg.IsRequest() {
+	if s.parts.Refusal == nil || !msg.IsRequest() {
 		return false
 	}
-	answer := s.cfg.Refusal(r.Context(), msg)
+	answer := s.parts.Refusal(r.Context(), msg)
 	if answer == nil {
 		return false
 	}

@@ -42,7 +42,7 @@ type served struct {
 }
 
 // serveRepo loads root/docs and serves root with opts changed by change.
-func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Config)) *served {
+func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*setup)) *served {
 	t.Helper()
 	snap, mcpSrv, o := parts(t, root, maxDocBytes)
 	if change != nil {
@@ -53,7 +53,7 @@ func serveRepo(t *testing.T, root string, maxDocBytes int64, change func(*Config
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{srv: New(o, mcpSrv), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: snap, stop: cancel, ended: make(chan error, 1)}
+	s := &served{srv: New(o.Config, o.Parts), mcp: mcpSrv, url: "http://" + ln.Addr().String() + "/mcp", root: root, snap: snap, stop: cancel, ended: make(chan error, 1)}
 	go func() { s.ended <- s.srv.Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
@@ -102,7 +102,7 @@ func heapInUse() uint64 {
 // (mcp-go's per-session queue drops what does not fit), other sessions are
 // served, and shutdown still ends the stream instead of waiting on it.
 func TestFaultStreamNeverRead(t *testing.T) {
-	s := serveRepo(t, writeRepo(t, baseRepo), 0, func(o *Config) { o.ShutdownTimeout = 5 * time.Second })
+	s := serveRepo(t, writeRepo(t, baseRepo), 0, func(o *setup) { o.ShutdownTimeout = 5 * time.Second })
 	addr := strings.TrimPrefix(strings.TrimSuffix(s.url, "/mcp"), "http://")
 	f := &fixture{url: s.url}
 	sid := f.initialize(t, nil)

@@ -27,7 +27,7 @@ type Health struct {
 
 // health answers GET and HEAD /health: 200 while serving, 503 while the
 // docs are still loading (MCP requests that need them wait meanwhile) and
-// once shutting down. What is served comes from Config.Status, at each
+// once shutting down. What is served comes from Parts.Status, at each
 // request, so an edit to the registry shows at once.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	h, code := s.status()
@@ -37,10 +37,10 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(h)
 }
 
-// report is the server's status now: what Config.Status says is served,
+// report is the server's status now: what Parts.Status says is served,
 // and the transport's part. /health and /metrics both read it.
 func (s *Server) report() status.Status {
-	st := s.cfg.Status()
+	st := s.parts.Status()
 	st.Stopping = s.stopping.Load()
 	if s.sessions != nil {
 		st.Sessions = s.sessions.count()
@@ -60,7 +60,7 @@ func (s *Server) status() (Health, int) {
 		HooksError: st.HooksError,
 		Generation: st.Generation,
 		Watch:      st.Watch,
-		Wiki:       !s.cfg.NoWiki && s.wikiPresent(),
+		Wiki:       s.site != nil && s.site.Present(),
 		Sessions:   st.Sessions,
 		Stateless:  s.sessions == nil,
 		Budgets:    s.budgets.Report(),

@@ -38,7 +38,7 @@ type fixture struct {
 
 // newFixture starts a server over testRoot on a loopback httptest
 // listener; opts may change the options first.
-func newFixture(t testing.TB, opts func(*Config)) *fixture {
+func newFixture(t testing.TB, opts func(*setup)) *fixture {
 	t.Helper()
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
@@ -48,13 +48,13 @@ func newFixture(t testing.TB, opts func(*Config)) *fixture {
 }
 
 // newFixtureIn is newFixture over the repository root.
-func newFixtureIn(t testing.TB, root string, opts func(*Config)) *fixture {
+func newFixtureIn(t testing.TB, root string, opts func(*setup)) *fixture {
 	t.Helper()
 	_, mcpSrv, o := parts(t, root, 0)
 	if opts != nil {
 		opts(&o)
 	}
-	return serve(t, New(o, mcpSrv), mcpSrv)
+	return serve(t, New(o.Config, o.Parts), mcpSrv)
 }
 
 // serve runs srv on a loopback httptest listener until the test ends.
@@ -67,11 +67,17 @@ func serve(t testing.TB, srv *Server, mcpSrv *server.MCPServer) *fixture {
 	return &fixture{srv: srv, mcp: mcpSrv, http: ts, url: ts.URL + "/mcp"}
 }
 
+// setup is what New takes, in one value for tests to change.
+type setup struct {
+	Config
+	Parts
+}
+
 // parts builds what a test server over root is made of: root's docs
 // loaded (docs over maxDocBytes skipped; 0 for the default), the MCP
-// server over them, and the HTTP configuration for root, whose Status is the MCP
+// server over them, and the HTTP setup for root, whose Status is the MCP
 // server's. With -v the server's log goes to the test log.
-func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *server.MCPServer, Config) {
+func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *server.MCPServer, setup) {
 	t.Helper()
 	snap, err := docs.Load(context.Background(), filepath.Join(root, "docs"), docs.LoadOptions{MaxDocBytes: maxDocBytes, Generation: 1})
 	if err != nil {
@@ -82,12 +88,12 @@ func parts(t testing.TB, root string, maxDocBytes int64) (*docs.Snapshot, *serve
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	content := mcpserver.New(contentConfig(root), opened(snap, corpus.DefaultConfig()))
-	cfg := DefaultConfig()
-	cfg.Version, cfg.SiteDir, cfg.Status, cfg.Logger = "test", filepath.Join(root, "site"), content.Status, log
+	o := setup{Config: DefaultConfig(), Parts: Parts{MCP: content.MCP(), Status: content.Status, Logger: log}}
+	o.Version, o.SiteDir = "test", filepath.Join(root, "site")
 	// Tests open sessions from one address faster than any client does;
 	// the rate's own tests set it.
-	cfg.SessionRate = 0
-	return snap, content.MCP(), cfg
+	o.SessionRate = 0
+	return snap, content.MCP(), o
 }
 
 // contentConfig is the MCP server's configuration for the repository root.

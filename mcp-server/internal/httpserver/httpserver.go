@@ -1,6 +1,6 @@
 // Package httpserver serves docs-mcp over HTTP: MCP Streamable HTTP at /mcp,
-// a health report at /health and the static wiki under /wiki/, on one
-// http.Server with one mux.
+// a health report at /health and the static wiki under /wiki/ (package
+// site), on one http.Server with one mux.
 //
 // mcp-go's Streamable HTTP handler speaks the protocol; this package adds
 // what it leaves to its user: real session tracking (unknown, forged, ended
@@ -27,6 +27,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/site"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
@@ -45,12 +46,13 @@ const (
 	streamEndGrace = time.Second
 )
 
-// Config configures the server. Start from DefaultConfig: New uses every
-// field as given.
+// Config is what the server is set to: plain values, from the command
+// line's flags. Start from DefaultConfig: New uses every field as given.
+// What the server works with is in Parts.
 type Config struct {
 	Version            string
 	Listen             string // host:port the command line listens on
-	SiteDir            string // the built wiki, served under /wiki/
+	SiteDir            string // the built wiki, served under /wiki/ (package site)
 	NoWiki             bool   // /wiki/ and / answer 404
 	Stateless          bool   // no sessions: every POST stands alone, no GET stream
 	SessionIdleTimeout time.Duration
@@ -86,9 +88,14 @@ type Config struct {
 	// /health answering 503 "stopping", so that a load balancer checking
 	// it stops sending new work before the listener closes.
 	DrainDelay time.Duration
+}
 
-	// The parts the server works with.
-
+// Parts are what the server works with: the MCP server it carries, and
+// the collaborators it shares with the rest of the process. A nil field
+// but MCP is none: Budgets a set of its own, Status a server that serves
+// nothing yet, Logger a discarding one.
+type Parts struct {
+	MCP     *server.MCPServer    // the protocol, served at /mcp
 	Budgets *budget.Budgets      // where the HTTP budgets are defined and refusals counted
 	Status  func() status.Status // what is served (mcpserver.Server.Status), for /health and /metrics
 	Logger  *slog.Logger
@@ -133,9 +140,6 @@ func DefaultConfig() Config {
 		MaxBodyBytes:          DefaultMaxBodyBytes,
 		BodyTimeout:           15 * time.Second,
 		ShutdownTimeout:       10 * time.Second,
-		Budgets:               budget.New(),
-		Status:                func() status.Status { return status.Status{Watch: "off"} },
-		Logger:                slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -160,6 +164,7 @@ func DefaultSessionStreams(maxSessions int) int { return max(1, maxSessions/2) }
 // on a listener until its context ends.
 type Server struct {
 	cfg      Config
+	parts    Parts
 	log      *slog.Logger
 	mcp      *server.StreamableHTTPServer
 	sessions *sessions     // nil when stateless
@@ -168,15 +173,28 @@ type Server struct {
 	streams  *streams
 	conns    *conns
 	budgets  *budget.Budgets
+	site     *site.Site // nil with NoWiki
 	handler  http.Handler
 	stopping atomic.Bool
 	stop     context.CancelFunc // ends the session cleanup
 }
 
-// New returns a server for mcpSrv, configured by cfg.
-func New(cfg Config, mcpSrv *server.MCPServer) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, budgets: cfg.Budgets, streams: newStreams(cfg.MaxStreams),
+// New returns a server set to cfg, made of parts.
+func New(cfg Config, parts Parts) *Server {
+	if parts.Budgets == nil {
+		parts.Budgets = budget.New()
+	}
+	if parts.Status == nil {
+		parts.Status = func() status.Status { return status.Status{Watch: "off"} }
+	}
+	if parts.Logger == nil {
+		parts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, parts: parts, log: parts.Logger, budgets: parts.Budgets, streams: newStreams(cfg.MaxStreams),
 		rates: newSessionRates(cfg.SessionRate), proxies: cfg.TrustedProxies}
+	if !cfg.NoWiki {
+		s.site = site.New(cfg.SiteDir, parts.Logger)
+	}
 	cleanupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.conns = newConns(cfg.MaxConnections, func() { s.budgets.Refuse(budget.Connections) })
@@ -185,7 +203,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 	s.budgets.Define(budget.Streams, int64(cfg.MaxStreams), func() int64 { return int64(s.streams.count()) })
 
 	mcpOpts := []server.StreamableHTTPOption{
-		server.WithStreamableHTTPLogger(cfg.Logger),
+		server.WithStreamableHTTPLogger(parts.Logger),
 		// The Host check lives in checkHost, for every path; one
 		// implementation, not two that could disagree.
 		server.WithDisableLocalhostProtection(true),
@@ -199,7 +217,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 		mcpOpts = append(mcpOpts, server.WithStateLess(true), server.WithDisableStreaming(true))
 	} else {
 		s.sessions = newSessions(cfg.MaxSessions, cfg.MaxSessionStreams, cfg.SessionIdleTimeout, cfg.SessionInitTimeout)
-		if cfg.OAuth != nil {
+		if parts.OAuth != nil {
 			s.sessions.perSubject = cfg.MaxSessionsPerSubject
 		}
 		s.budgets.Define(budget.Sessions, int64(cfg.MaxSessions), func() int64 { return int64(s.sessions.count()) })
@@ -211,7 +229,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 			server.WithHeartbeatInterval(min(cfg.SessionIdleTimeout/3, maxHeartbeat)),
 		)
 	}
-	if cfg.WithWikiURL != nil {
+	if parts.WithWikiURL != nil && s.site != nil {
 		mcpOpts = append(mcpOpts, server.WithHTTPContextFunc(s.wikiContext))
 	}
 	if len(cfg.AllowedOrigins) > 0 {
@@ -225,7 +243,7 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 			server.WithCORSExposedHeaders(server.HeaderKeySessionID, mcp.HeaderProtocolVersion),
 		))
 	}
-	s.mcp = server.NewStreamableHTTPServer(mcpSrv, mcpOpts...)
+	s.mcp = server.NewStreamableHTTPServer(parts.MCP, mcpOpts...)
 	if s.sessions != nil {
 		s.sessions.startCleanup(cleanupCtx, s.forget)
 	}
@@ -233,25 +251,19 @@ func New(cfg Config, mcpSrv *server.MCPServer) *Server {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(s.mcp))
 	mux.HandleFunc("GET /health", s.health)
-	if cfg.Metrics != nil {
-		cfg.Metrics.ReportStatus(s.report)
-		cfg.Metrics.ReportBudgets(s.budgets.Report)
-		mux.Handle("GET /metrics", cfg.Metrics.Handler())
+	if parts.Metrics != nil {
+		parts.Metrics.ReportStatus(s.report)
+		parts.Metrics.ReportBudgets(s.budgets.Report)
+		mux.Handle("GET /metrics", parts.Metrics.Handler())
 	}
-	if cfg.OAuth != nil {
-		for _, p := range cfg.OAuth.MetadataPaths() {
+	if parts.OAuth != nil {
+		for _, p := range parts.OAuth.MetadataPaths() {
 			mux.HandleFunc("GET "+p, s.resourceMetadata)
 			mux.HandleFunc("OPTIONS "+p, metadataPreflight)
 		}
 	}
-	if !cfg.NoWiki {
-		mux.HandleFunc("GET /wiki/", s.wiki)
-		mux.Handle("GET /wiki", http.RedirectHandler("/wiki/", http.StatusMovedPermanently))
-		mux.Handle("GET /{$}", http.RedirectHandler("/wiki/", http.StatusFound))
-		// Browsers and crawlers ask the origin for these; the wiki's are the answer
-		// (robots.txt exists when the wiki was built with an absolute -base-url).
-		mux.Handle("GET /favicon.ico", rewritePath("/wiki/favicon.ico", http.HandlerFunc(s.wiki)))
-		mux.Handle("GET /robots.txt", rewritePath("/wiki/robots.txt", http.HandlerFunc(s.wiki)))
+	if s.site != nil {
+		s.site.Register(mux)
 	}
 	s.handler = s.accessLog(s.checkHost(mux))
 	return s

@@ -36,8 +36,8 @@ func newLiveFixture(t *testing.T) (*fixture, string) {
 	live := mcpserver.New(content, served)
 	mcptest.Background(t, "Run", func(ctx context.Context) error { return served.Run(ctx, live.Publish) })
 	cfg := DefaultConfig()
-	cfg.Version, cfg.SiteDir, cfg.Status = "test", filepath.Join(root, "site"), live.Status
-	srv := New(cfg, live.MCP())
+	cfg.Version, cfg.SiteDir = "test", filepath.Join(root, "site")
+	srv := New(cfg, Parts{MCP: live.MCP(), Status: live.Status})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() { // before the corpus stops (cleanups run last first)
 		srv.Shutdown(context.Background())

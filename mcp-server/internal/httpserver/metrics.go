@@ -26,10 +26,10 @@ func refusalRule(status int, header http.Header) (string, bool) {
 
 // countRefusal counts a /mcp request refused by a rule in /metrics.
 func (s *Server) countRefusal(r *http.Request, status int, header http.Header) {
-	if s.cfg.Metrics == nil || r.URL.Path != "/mcp" {
+	if s.parts.Metrics == nil || r.URL.Path != "/mcp" {
 		return
 	}
 	if rule, ok := refusalRule(status, header); ok {
-		s.cfg.Metrics.Refused(rule)
+		s.parts.Metrics.Refused(rule)
 	}
 }

@@ -36,10 +36,9 @@ func newMetricsFixture(t *testing.T) *fixture {
 	cfg, measured := contentConfig(root), corpus.DefaultConfig()
 	cfg.Tracer, measured.Observer = m.Tracer(), m
 	content := mcpserver.New(cfg, opened(snap, measured))
-	o.Status = content.Status
-	o.Metrics = m
+	o.MCP, o.Status, o.Metrics = content.MCP(), content.Status, m
 	o.MaxBodyBytes = 64 << 10
-	return serve(t, New(o, content.MCP()), content.MCP())
+	return serve(t, New(o.Config, o.Parts), content.MCP())
 }
 
 // scrape fetches /metrics and parses it as Prometheus's text format.
@@ -125,7 +124,7 @@ func TestMetrics(t *testing.T) {
 		fams = f.scrape(t)
 		return value(fams, "docs_mcp_index_build_duration_seconds", "") >= 1
 	})
-	served := f.srv.cfg.Status()
+	served := f.srv.parts.Status()
 	got := map[string]float64{}
 	want := map[string]float64{
 		`requests method=initialize,outcome=ok,tool=`:                     2, // the client's and the raw one
@@ -191,7 +190,7 @@ func TestDrainDelay(t *testing.T) {
 	}
 	_, mcpSrv, o := parts(t, root, 0)
 	o.DrainDelay = 5 * time.Second
-	srv := New(o, mcpSrv)
+	srv := New(o.Config, o.Parts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,7 @@ func TestOAuthMetadataPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := newFixture(t, func(o *Config) { o.OAuth = verifier })
+		f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 		base := strings.TrimSuffix(f.url, "/mcp")
 		get := func(path string) result {
 			req, _ := http.NewRequest(http.MethodGet, base+path, nil)
@@ -87,7 +87,7 @@ func TestOAuthRequireAccessTokenType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := newFixture(t, func(o *Config) { o.OAuth = verifier })
+		f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 		status := func(token string) result {
 			req := f.rpc(t, "", initializeBody)
 			req.Header.Set("Authorization", "Bearer "+token)

@@ -22,7 +22,7 @@ func TestOAuthIssuerDownNewKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(o *Config) { o.OAuth = verifier })
+	f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 	status := func(token string) result {
 		req := f.rpc(t, "", initializeBody)
 		req.Header.Set("Authorization", "Bearer "+token)

@@ -24,7 +24,7 @@ func TestOAuthSessionOfAnotherSubject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(o *Config) { o.OAuth = verifier })
+	f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 	alice := provider.AuthorizationCode("alice", audience, "docs:read")
 	bob := provider.AuthorizationCode("bob", audience, "docs:read")
 	live := f.initialize(t, http.Header{"Authorization": {"Bearer " + alice}})
@@ -68,7 +68,7 @@ func TestOAuthEvictionLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs mcptest.Buffer
-	f := newFixture(t, func(o *Config) {
+	f := newFixture(t, func(o *setup) {
 		o.OAuth, o.MaxSessionsPerSubject = verifier, 1
 		o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	})

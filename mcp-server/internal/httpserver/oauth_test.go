@@ -45,7 +45,7 @@ func TestOAuthSubjects(t *testing.T) {
 		return mcp.NewToolResultText(subject), nil
 	})
 	o.OAuth, o.MaxSessionsPerSubject = verifier, 2
-	f := serve(t, New(o, mcpSrv), mcpSrv)
+	f := serve(t, New(o.Config, o.Parts), mcpSrv)
 
 	alice := provider.AuthorizationCode("alice", audience, "docs:read")
 	bob := provider.AuthorizationCode("bob", audience, "docs:read")
@@ -121,7 +121,7 @@ func TestOAuthIssuerDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(o *Config) { o.OAuth = verifier })
+	f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestOAuthChallengeCORS(t *testing.T) {
 		t.Fatal(err)
 	}
 	const origin = "https://app.example"
-	f := newFixture(t, func(o *Config) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
+	f := newFixture(t, func(o *setup) { o.OAuth, o.AllowedOrigins = verifier, []string{origin} })
 	req := f.rpc(t, "", initializeBody)
 	req.Header.Set("Origin", origin)
 	res := do(t, req)

@@ -32,7 +32,7 @@ func TestRules(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		opts    func(*Config)
+		opts    func(*setup)
 		session string // "live": initialize first; "deleted": initialize and DELETE; else sent as is
 		req     func(f *fixture, sid string) *http.Request
 		headers []string // response headers to compare
@@ -141,7 +141,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "listed Origin",
-			opts: func(o *Config) { o.AllowedOrigins = []string{"https://app.example.com"} },
+			opts: func(o *setup) { o.AllowedOrigins = []string{"https://app.example.com"} },
 			req: func(f *fixture, _ string) *http.Request {
 				return withHeader(f.rpc(t, "", initializeBody), "Origin", "https://app.example.com")
 			},
@@ -150,7 +150,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "CORS preflight from a listed Origin",
-			opts: func(o *Config) { o.AllowedOrigins = []string{"https://app.example.com"}; o.AuthToken = token },
+			opts: func(o *setup) { o.AllowedOrigins = []string{"https://app.example.com"}; o.AuthToken = token },
 			req: func(f *fixture, _ string) *http.Request {
 				req, _ := http.NewRequest(http.MethodOptions, f.url, nil)
 				req.Header.Set("Origin", "https://app.example.com")
@@ -162,7 +162,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "CORS preflight allows every header an MCP client sends",
-			opts: func(o *Config) { o.AllowedOrigins = []string{"https://app.example.com"} },
+			opts: func(o *setup) { o.AllowedOrigins = []string{"https://app.example.com"} },
 			req: func(f *fixture, _ string) *http.Request {
 				req, _ := http.NewRequest(http.MethodOptions, f.url, nil)
 				req.Header.Set("Origin", "https://app.example.com")
@@ -250,7 +250,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "body just under the limit reaches mcp-go",
-			opts: func(o *Config) { o.MaxBodyBytes = 4096 },
+			opts: func(o *setup) { o.MaxBodyBytes = 4096 },
 			req: func(f *fixture, _ string) *http.Request {
 				body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 				return f.rpc(t, "", body+strings.Repeat(" ", 4096-len(body)))
@@ -288,14 +288,14 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:    "missing token",
-			opts:    func(o *Config) { o.AuthToken = token },
+			opts:    func(o *setup) { o.AuthToken = token },
 			req:     func(f *fixture, _ string) *http.Request { return f.rpc(t, "", initializeBody) },
 			headers: []string{"WWW-Authenticate"},
 			want:    outcome{Status: 401, Code: codeServer, Headers: map[string]string{"WWW-Authenticate": `Bearer realm="docs-mcp"`}},
 		},
 		{
 			name: "wrong token",
-			opts: func(o *Config) { o.AuthToken = token },
+			opts: func(o *setup) { o.AuthToken = token },
 			req: func(f *fixture, _ string) *http.Request {
 				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Bearer s3cret-tokeN")
 			},
@@ -304,7 +304,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "token in another scheme",
-			opts: func(o *Config) { o.AuthToken = token },
+			opts: func(o *setup) { o.AuthToken = token },
 			req: func(f *fixture, _ string) *http.Request {
 				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Basic "+token)
 			},
@@ -312,7 +312,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "right token",
-			opts: func(o *Config) { o.AuthToken = token },
+			opts: func(o *setup) { o.AuthToken = token },
 			req: func(f *fixture, _ string) *http.Request {
 				return withHeader(f.rpc(t, "", initializeBody), "Authorization", "Bearer "+token)
 			},
@@ -320,7 +320,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name: "health needs no token",
-			opts: func(o *Config) { o.AuthToken = token },
+			opts: func(o *setup) { o.AuthToken = token },
 			req: func(f *fixture, _ string) *http.Request {
 				req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/health", nil)
 				return req
@@ -329,27 +329,27 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:    "stateless: initialize mints no session",
-			opts:    func(o *Config) { o.Stateless = true },
+			opts:    func(o *setup) { o.Stateless = true },
 			req:     func(f *fixture, _ string) *http.Request { return f.rpc(t, "", initializeBody) },
 			headers: []string{"Content-Type"},
 			want:    outcome{Status: 200, Headers: map[string]string{"Content-Type": "application/json"}},
 		},
 		{
 			name: "stateless: a request needs no session",
-			opts: func(o *Config) { o.Stateless = true },
+			opts: func(o *setup) { o.Stateless = true },
 			req:  func(f *fixture, _ string) *http.Request { return f.rpc(t, "", toolsListBody) },
 			want: outcome{Status: 200},
 		},
 		{
 			name:    "stateless: GET",
-			opts:    func(o *Config) { o.Stateless = true },
+			opts:    func(o *setup) { o.Stateless = true },
 			req:     func(f *fixture, _ string) *http.Request { return f.stream(t, "") },
 			headers: []string{"Allow"},
 			want:    outcome{Status: 405, Code: codeServer, Headers: map[string]string{"Allow": "POST"}},
 		},
 		{
 			name: "stateless: DELETE",
-			opts: func(o *Config) { o.Stateless = true },
+			opts: func(o *setup) { o.Stateless = true },
 			req:  func(f *fixture, _ string) *http.Request { return f.end(t, rand.Text()) },
 			want: outcome{Status: 405, Code: codeServer},
 		},
@@ -463,7 +463,7 @@ func TestIdleExpiry(t *testing.T) {
 	const idle = time.Hour
 	// Unused sessions get the same timeout here, so that the test is about
 	// idle expiry alone (TestSessionsMakeRoom checks the shorter one for sessions never used).
-	f := newFixture(t, func(o *Config) { o.SessionIdleTimeout, o.SessionInitTimeout = idle, idle })
+	f := newFixture(t, func(o *setup) { o.SessionIdleTimeout, o.SessionInitTimeout = idle, idle })
 	var elapsed atomic.Int64 // the test clock's advance, in nanoseconds
 	start := time.Now()
 	f.srv.sessions.now = func() time.Time { return start.Add(time.Duration(elapsed.Load())) }
@@ -495,7 +495,7 @@ func TestIdleExpiry(t *testing.T) {
 // never used since initialize, then the one unused longest. (When every
 // session is busy, initialize gets 503: TestSessionsMakeRoom.)
 func TestSessionCapMakesRoom(t *testing.T) {
-	f := newFixture(t, func(o *Config) { o.MaxSessions = 2 })
+	f := newFixture(t, func(o *setup) { o.MaxSessions = 2 })
 	used := f.initialize(t, nil)
 	idle := f.initialize(t, nil)
 	call := func(sid string) int { return do(t, f.rpc(t, sid, toolsListBody)).status }
@@ -552,7 +552,7 @@ func withHost(req *http.Request, host string) *http.Request {
 // every one of them fits, and the next makes room for itself.
 func TestSessionCapConcurrent(t *testing.T) {
 	const max = 50
-	f := newFixture(t, func(o *Config) { o.MaxSessions = max })
+	f := newFixture(t, func(o *setup) { o.MaxSessions = max })
 	statuses := make(chan int, max)
 	for range max {
 		go func() {

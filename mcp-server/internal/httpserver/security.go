@@ -116,16 +116,16 @@ func (s *Server) checkToken(r *http.Request) error {
 // carries the WWW-Authenticate challenge, set here; the token is never
 // logged, and the reason logged is the one the client gets.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
-	if s.cfg.OAuth == nil {
+	if s.parts.OAuth == nil {
 		return r, s.checkToken(r)
 	}
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") {
 		token = ""
 	}
-	tok, err := s.cfg.OAuth.Verify(r.Context(), strings.TrimSpace(token))
+	tok, err := s.parts.OAuth.Verify(r.Context(), strings.TrimSpace(token))
 	if err != nil {
-		if challenge := s.cfg.OAuth.Challenge(err); challenge != "" {
+		if challenge := s.parts.OAuth.Challenge(err); challenge != "" {
 			w.Header().Set("WWW-Authenticate", challenge)
 		}
 		switch {
@@ -158,7 +158,7 @@ func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Cache-Control", "max-age=3600")
-	_ = json.NewEncoder(w).Encode(s.cfg.OAuth.Metadata())
+	_ = json.NewEncoder(w).Encode(s.parts.OAuth.Metadata())
 }
 
 // metadataPreflight answers the CORS preflight of a browser-based client

@@ -54,62 +54,10 @@ func get(t *testing.T, base, path string, header http.Header) page {
 	}
 }
 
-func TestWiki(t *testing.T) {
-	f := newFixture(t, nil)
-	html := "text/html; charset=utf-8"
-	tests := []struct {
-		path string
-		want page
-	}{
-		{"/", page{Status: 302, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Found</a>.`}},
-		{"/wiki", page{Status: 301, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Moved Permanently</a>.`}},
-		{"/wiki/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: `<!doctype html><title>Modkit wiki</title><link rel="stylesheet" href="css/site.css"><h1>Modkit wiki</h1>`}},
-		{"/wiki/css/site.css", page{Status: 200, ContentType: "text/css; charset=utf-8", ETag: true, LastMod: true, Body: "body { font-family: sans-serif; }"}},
-		{"/wiki/guide", page{Status: 301, ContentType: html, Location: "/wiki/guide/", Body: `<a href="/wiki/guide/">Moved Permanently</a>.`}},
-		{"/wiki/guide/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: "<!doctype html><title>Hooks guide</title><h1>Hooks guide</h1>"}},
-		{"/wiki/nope.html", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
-		{"/wiki/empty/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
-		{"/wiki/.hidden", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
-		{"/wiki/css/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
-		{"/nowhere", page{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, get(t, f.http.URL, tt.path, nil)); diff != "" {
-				t.Errorf("GET %s (-want +got):\n%s", tt.path, diff)
-			}
-		})
-	}
-}
-
-// TestWikiRevalidation checks that a browser's conditional request gets
-// 304 while the file is unchanged.
-func TestWikiRevalidation(t *testing.T) {
-	f := newFixture(t, nil)
-	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/wiki/css/site.css", nil)
-	first := do(t, req)
-	tests := []struct {
-		name   string
-		header string
-		value  string
-	}{
-		{"If-None-Match", "If-None-Match", first.header.Get("ETag")},
-		{"If-Modified-Since", "If-Modified-Since", first.header.Get("Last-Modified")},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := get(t, f.http.URL, "/wiki/css/site.css", http.Header{tt.header: {tt.value}})
-			if got.Status != http.StatusNotModified {
-				t.Errorf("status %d, want 304", got.Status)
-			}
-		})
-	}
-}
-
 // TestWikiNotBuilt serves a page that says how to build the wiki, while
 // MCP keeps working.
 func TestWikiNotBuilt(t *testing.T) {
-	f := newFixture(t, func(o *Config) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
+	f := newFixture(t, func(o *setup) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
 	got := get(t, f.http.URL, "/wiki/", nil)
 	if got.Status != http.StatusServiceUnavailable || got.ContentType != "text/html; charset=utf-8" {
 		t.Errorf("status %d, type %q; want 503 text/html", got.Status, got.ContentType)
@@ -127,7 +75,7 @@ func TestWikiNotBuilt(t *testing.T) {
 // TestWikiOff checks that with NoWiki (--wiki=false) the wiki's paths
 // answer 404 while MCP is served.
 func TestWikiOff(t *testing.T) {
-	f := newFixture(t, func(o *Config) { o.NoWiki = true })
+	f := newFixture(t, func(o *setup) { o.NoWiki = true })
 	for _, path := range []string{"/", "/wiki", "/wiki/", "/wiki/index.html"} {
 		if got := get(t, f.http.URL, path, nil); got.Status != http.StatusNotFound {
 			t.Errorf("GET %s: %d; want 404", path, got.Status)
@@ -143,7 +91,7 @@ func TestHealth(t *testing.T) {
 	registry := filepath.Join("framework", "mod_hooks.json")
 	tests := []struct {
 		name     string
-		opts     func(*Config)
+		opts     func(*setup)
 		registry func(path string) error // changes the registry of a copy of testRoot
 		want     Health
 	}{
@@ -166,7 +114,7 @@ func TestHealth(t *testing.T) {
 		},
 		{
 			name: "stateless",
-			opts: func(o *Config) { o.Stateless = true },
+			opts: func(o *setup) { o.Stateless = true },
 			want: Health{Status: "ok", Version: "test", Docs: 2, Hooks: 2, Generation: 1, Watch: "off", Wiki: true, Stateless: true},
 		},
 	}

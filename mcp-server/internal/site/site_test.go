@@ -1,0 +1,219 @@
+package site_test
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/site"
+)
+
+// serve serves the site in dir on a loopback listener until the test
+// ends, as httpserver mounts it: on a mux of its own.
+func serve(t *testing.T, dir string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	site.New(dir, slog.New(slog.DiscardHandler)).Register(mux)
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// page is what a browser sees of a response.
+type page struct {
+	Status      int
+	ContentType string
+	Location    string
+	ETag        bool
+	LastMod     bool
+	Body        string // the first line
+}
+
+func get(t *testing.T, base, path string, header http.Header) page {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(body), "\n")
+	return page{
+		Status:      res.StatusCode,
+		ContentType: res.Header.Get("Content-Type"),
+		Location:    res.Header.Get("Location"),
+		ETag:        res.Header.Get("ETag") != "",
+		LastMod:     res.Header.Get("Last-Modified") != "",
+		Body:        first,
+	}
+}
+
+func TestWiki(t *testing.T) {
+	base := serve(t, "testdata/site")
+	html := "text/html; charset=utf-8"
+	tests := []struct {
+		path string
+		want page
+	}{
+		{"/", page{Status: 302, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Found</a>.`}},
+		{"/wiki", page{Status: 301, ContentType: html, Location: "/wiki/", Body: `<a href="/wiki/">Moved Permanently</a>.`}},
+		{"/wiki/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: `<!doctype html><title>Modkit wiki</title><link rel="stylesheet" href="css/site.css"><h1>Modkit wiki</h1>`}},
+		{"/wiki/css/site.css", page{Status: 200, ContentType: "text/css; charset=utf-8", ETag: true, LastMod: true, Body: "body { font-family: sans-serif; }"}},
+		{"/wiki/guide", page{Status: 301, ContentType: html, Location: "/wiki/guide/", Body: `<a href="/wiki/guide/">Moved Permanently</a>.`}},
+		{"/wiki/guide/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: "<!doctype html><title>Hooks guide</title><h1>Hooks guide</h1>"}},
+		{"/wiki/nope.html", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/empty/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/.hidden", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/wiki/css/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
+		{"/nowhere", page{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, get(t, base, tt.path, nil)); diff != "" {
+				t.Errorf("GET %s (-want +got):\n%s", tt.path, diff)
+			}
+		})
+	}
+}
+
+// TestWikiRevalidation checks that a browser's conditional request gets
+// 304 while the file is unchanged.
+func TestWikiRevalidation(t *testing.T) {
+	base := serve(t, "testdata/site")
+	req, _ := http.NewRequest(http.MethodGet, base+"/wiki/css/site.css", nil)
+	first := do(t, req)
+	tests := []struct {
+		name   string
+		header string
+		value  string
+	}{
+		{"If-None-Match", "If-None-Match", first.header.Get("ETag")},
+		{"If-Modified-Since", "If-Modified-Since", first.header.Get("Last-Modified")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := get(t, base, "/wiki/css/site.css", http.Header{tt.header: {tt.value}})
+			if got.Status != http.StatusNotModified {
+				t.Errorf("status %d, want 304", got.Status)
+			}
+		})
+	}
+}
+
+// TestWikiPrecompressed serves the .br and .gz files the wiki build writes
+// beside a text file, chosen by the request's Accept-Encoding, and says so
+// in Content-Encoding and Vary; a file without variants is served as is.
+func TestWikiPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/site")); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"app.js":       "plain javascript",
+		"app.js.br":    "brotli bytes",
+		"app.js.gz":    "gzip bytes",
+		"data.json":    "plain json",
+		"data.json.gz": "gzip json",
+		"favicon.ico":  "icon bytes",
+		"robots.txt":   "User-agent: *",
+		"archive.br":   "<html>standalone brotli",
+		"archive.gz":   "<html>standalone gzip",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := serve(t, dir)
+
+	type got struct {
+		Status         int
+		Type, Encoding string
+		Vary           string
+		Body           string
+	}
+	for _, tt := range []struct {
+		path, accept string
+		want         got
+	}{
+		{"/wiki/app.js", "gzip, deflate, br, zstd", got{200, "text/javascript; charset=utf-8", "br", "Accept-Encoding", "brotli bytes"}},
+		{"/wiki/app.js", "gzip", got{200, "text/javascript; charset=utf-8", "gzip", "Accept-Encoding", "gzip bytes"}},
+		{"/wiki/app.js", "br;q=0, gzip;q=0.5", got{200, "text/javascript; charset=utf-8", "gzip", "Accept-Encoding", "gzip bytes"}},
+		{"/wiki/app.js", "*", got{200, "text/javascript; charset=utf-8", "br", "Accept-Encoding", "brotli bytes"}},
+		{"/wiki/app.js", "BR;Q=1", got{200, "text/javascript; charset=utf-8", "br", "Accept-Encoding", "brotli bytes"}},
+		{"/wiki/app.js", "br;q=0, *", got{200, "text/javascript; charset=utf-8", "gzip", "Accept-Encoding", "gzip bytes"}},
+		{"/wiki/app.js", "identity", got{200, "text/javascript; charset=utf-8", "", "Accept-Encoding", "plain javascript"}},
+		{"/wiki/app.js", "", got{200, "text/javascript; charset=utf-8", "", "Accept-Encoding", "plain javascript"}},
+		{"/wiki/data.json", "br, gzip", got{200, "application/json", "gzip", "Accept-Encoding", "gzip json"}},
+		{"/wiki/data.json", "br", got{200, "application/json", "", "Accept-Encoding", "plain json"}},
+		{"/wiki/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
+		{"/favicon.ico", "br, gzip", got{200, "image/x-icon", "", "", "icon bytes"}},
+		{"/robots.txt", "", got{200, "text/plain; charset=utf-8", "", "", "User-agent: *"}},
+		// A file without a plain twin is served with its own type, never
+		// sniffed (its bytes look like HTML).
+		{"/wiki/archive.br", "br", got{200, "application/octet-stream", "", "", "<html>standalone brotli"}},
+		{"/wiki/archive.gz", "gzip", got{200, "application/gzip", "", "", "<html>standalone gzip"}},
+	} {
+		req, err := http.NewRequest(http.MethodGet, base+tt.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", tt.accept) // set by hand: the transport does not decode then
+		res := do(t, req)
+		g := got{res.status, res.header.Get("Content-Type"), res.header.Get("Content-Encoding"), res.header.Get("Vary"), string(res.body)}
+		if diff := cmp.Diff(tt.want, g); diff != "" {
+			t.Errorf("GET %s, Accept-Encoding %q (-want +got):\n%s", tt.path, tt.accept, diff)
+		}
+	}
+	// A variant asked for by its own name (issue 35) is not found: it is
+	// served only as its plain file's encoding.
+	for _, path := range []string{"/wiki/app.js.br", "/wiki/app.js.gz", "/wiki/data.json.gz"} {
+		req, err := http.NewRequest(http.MethodGet, base+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		if res := do(t, req); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d %q, want 404", path, res.status, res.header.Get("Content-Type"))
+		}
+	}
+}
+
+// response is what the tests look at in a response.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func do(t *testing.T, req *http.Request) response {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", req.Method, req.URL.Path, err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: body}
+}
