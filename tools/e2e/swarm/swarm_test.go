@@ -50,7 +50,7 @@ func TestStack(t *testing.T) {
 	s := &stack{root: root, name: "docsmcp-e2e-" + strconv.Itoa(os.Getpid())}
 	lbPort, promPort := testenv.FreePort(t), testenv.FreePort(t)
 	s.lb, s.prom = fmt.Sprintf("http://127.0.0.1:%d", lbPort), fmt.Sprintf("http://127.0.0.1:%d", promPort)
-	s.images = []string{"docs-mcp-e2e-swarm:" + tag, "docs-mcp-e2e-swarm-haproxy:" + tag, "docs-mcp-e2e-swarm-prometheus:" + tag}
+	s.images = imagesOf(tag)
 	s.env = append(os.Environ(),
 		"DOCS_STACK_IMAGE="+s.images[0], "DOCS_STACK_HAPROXY_IMAGE="+s.images[1], "DOCS_STACK_PROMETHEUS_IMAGE="+s.images[2],
 		"DOCS_STACK_PORT="+strconv.Itoa(lbPort), "DOCS_STACK_PROMETHEUS_PORT="+strconv.Itoa(promPort),
@@ -70,6 +70,7 @@ func TestStack(t *testing.T) {
 	built := time.Now()
 	t.Logf("images built in %s: %s", built.Sub(start).Round(100*time.Millisecond), s.imageSizes(t))
 
+	s.removeStale(ctx, t)
 	t.Cleanup(func() { s.remove(t) })
 	if out, err := s.docker(ctx, "stack", "deploy", "-c", "deploy/swarm/stack.yaml", s.name); err != nil {
 		t.Fatalf("docker stack deploy: %v\n%s", err, out)
@@ -306,6 +307,33 @@ func (s *stack) replicaLogs(ctx context.Context, since time.Time) (string, error
 	return all.String(), nil
 }
 
+// imagesOf names the stack's images built with tag: docs-mcp's, HAProxy's
+// and Prometheus's.
+func imagesOf(tag string) []string {
+	return []string{"docs-mcp-e2e-swarm:" + tag, "docs-mcp-e2e-swarm-haproxy:" + tag, "docs-mcp-e2e-swarm-prometheus:" + tag}
+}
+
+// removeStale removes the stacks and images of this test's earlier runs
+// whose process is gone (a run killed before its cleanups): the stack's
+// network has a subnet of its own (the trusted proxies name it), which a
+// stack left deployed holds, so that no new one could start.
+func (s *stack) removeStale(ctx context.Context, t *testing.T) {
+	out, err := s.docker(ctx, "stack", "ls", "--format", "{{.Name}}")
+	if err != nil {
+		t.Fatalf("docker stack ls: %v\n%s", err, out)
+	}
+	for _, name := range strings.Fields(out) {
+		pid, err := strconv.Atoi(strings.TrimPrefix(name, "docsmcp-e2e-"))
+		if err != nil || !strings.HasPrefix(name, "docsmcp-e2e-") || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		t.Logf("removing stack %s, left by a run that is gone", name)
+		stale := &stack{root: s.root, name: name, env: s.env, images: imagesOf(fmt.Sprintf("e2e-%d", pid))}
+		stale.remove(t)
+		stale.removeImages(t)
+	}
+}
+
 // remove takes the stack down and waits until its containers are gone,
 // then removes its network and Prometheus's volume.
 func (s *stack) remove(t *testing.T) {
@@ -333,14 +361,14 @@ func (s *stack) remove(t *testing.T) {
 			t.Errorf("docker network rm: %v\n%s", err, out)
 		}
 	}
-	if out, err := s.docker(ctx, "volume", "rm", s.name+"_prometheus-data"); err != nil && !strings.Contains(out, "No such volume") {
+	if out, err := s.docker(ctx, "volume", "rm", s.name+"_prometheus-data"); err != nil && !strings.Contains(strings.ToLower(out), "no such volume") {
 		t.Errorf("docker volume rm: %v\n%s", err, out)
 	}
 }
 
 func (s *stack) removeImages(t *testing.T) {
 	out, err := s.docker(context.Background(), append([]string{"image", "rm"}, s.images...)...)
-	if err != nil && !strings.Contains(out, "No such image") {
+	if err != nil && !strings.Contains(strings.ToLower(out), "no such image") {
 		t.Errorf("docker image rm: %v\n%s", err, out)
 	}
 }
