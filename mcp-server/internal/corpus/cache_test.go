@@ -299,3 +299,30 @@ func TestCacheShared(t *testing.T) {
 		t.Errorf("round.md is not the last round's")
 	}
 }
+
+// TestCacheClientLeftEarly stops Run once the first index is built but
+// before the start-up is over (a stdio client that searched once and
+// closed its session): the cache is written all the same, and the next
+// start uses it.
+func TestCacheClientLeftEarly(t *testing.T) {
+	cfg := cachedTree(t)
+	c := New(cfg)
+	c.startupHeld = make(chan struct{}) // never closed: the start-up does not end
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx, func(docs.Change) {}) }()
+	mcptest.Eventually(t, "the first index is built", func() bool {
+		snap := c.Snapshot()
+		return snap != nil && search.Built(snap) != nil
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.CacheFile); err != nil {
+		t.Fatalf("no cache after a run stopped once its index was built: %v", err)
+	}
+	if _, log := start(t, cfg); !strings.Contains(log, "cache=used") {
+		t.Errorf("the next start did not use the cache:\n%s", log)
+	}
+}

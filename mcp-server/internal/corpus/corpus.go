@@ -106,6 +106,9 @@ type Corpus struct {
 	// beforeLoad, when set, runs just before Run loads the docs (tests
 	// hold the load back with it to see what happens meanwhile).
 	beforeLoad func(context.Context)
+	// startupHeld, when set, keeps the start-up from ending until it is
+	// closed (tests of a client that leaves before it ends).
+	startupHeld chan struct{}
 }
 
 // New returns a corpus that has no docs yet: call Run to load them and
@@ -221,11 +224,18 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	}
 	// The start-up is over once the first index is built and the rescan
 	// is done: then the cache is saved, if it does not hold these docs,
-	// and the memory settles, to what it will stay near.
-	for _, done := range []<-chan struct{}{indexed, rescanned} {
+	// and the memory settles, to what it will stay near. A client that
+	// leaves before then (a short stdio session) still leaves the cache
+	// of what was loaded, once its index is built: each doc in it is
+	// checked against the disk at the next start anyway.
+	for _, done := range []<-chan struct{}{indexed, rescanned, c.startupHeld} {
+		if done == nil {
+			continue
+		}
 		select {
 		case <-done:
 		case <-ctx.Done():
+			c.save()
 			return nil
 		}
 	}
