@@ -34,9 +34,6 @@ type Site struct {
 // says how to build it.
 func New(dir string, log *slog.Logger) *Site { return &Site{dir: dir, log: log} }
 
-// Dir is the site's folder.
-func (s *Site) Dir() string { return s.dir }
-
 // Register serves the site on mux: every path under Prefix, /wiki and /
 // redirected there, and the origin's /favicon.ico and /robots.txt, which
 // browsers and crawlers ask for (robots.txt exists when the wiki was built
@@ -49,13 +46,13 @@ func (s *Site) Register(mux *http.ServeMux) {
 	mux.Handle("GET /robots.txt", rewritePath(Prefix+"robots.txt", s))
 }
 
-// ServeHTTP serves a file of the site, by its path under Prefix. Files are opened through
-// an os.Root on the site folder, so neither ".." nor a symlink leads out of
-// it. A folder is served by its index.html and never listed; names
-// starting with a dot are not served; a missing file gets the site's own
-// 404.html when it has one. The folder is opened per request, so a rebuild
-// shows without a restart. Without a built site, every page says how to
-// build it, and MCP is served as usual.
+// ServeHTTP serves a file of the site, by its path under Prefix. Files are
+// opened through an os.Root on the site folder, so neither ".." nor a
+// symlink leads out of it. A folder is served by its index.html and never
+// listed; names starting with a dot are not served; a missing file gets
+// the site's own 404.html when it has one. The folder is opened per
+// request, so a rebuild shows without a restart. Without a built site,
+// every page says how to build it.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	root, err := os.OpenRoot(s.dir)
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -324,7 +325,7 @@ func (s *stack) removeStale(ctx context.Context, t *testing.T) {
 	}
 	for _, name := range strings.Fields(out) {
 		pid, err := strconv.Atoi(strings.TrimPrefix(name, "docsmcp-e2e-"))
-		if err != nil || !strings.HasPrefix(name, "docsmcp-e2e-") || syscall.Kill(pid, 0) != syscall.ESRCH {
+		if err != nil || !strings.HasPrefix(name, "docsmcp-e2e-") || !gone(pid) {
 			continue
 		}
 		t.Logf("removing stack %s, left by a run that is gone", name)
@@ -332,6 +333,12 @@ func (s *stack) removeStale(ctx context.Context, t *testing.T) {
 		stale.remove(t)
 		stale.removeImages(t)
 	}
+}
+
+// gone reports whether no process has the id pid.
+func gone(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return err != nil || errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }
 
 // remove takes the stack down and waits until its containers are gone,
