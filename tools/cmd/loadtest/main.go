@@ -4,7 +4,8 @@
 //
 // Each of -sessions workers runs sessions one after another: initialize,
 // then -calls rounds of mod_search_docs followed by mod_read_doc of the
-// first hit, then DELETE. A session the server no longer knows (HTTP 404:
+// first hit (back to back, or -pause apart, as an assistant calls), then
+// DELETE. A session the server no longer knows (HTTP 404:
 // its replica died, or was replaced behind a load balancer) is started
 // again, as the specification tells clients to, and the call retried once
 // on the new session; the report counts these re-initialisations apart
@@ -66,6 +67,7 @@ type config struct {
 	duration time.Duration
 	total    int
 	calls    int
+	pause    time.Duration
 	query    string
 	protocol string
 	token    string
@@ -83,6 +85,7 @@ func main() {
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long the workers run (ignored with -total)")
 	flag.IntVar(&cfg.total, "total", 0, "run this many sessions in all, then stop (0: run for -duration)")
 	flag.IntVar(&cfg.calls, "calls", 10, "search+read rounds per session before its DELETE")
+	flag.DurationVar(&cfg.pause, "pause", 0, "wait this long between a session's rounds, as an assistant waits between its calls (0: back to back)")
 	flag.StringVar(&cfg.query, "query", "hook", "the query of mod_search_docs")
 	flag.StringVar(&cfg.protocol, "protocol", mcp.ProtocolVersion20250618, "MCP protocol version (2026-07-28 has no sessions: no initialize or DELETE)")
 	flag.StringVar(&cfg.token, "token", os.Getenv("DOCS_MCP_AUTH_TOKEN"), "bearer token, if the server needs one (default $DOCS_MCP_AUTH_TOKEN)")
@@ -149,8 +152,8 @@ func (s *stats) fail(op string, err error) {
 }
 
 func run(ctx context.Context, cfg config, out io.Writer) error {
-	if cfg.sessions < 1 || cfg.calls < 0 || cfg.total < 0 {
-		return errors.New("-sessions must be at least 1, -calls and -total not negative")
+	if cfg.sessions < 1 || cfg.calls < 0 || cfg.total < 0 || cfg.pause < 0 {
+		return errors.New("-sessions must be at least 1, -calls, -total and -pause not negative")
 	}
 	st := &stats{latencies: map[string][]time.Duration{}, errors: map[string]int{}, statuses: map[int]int{}}
 	httpClient := &http.Client{Transport: &recorder{st: st, next: &http.Transport{
@@ -252,6 +255,13 @@ func session(ctx context.Context, cfg config, opts []transport.StreamableHTTPCOp
 		return path, err
 	}
 	for i := 0; i < cfg.calls && (i == 0 || ctx.Err() == nil); i++ {
+		if i > 0 && cfg.pause > 0 {
+			select {
+			case <-time.After(cfg.pause):
+			case <-ctx.Done():
+				return
+			}
+		}
 		path, err := do(opSearch, "mod_search_docs", map[string]any{"query": cfg.query})
 		if err != nil || path == "" {
 			continue

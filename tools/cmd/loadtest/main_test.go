@@ -49,6 +49,21 @@ func TestRun(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+
+	// -pause waits between a session's rounds and still runs each one; a
+	// negative pause is refused.
+	out.Reset()
+	paced := config{url: url, sessions: 1, total: 1, calls: 3, pause: 10 * time.Millisecond, query: "hook", protocol: "2025-06-18"}
+	if err := run(context.Background(), paced, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := `(?m)^  read +n=3 +errors=0 p50=`; !regexp.MustCompile(want).MatchString(out.String()) {
+		t.Errorf("paced report lacks %q:\n%s", want, out.String())
+	}
+	paced.pause = -time.Second
+	if err := run(context.Background(), paced, io.Discard); err == nil {
+		t.Error("a negative -pause was accepted")
+	}
 }
 
 // build compiles the docs-mcp server of this repository.
