@@ -287,9 +287,14 @@ func (t *tree) watchParents() error {
 
 // addTree watches dir and every folder below it, skipping .git,
 // node_modules and symlinked folders (never followed, as in the corpus).
-// Folders that vanish or are closed to us are skipped; reaching a watch
-// limit is a fallbackError.
+// dir itself may be a link to a folder, which the corpus follows too (its
+// os.Root does): a trailing separator makes WalkDir follow it, and the
+// paths stay under dir. Folders that vanish or are closed to us are
+// skipped; reaching a watch limit is a fallbackError.
 func (t *tree) addTree(dir string) error {
+	if info, err := os.Lstat(dir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		dir += string(filepath.Separator)
+	}
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != dir {

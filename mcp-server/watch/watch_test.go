@@ -127,6 +127,35 @@ func TestNotifySkips(t *testing.T) {
 	}
 }
 
+// A docs folder that is itself a link to a folder (a data root whose
+// docs live elsewhere) is followed, as the corpus follows it: its folders
+// are watched, and edits and new folders under it are reported by their
+// paths under the link.
+func TestNotifyLinkedRoot(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "elsewhere")
+	mcptest.WriteFile(t, filepath.Join(real, "guide", "intro.md"), "# Intro\n")
+	dir := filepath.Join(base, "root", "docs")
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, dir); err != nil {
+		t.Fatal(err)
+	}
+	w, batches := run(t, config(func(c *Config) { c.Mode = Auto; c.Dir = dir }))
+	if w.Method() != MethodNotify {
+		t.Fatalf("method = %s, want fsnotify", w.Method())
+	}
+	mcptest.WriteFile(t, filepath.Join(real, "guide", "intro.md"), "# Intro, edited\n")
+	expect(t, batches, "guide/intro.md after an edit through the link's target", hasPath("guide/intro.md"))
+	mcptest.WriteFile(t, filepath.Join(dir, "new", "first.md"), "# First\n")
+	expect(t, batches, "the new folder", func(b Batch) bool {
+		return b.All || slices.ContainsFunc(b.Paths, func(p string) bool { return p == "new" || strings.HasPrefix(p, "new/") })
+	})
+	mcptest.WriteFile(t, filepath.Join(dir, "new", "second.md"), "# Second\n")
+	expect(t, batches, "new/second.md", hasPath("new/second.md"))
+}
+
 // Events that arrive while a batch is being applied make one batch, however
 // many there are: a git checkout of a thousand files is one update.
 func TestCoalesce(t *testing.T) {
