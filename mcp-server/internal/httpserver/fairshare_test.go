@@ -259,7 +259,7 @@ func sessionChurn(t *testing.T, from net.IP) {
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	var opened, refused atomic.Int64
+	var opened, refused, limited atomic.Int64
 	for range 8 {
 		wg.Go(func() {
 			for {
@@ -271,6 +271,9 @@ func sessionChurn(t *testing.T, from net.IP) {
 				status, _, h, err := post(url, "", initialize)
 				if err != nil || status != 200 {
 					refused.Add(1)
+					if status == http.StatusTooManyRequests {
+						limited.Add(1)
+					}
 					continue
 				}
 				opened.Add(1)
@@ -283,7 +286,10 @@ func sessionChurn(t *testing.T, from net.IP) {
 	defer func() {
 		close(stop)
 		wg.Wait()
-		t.Logf("the loops opened %d sessions; %d initializes were refused", opened.Load(), refused.Load())
+		t.Logf("the loops opened %d sessions; %d initializes were refused, %d of them 429", opened.Load(), refused.Load(), limited.Load())
+		if limited.Load() == 0 {
+			t.Error("no initialize of the loops was refused 429: their rate is not bounded (--session-rate)")
+		}
 	}()
 	waitUntil(t, "the sessions at the cap", func() bool {
 		u := usage(health(t, p), "sessions")
