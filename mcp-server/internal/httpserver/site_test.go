@@ -1,7 +1,6 @@
 package httpserver
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,56 +13,16 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 )
 
-// page is what a browser sees of a response.
-type page struct {
-	Status      int
-	ContentType string
-	Location    string
-	ETag        bool
-	LastMod     bool
-	Body        string // the first line
-}
-
-func get(t *testing.T, base, path string, header http.Header) page {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(string(body), "\n")
-	return page{
-		Status:      res.StatusCode,
-		ContentType: res.Header.Get("Content-Type"),
-		Location:    res.Header.Get("Location"),
-		ETag:        res.Header.Get("ETag") != "",
-		LastMod:     res.Header.Get("Last-Modified") != "",
-		Body:        first,
-	}
-}
-
 // TestWikiNotBuilt serves a page that says how to build the wiki, while
 // MCP keeps working.
 func TestWikiNotBuilt(t *testing.T) {
 	f := newFixture(t, func(o *setup) { o.SiteDir = filepath.Join(t.TempDir(), "missing") })
-	got := get(t, f.http.URL, "/wiki/", nil)
-	if got.Status != http.StatusServiceUnavailable || got.ContentType != "text/html; charset=utf-8" {
-		t.Errorf("status %d, type %q; want 503 text/html", got.Status, got.ContentType)
-	}
 	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/wiki/", nil)
-	if body := string(do(t, req).body); !strings.Contains(body, "go run ./tools/cmd/wiki build") {
+	got := do(t, req)
+	if ct := got.header.Get("Content-Type"); got.status != http.StatusServiceUnavailable || ct != "text/html; charset=utf-8" {
+		t.Errorf("status %d, type %q; want 503 text/html", got.status, ct)
+	}
+	if body := string(got.body); !strings.Contains(body, "go run ./tools/cmd/wiki build") {
 		t.Errorf("page does not say how to build the wiki:\n%s", body)
 	}
 	f.initialize(t, nil)
@@ -77,8 +36,9 @@ func TestWikiNotBuilt(t *testing.T) {
 func TestWikiOff(t *testing.T) {
 	f := newFixture(t, func(o *setup) { o.NoWiki = true })
 	for _, path := range []string{"/", "/wiki", "/wiki/", "/wiki/index.html"} {
-		if got := get(t, f.http.URL, path, nil); got.Status != http.StatusNotFound {
-			t.Errorf("GET %s: %d; want 404", path, got.Status)
+		req, _ := http.NewRequest(http.MethodGet, f.http.URL+path, nil)
+		if got := do(t, req); got.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d; want 404", path, got.status)
 		}
 	}
 	f.initialize(t, nil)

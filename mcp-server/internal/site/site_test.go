@@ -36,32 +36,17 @@ type page struct {
 	Body        string // the first line
 }
 
+// get fetches base+path and returns what a browser sees of it.
 func get(t *testing.T, base, path string, header http.Header) page {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(string(body), "\n")
+	res := fetch(t, base+path, header)
+	first, _, _ := strings.Cut(string(res.body), "\n")
 	return page{
-		Status:      res.StatusCode,
-		ContentType: res.Header.Get("Content-Type"),
-		Location:    res.Header.Get("Location"),
-		ETag:        res.Header.Get("ETag") != "",
-		LastMod:     res.Header.Get("Last-Modified") != "",
+		Status:      res.status,
+		ContentType: res.header.Get("Content-Type"),
+		Location:    res.header.Get("Location"),
+		ETag:        res.header.Get("ETag") != "",
+		LastMod:     res.header.Get("Last-Modified") != "",
 		Body:        first,
 	}
 }
@@ -98,8 +83,7 @@ func TestWiki(t *testing.T) {
 // 304 while the file is unchanged.
 func TestWikiRevalidation(t *testing.T) {
 	base := serve(t, "testdata/site")
-	req, _ := http.NewRequest(http.MethodGet, base+"/wiki/css/site.css", nil)
-	first := do(t, req)
+	first := fetch(t, base+"/wiki/css/site.css", nil)
 	tests := []struct {
 		name   string
 		header string
@@ -172,12 +156,8 @@ func TestWikiPrecompressed(t *testing.T) {
 		{"/wiki/archive.br", "br", got{200, "application/octet-stream", "", "", "<html>standalone brotli"}},
 		{"/wiki/archive.gz", "gzip", got{200, "application/gzip", "", "", "<html>standalone gzip"}},
 	} {
-		req, err := http.NewRequest(http.MethodGet, base+tt.path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Accept-Encoding", tt.accept) // set by hand: the transport does not decode then
-		res := do(t, req)
+		// Set by hand, the transport does not decode the answer.
+		res := fetch(t, base+tt.path, http.Header{"Accept-Encoding": {tt.accept}})
 		g := got{res.status, res.header.Get("Content-Type"), res.header.Get("Content-Encoding"), res.header.Get("Vary"), string(res.body)}
 		if diff := cmp.Diff(tt.want, g); diff != "" {
 			t.Errorf("GET %s, Accept-Encoding %q (-want +got):\n%s", tt.path, tt.accept, diff)
@@ -186,12 +166,7 @@ func TestWikiPrecompressed(t *testing.T) {
 	// A variant asked for by its own name (issue 35) is not found: it is
 	// served only as its plain file's encoding.
 	for _, path := range []string{"/wiki/app.js.br", "/wiki/app.js.gz", "/wiki/data.json.gz"} {
-		req, err := http.NewRequest(http.MethodGet, base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Accept-Encoding", "br, gzip")
-		if res := do(t, req); res.status != http.StatusNotFound {
+		if res := fetch(t, base+path, http.Header{"Accept-Encoding": {"br, gzip"}}); res.status != http.StatusNotFound {
 			t.Errorf("GET %s: %d %q, want 404", path, res.status, res.header.Get("Content-Type"))
 		}
 	}
@@ -204,16 +179,25 @@ type response struct {
 	body   []byte
 }
 
-func do(t *testing.T, req *http.Request) response {
+// fetch GETs url with header, following no redirect.
+func fetch(t *testing.T, url string, header http.Header) response {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", req.Method, req.URL.Path, err)
+		t.Fatalf("GET %s: read body: %v", url, err)
 	}
 	return response{status: res.StatusCode, header: res.Header, body: body}
 }
