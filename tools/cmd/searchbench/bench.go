@@ -165,20 +165,10 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	start := time.Now()
 	args = append(args, cfg.cacheArgs()...)
-	proc := exec.CommandContext(ctx, bin, append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel)...)
-	proc.Stderr = serverLog
-	stdin, err := proc.StdinPipe()
+	cl, proc, err := startServer(ctx, bin, append(args, "--stdio", "--log-format", "json", "--log-level", cfg.LogLevel), serverLog)
 	if err != nil {
 		return err
 	}
-	stdout, err := proc.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := proc.Start(); err != nil {
-		return fmt.Errorf("start server: %w", err)
-	}
-	cl := newSearcher(stdin, stdout)
 	defer stop(cl, proc)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // see searcher
 	if err := cl.initialize(ctx); err != nil {

@@ -43,6 +43,25 @@ type searcher struct {
 	calls int
 }
 
+// startServer starts bin with args, its log going to stderr, and returns
+// a searcher speaking to it over its stdin and stdout; stop ends both.
+func startServer(ctx context.Context, bin string, args []string, stderr io.Writer) (*searcher, *exec.Cmd, error) {
+	proc := exec.CommandContext(ctx, bin, args...)
+	proc.Stderr = stderr
+	stdin, err := proc.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := proc.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := proc.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start server: %w", err)
+	}
+	return newSearcher(stdin, stdout), proc, nil
+}
+
 func newSearcher(in io.WriteCloser, out io.Reader) *searcher {
 	return &searcher{in: in, out: bufio.NewReaderSize(out, 1<<20)}
 }

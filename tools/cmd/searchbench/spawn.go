@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -94,20 +93,10 @@ func spawnBench(ctx context.Context, bin string, args []string, docsDir string, 
 // spawn to the answer.
 func spawnSearch(ctx context.Context, bin string, args []string, text string, limit int) (int, int, time.Duration, error) {
 	begin := time.Now()
-	proc := exec.CommandContext(ctx, bin, append(args, "--stdio", "--log-level", "warn")...)
-	proc.Stderr = io.Discard
-	stdin, err := proc.StdinPipe()
+	cl, proc, err := startServer(ctx, bin, append(args, "--stdio", "--log-level", "warn"), io.Discard)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	stdout, err := proc.StdoutPipe()
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if err := proc.Start(); err != nil {
-		return 0, 0, 0, err
-	}
-	cl := newSearcher(stdin, stdout)
 	defer stop(cl, proc)
 	if err := cl.initialize(ctx); err != nil {
 		return 0, 0, 0, err
@@ -120,20 +109,10 @@ func spawnSearch(ctx context.Context, bin string, args []string, text string, li
 // that it writes its cache.
 func warmCache(ctx context.Context, bin string, args []string) error {
 	logs := newLogWatch()
-	proc := exec.CommandContext(ctx, bin, append(args, "--stdio", "--log-format", "json")...)
-	proc.Stderr = logs
-	stdin, err := proc.StdinPipe()
+	cl, proc, err := startServer(ctx, bin, append(args, "--stdio", "--log-format", "json"), logs)
 	if err != nil {
 		return err
 	}
-	stdout, err := proc.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := proc.Start(); err != nil {
-		return err
-	}
-	cl := newSearcher(stdin, stdout)
 	defer stop(cl, proc)
 	if err := cl.initialize(ctx); err != nil {
 		return err
