@@ -88,11 +88,7 @@ func TestOAuthRequireAccessTokenType(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := newFixture(t, func(o *setup) { o.OAuth = verifier })
-		status := func(token string) result {
-			req := f.rpc(t, "", initializeBody)
-			req.Header.Set("Authorization", "Bearer "+token)
-			return do(t, req)
-		}
+		status := func(token string) result { return f.initializeAs(t, token) }
 		if res := status(real); res.status != http.StatusOK {
 			t.Errorf("require at+jwt %v: the provider's access token: %d %s", require, res.status, res.body)
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/idp"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 )
 
 // TestOAuthIssuerDownNewKey checks, with a real OpenID provider, the
@@ -18,16 +17,9 @@ import (
 func TestOAuthIssuerDownNewKey(t *testing.T) {
 	const audience = "https://docs.example.com/mcp"
 	provider := idp.Start(t, []string{audience}, "docs:read")
-	verifier, err := oauth.New(oauthConfig(provider.Issuer, audience))
-	if err != nil {
-		t.Fatal(err)
-	}
+	verifier := verifierOf(t, provider.Issuer, audience)
 	f := newFixture(t, func(o *setup) { o.OAuth = verifier })
-	status := func(token string) result {
-		req := f.rpc(t, "", initializeBody)
-		req.Header.Set("Authorization", "Bearer "+token)
-		return do(t, req)
-	}
+	status := func(token string) result { return f.initializeAs(t, token) }
 	before := provider.AuthorizationCode("alice", audience, "docs:read")
 	if res := status(before); res.status != http.StatusOK {
 		t.Fatalf("a token of the provider's key: %d %s", res.status, res.body)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/idp"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -20,10 +19,7 @@ import (
 func TestOAuthSessionOfAnotherSubject(t *testing.T) {
 	const audience = "https://docs.example.com/mcp"
 	provider := idp.Start(t, []string{audience}, "docs:read")
-	verifier, err := oauth.New(oauthConfig(provider.Issuer, audience))
-	if err != nil {
-		t.Fatal(err)
-	}
+	verifier := verifierOf(t, provider.Issuer, audience)
 	f := newFixture(t, func(o *setup) { o.OAuth = verifier })
 	alice := provider.AuthorizationCode("alice", audience, "docs:read")
 	bob := provider.AuthorizationCode("bob", audience, "docs:read")
@@ -63,10 +59,7 @@ func TestOAuthSessionOfAnotherSubject(t *testing.T) {
 func TestOAuthEvictionLog(t *testing.T) {
 	const audience = "https://docs.example.com/mcp"
 	provider := idp.Start(t, []string{audience}, "docs:read")
-	verifier, err := oauth.New(oauthConfig(provider.Issuer, audience))
-	if err != nil {
-		t.Fatal(err)
-	}
+	verifier := verifierOf(t, provider.Issuer, audience)
 	var logs mcptest.Buffer
 	f := newFixture(t, func(o *setup) {
 		o.OAuth, o.MaxSessionsPerSubject = verifier, 1

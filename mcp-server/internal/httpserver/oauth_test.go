@@ -31,10 +31,7 @@ import (
 func TestOAuthSubjects(t *testing.T) {
 	const audience = "https://docs.example.com/mcp"
 	provider := idp.Start(t, []string{audience}, "docs:read")
-	verifier, err := oauth.New(oauthConfig(provider.Issuer, audience))
-	if err != nil {
-		t.Fatal(err)
-	}
+	verifier := verifierOf(t, provider.Issuer, audience)
 	root, _ := filepath.Abs(testRoot)
 	_, mcpSrv, o := parts(t, root, 0)
 	mcpSrv.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -165,6 +162,24 @@ func TestOAuthChallengeCORS(t *testing.T) {
 }
 
 // oauthConfig is oauth.DefaultConfig for issuer and audience.
+// verifierOf is a verifier of the issuer's access tokens for audience.
+func verifierOf(t *testing.T, issuer, audience string) *oauth.Verifier {
+	t.Helper()
+	verifier, err := oauth.New(oauthConfig(issuer, audience))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return verifier
+}
+
+// initializeAs posts an initialize with token as its bearer token.
+func (f *fixture) initializeAs(t *testing.T, token string) result {
+	t.Helper()
+	req := f.rpc(t, "", initializeBody)
+	req.Header.Set("Authorization", "Bearer "+token)
+	return do(t, req)
+}
+
 func oauthConfig(issuer, audience string) oauth.Config {
 	cfg := oauth.DefaultConfig()
 	cfg.Issuer, cfg.Audience = issuer, audience
