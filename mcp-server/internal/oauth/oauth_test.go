@@ -108,11 +108,20 @@ func ecKey(t testing.TB, kid string) jose.JSONWebKey {
 	return jose.JSONWebKey{Key: k, KeyID: kid, Algorithm: string(jose.ES256), Use: "sig"}
 }
 
-// sign makes a JWT of claims with key.
+// sign makes an access token (typ at+jwt) of claims with key.
 func sign(t testing.TB, key jose.JSONWebKey, claims any) string {
 	t.Helper()
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(key.Algorithm), Key: key},
-		(&jose.SignerOptions{}).WithType("at+jwt"))
+	return signTyped(t, key, claims, "at+jwt")
+}
+
+// signTyped makes a JWT of claims with key and the header typ ("": none).
+func signTyped(t testing.TB, key jose.JSONWebKey, claims any, typ string) string {
+	t.Helper()
+	opts := &jose.SignerOptions{}
+	if typ != "" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(key.Algorithm), Key: key}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,21 +365,7 @@ func TestAccessTokenType(t *testing.T) {
 	key := ecKey(t, "k")
 	is := newIssuer(t, key)
 	claims := claimsFor(is.srv.URL, time.Now(), nil)
-	typed := func(typ string) string {
-		opts := &jose.SignerOptions{}
-		if typ != "" {
-			opts = opts.WithType(jose.ContentType(typ))
-		}
-		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tok, err := jwt.Signed(signer).Claims(claims).Serialize()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok
-	}
+	typed := func(typ string) string { return signTyped(t, key, claims, typ) }
 	for _, require := range []bool{true, false} {
 		cfg := testConfig(is.srv.URL, audience)
 		cfg.RequireAccessTokenType = require
