@@ -19,6 +19,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
@@ -64,7 +65,7 @@ func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App 
 	return &cli.App{
 		Name:      "docs-mcp",
 		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
-		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]\ndocs-mcp index --write FILE | --check FILE",
 		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
 assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
 registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
@@ -107,7 +108,7 @@ root or docs folder, an unusable flag value).`,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Flags:           append(flags(), oauthFlags()...),
-		Commands:        []*cli.Command{healthcheckCommand(stdout)},
+		Commands:        []*cli.Command{healthcheckCommand(stdout), indexCommand(stdout)},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return explainUsage(c.App.Flags, err)
 		},
@@ -143,7 +144,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	corpusCfg, opts := cfg.Corpus, cfg.MCP
 	corpusCfg.Logger = log
-	corpusCfg.Derive = append(corpusCfg.Derive, mcpserver.DeriveFolders)
+	corpusCfg.Derive = append(corpusCfg.Derive, mcpserver.DeriveFolders, docsmap.Derive)
 	opts.Version, opts.Logger, opts.Budgets = cfg.Version, log, budget.New()
 	var m *metrics.Metrics // HTTP mode serves them at /metrics
 	if !cfg.Stdio {

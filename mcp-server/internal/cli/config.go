@@ -54,6 +54,10 @@ const authTokenEnv = "DOCS_MCP_AUTH_TOKEN"
 
 const minResultBytes = 1 << 10
 
+// minMapBytes is the smallest budget of the map of the docs: room for its
+// heading, the top folders' counts and the hooks' groups.
+const minMapBytes = 1 << 10
+
 func flags() []cli.Flag {
 	content, docsCfg, web := mcpserver.DefaultConfig(), corpus.DefaultConfig(), httpserver.DefaultConfig()
 	work := content.Work
@@ -68,6 +72,8 @@ func flags() []cli.Flag {
 			Usage: "the folder holding mod_hooks.json, relative to the data root unless absolute"},
 		&cli.IntFlag{Name: "max-result-bytes", EnvVars: []string{envName("max-result-bytes")}, Value: content.MaxResultBytes,
 			Usage: "most bytes of text one tool result carries; longer results are cut on a line boundary and say how to continue (at least 1024)"},
+		&cli.IntFlag{Name: "map-bytes", EnvVars: []string{envName("map-bytes")}, Value: content.MapBytes,
+			Usage: "most bytes of the map of the docs (docs://map, the mod_modding_context prompt, docs-mcp index); a larger tree folds its deeper folders into counts (at least 1024)"},
 		&cli.Int64Flag{Name: "max-doc-bytes", EnvVars: []string{envName("max-doc-bytes")}, Value: docsCfg.MaxDocBytes,
 			Usage: "docs larger than this are skipped with a warning"},
 		&cli.IntFlag{Name: "max-concurrent-work", EnvVars: []string{envName("max-concurrent-work")}, Value: work.Running, DefaultText: "the number of cores less one (at least 1)",
@@ -151,6 +157,7 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	cfg.Corpus.MaxDocBytes = c.Int64("max-doc-bytes")
 	cfg.MCP.MaxResultBytes = c.Int("max-result-bytes")
+	cfg.MCP.MapBytes = c.Int("map-bytes")
 	cfg.MCP.MaxSubscriptions = c.Int("max-subscriptions")
 	cfg.MCP.MaxQueued = c.Int("max-queued-notifications")
 	cfg.MCP.Work = budget.WorkLimits{Running: c.Int("max-concurrent-work"), PerClient: c.Int("max-client-work"),
@@ -163,6 +170,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if cfg.MCP.MaxResultBytes < minResultBytes {
 		return cfg, usagef("--max-result-bytes %d is too small: use at least %d", cfg.MCP.MaxResultBytes, minResultBytes)
+	}
+	if cfg.MCP.MapBytes < minMapBytes {
+		return cfg, usagef("--map-bytes %d is too small: use at least %d", cfg.MCP.MapBytes, minMapBytes)
 	}
 	if cfg.MCP.Work.Running < 1 || cfg.MCP.Work.PerClient < 1 {
 		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.MCP.Work.Running, cfg.MCP.Work.PerClient)

@@ -106,6 +106,25 @@ func frontMatterFence(text string) string {
 // returns the number of lines it spans (0 when there is none) and its
 // top-level title, if any.
 func frontMatter(text string) (end int, title string) {
+	return frontMatterField(text, "title")
+}
+
+// Description returns the description given in a doc's front matter (a
+// top-level description key, one line), or "".
+func Description(text string) string {
+	_, d := frontMatterField(text, "description")
+	return d
+}
+
+// BodyLine returns the 1-based line where a doc's text starts after its
+// front matter (1 when there is none).
+func BodyLine(text string) int {
+	end, _ := frontMatter(text)
+	return end + 1
+}
+
+// frontMatterField is frontMatter for any top-level key.
+func frontMatterField(text, field string) (end int, value string) {
 	fence := frontMatterFence(text)
 	if fence == "" {
 		return 0, ""
@@ -119,14 +138,14 @@ func frontMatter(text string) (end int, title string) {
 		var line string
 		line, rest = CutLine(rest)
 		if strings.TrimSpace(line) == fence {
-			return i + 1, title
+			return i + 1, value
 		}
-		if title != "" || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		if value != "" || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
 			continue
 		}
-		key, value, ok := strings.Cut(line, sep)
-		if ok && strings.TrimSpace(key) == "title" {
-			title = unquote(strings.TrimSpace(value))
+		key, v, ok := strings.Cut(line, sep)
+		if ok && strings.TrimSpace(key) == field {
+			value = unquote(strings.TrimSpace(v))
 		}
 	}
 	return 0, "" // an unclosed fence is not front matter

@@ -19,7 +19,8 @@ import (
 //     subscriptions/listen that asked for it (resources/list lists the
 //     snapshot served: see listDocs);
 //   - every subscription to the URI of a doc added, removed or changed,
-//     or of a changed repository file, gets
+//     of a changed repository file, or of the map of the docs when it
+//     changed (docs://map: see docsMap), gets
 //     notifications/resources/updated for it, whether resources/subscribe
 //     or subscriptions/listen made it; others get nothing.
 //
@@ -43,6 +44,9 @@ func (s *Server) Publish(c docs.Change) {
 		case s.opts.ContributingPath:
 			touched = append(touched, contributingURI)
 		}
+	}
+	if _, changed := s.docsMap(); changed {
+		touched = append(touched, mapURI)
 	}
 	deliveries := s.subs.deliveries(listed, touched)
 	s.log.Debug("publish", "touched", len(touched), "listed", listed, "notifications", len(deliveries))

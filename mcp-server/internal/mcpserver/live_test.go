@@ -17,6 +17,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
@@ -49,7 +50,7 @@ func runCorpus(t testing.TB, cfg Config, docsDir string, mode watch.Mode) (*Serv
 	cc.DataRoot, cc.DocsPath = cfg.DataRoot, docsDir
 	cc.Files = []string{cfg.RegistryPath, cfg.ContributingPath}
 	cc.Watch, cc.PollInterval = mode, 20*time.Millisecond
-	cc.Derive = []func(prev, next *docs.Snapshot){DeriveFolders} // as the CLI wires it
+	cc.Derive = []func(prev, next *docs.Snapshot){DeriveFolders, docsmap.Derive} // as the CLI wires it
 	c := corpus.New(cc)
 	srv := New(cfg, c)
 	mcptest.Background(t, "Run", func(ctx context.Context) error { return c.Run(ctx, srv.Publish) })

@@ -21,7 +21,6 @@ var usingTools string
 // Bounds of the prompt's parts, so that it stays pasteable into any chat.
 const (
 	maxConventionsBytes = 2 << 10
-	maxDocListBytes     = 2 << 10
 	maxTaskBytes        = 1 << 10
 )
 
@@ -56,8 +55,9 @@ func (s *Server) moddingContext(task, hook string) string {
 	b.WriteString(strings.Replace(layout, "# Repository layout", "## Layout", 1))
 	b.WriteString("\n## Conventions (from CONTRIBUTING.md)\n\n")
 	b.WriteString(s.conventions())
-	b.WriteString("\n## Docs\n\n")
-	b.WriteString(docList(s.corpus.Snapshot()))
+	b.WriteString("\n")
+	text, _ := s.docsMap() // the same text as docs://map
+	b.WriteString(text)
 	b.WriteString("\n" + usingTools)
 	return b.String()
 }
@@ -97,25 +97,6 @@ func (s *Server) conventions() string {
 		return "(CONTRIBUTING.md has no \"## Conventions\" section; read it with mod_read_contributing)\n"
 	}
 	return clip(strings.TrimSpace(strings.Join(section, "\n")), maxConventionsBytes) + "\n"
-}
-
-// docList lists doc paths and titles, as many as fit the bound.
-func docList(snap *docs.Snapshot) string {
-	var b strings.Builder
-	all := snap.Docs()
-	var buf []byte // each doc's text, decoded for its title
-	for i, d := range all {
-		line := fmt.Sprintf("- %s: %s\n", d.Path, d.TitleIn(&buf))
-		if b.Len()+len(line) > maxDocListBytes {
-			fmt.Fprintf(&b, "- … and %d more: list them with mod_list_doc_paths\n", len(all)-i)
-			break
-		}
-		b.WriteString(line)
-	}
-	if len(all) == 0 {
-		b.WriteString("(docs/ holds no Markdown files)\n")
-	}
-	return b.String()
 }
 
 // clip cuts s to at most n bytes on a rune boundary, marking the cut.

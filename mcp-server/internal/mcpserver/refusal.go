@@ -90,7 +90,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 		uri := m.Params.URI
 		var reason string
 		switch {
-		case strings.HasPrefix(uri, docScheme):
+		case isDocURI(uri):
 			docPart, _ := cutFragment(uri) // a section's anchor is checked when it is read
 			p, err := docPathOf(docPart)
 			if err == nil {
@@ -100,7 +100,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 				return nil
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
-		case strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
+		case uri == mapURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
 			return nil // mcp-go's handlers answer these
 		default:
 			// No handler would match: mcp-go says so without the URI in

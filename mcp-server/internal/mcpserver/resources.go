@@ -58,6 +58,7 @@ func needsEscape(p string) bool {
 // listed by listDocs, from the snapshot served.
 func (s *Server) addResources(m *server.MCPServer) {
 	resources := []server.ServerResource{
+		s.mapResource(),
 		server.ServerResource{
 			Resource: mcp.NewResource(registryURI, registryURI,
 				mcp.WithResourceTitle("Hook registry (framework/mod_hooks.json)"),
@@ -267,7 +268,7 @@ func docPathOf(uri string) (string, error) {
 // repository files, or a doc in the snapshot served (once there is one).
 func (s *Server) serves(ctx context.Context, uri string) bool {
 	switch uri {
-	case registryURI, contributingURI, layoutURI:
+	case registryURI, contributingURI, layoutURI, mapURI:
 		return true
 	}
 	p, err := docPathOf(uri)
@@ -288,7 +289,7 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 // and the nearest valid paths ride in it.
 func (s *Server) resolveDocURI(ctx context.Context, req *mcp.ReadResourceRequest) {
 	uri := req.Params.URI
-	if !strings.HasPrefix(uri, docScheme) || s.awaitDocs(ctx) != nil {
+	if !isDocURI(uri) || s.awaitDocs(ctx) != nil {
 		return
 	}
 	docPart, frag := cutFragment(uri)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
@@ -36,6 +37,7 @@ type Config struct {
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	MaxResultBytes   int    // the most text one tool call returns
+	MapBytes         int    // the most text of the map of the docs (docs://map, the prompt)
 	// WikiURL is where the wiki is served, an absolute URL ending in
 	// /wiki/ (from --public-url): search hits link to their sections
 	// there, and initialize gives it as websiteUrl. Empty: per request,
@@ -59,6 +61,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		MaxResultBytes:   DefaultMaxResultBytes,
+		MapBytes:         docsmap.DefaultBytes,
 		Logger:           slog.New(slog.DiscardHandler),
 		MaxSubscriptions: DefaultMaxSubscriptions,
 		MaxQueued:        DefaultMaxQueuedNotifications,
@@ -88,6 +91,7 @@ type Server struct {
 	corpus    Corpus
 	log       *slog.Logger
 	hookCache hookCache
+	mapCache  mapCache
 	mcp       *server.MCPServer
 	subs      *subscriptions
 	work      *budget.Queue // tool calls and doc reads take turns here

@@ -53,7 +53,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		if err == nil {
 			n = 0
 			for _, r := range res.Resources {
-				if strings.HasPrefix(r.URI, docScheme) {
+				if isDocURI(r.URI) {
 					n++
 				}
 			}
