@@ -41,7 +41,7 @@ const (
 
 func (s *Server) identityOptions() []server.ServerOption {
 	opts := []server.ServerOption{
-		server.WithIcons(mcp.Icon{Src: iconURI, MIMEType: "image/svg+xml", Sizes: []string{"any"}}),
+		server.WithIcons(mcp.Icon{Src: s.iconSrc(), MIMEType: "image/svg+xml", Sizes: []string{"any"}}),
 		server.WithCacheHints(0, mcp.CacheScopePrivate),
 	}
 	for _, m := range []mcp.MCPMethod{mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesTemplatesList, mcp.MethodServerDiscover} {
@@ -53,9 +53,41 @@ func (s *Server) identityOptions() []server.ServerOption {
 	return opts
 }
 
+// iconSrc is where a client gets the icon: the wiki's favicon.svg (the
+// same file) when the wiki's URL is known, else the icon itself as a data
+// URI, the only way to it over stdio.
+func (s *Server) iconSrc() string {
+	if s.opts.WikiURL != "" {
+		return s.opts.WikiURL + "favicon.svg"
+	}
+	return iconURI
+}
+
+// shortServerInfo names the server on a 2026-07-28 result other than
+// server/discover's. The revision asks a server to identify itself in
+// every result's _meta, and mcp-go stamps there the whole identity, the
+// icon included (about 1 KB as a data URI, on every answer, a search for
+// an absent word too); name and version identify it, and server/discover
+// and initialize give the rest. mcp-go keeps a serverInfo a hook has set.
+func (s *Server) shortServerInfo(ctx context.Context, _ any, method mcp.MCPMethod, _ any, result any) {
+	if method == mcp.MethodServerDiscover || method == mcp.MethodInitialize {
+		return
+	}
+	if info := server.RequestProtocolInfoFromContext(ctx); info == nil || !info.Modern {
+		return
+	}
+	if r, ok := result.(mcp.ResultMetadata); ok {
+		if meta := r.EnsureResultMeta(); meta != nil && meta.ServerInfo() == nil {
+			meta.SetServerInfo(mcp.Implementation{Name: "docs-mcp", Version: s.opts.Version})
+		}
+	}
+}
+
 // identityHooks give initialize the wiki as the client reached it (when
-// no public URL is set) and docs results their cache hints.
+// no public URL is set), 2026-07-28 results a short serverInfo, and docs
+// results their cache hints.
 func (s *Server) identityHooks(h *server.Hooks) {
+	h.AddOnSuccess(s.shortServerInfo)
 	h.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		if res.ServerInfo.WebsiteURL == "" {
 			res.ServerInfo.WebsiteURL = s.wikiURL(ctx)

@@ -14,14 +14,19 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
-// TestIdentity: initialize gives the wiki as websiteUrl, the icon as a
-// data: URI of icon.svg, and every tool a title.
+// TestIdentity: initialize gives the wiki as websiteUrl and the icon as
+// the wiki's favicon.svg when the wiki's URL is known, else as a data:
+// URI of icon.svg, and every tool a title.
 func TestIdentity(t *testing.T) {
 	c, init := initialize(t, newServer(t, fixtureRoot, func(c *Config) { c.WikiURL = "https://docs.example/wiki/" }))
 	if got := init.ServerInfo.WebsiteURL; got != "https://docs.example/wiki/" {
 		t.Errorf("websiteUrl %q", got)
 	}
-	if len(init.ServerInfo.Icons) != 1 || init.ServerInfo.Icons[0].MIMEType != "image/svg+xml" {
+	if len(init.ServerInfo.Icons) != 1 || init.ServerInfo.Icons[0].MIMEType != "image/svg+xml" || init.ServerInfo.Icons[0].Src != "https://docs.example/wiki/favicon.svg" {
+		t.Fatalf("icons %+v, want the wiki's favicon.svg", init.ServerInfo.Icons)
+	}
+	_, init = initialize(t, newServer(t, fixtureRoot))
+	if len(init.ServerInfo.Icons) != 1 {
 		t.Fatalf("icons %+v", init.ServerInfo.Icons)
 	}
 	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(init.ServerInfo.Icons[0].Src, "data:image/svg+xml;base64,"))
@@ -45,6 +50,38 @@ func TestIdentity(t *testing.T) {
 	b, err := json.Marshal(msg)
 	if err != nil || !strings.Contains(string(b), `"websiteUrl":"http://127.0.0.1:3040/wiki/"`) {
 		t.Errorf("initialize with the wiki in the context: %s (%v)", b, err)
+	}
+}
+
+// TestShortServerInfo: a 2026-07-28 result names the server in _meta by
+// name and version only; server/discover gives the whole identity with
+// the icon; an older revision's result has no _meta.
+func TestShortServerInfo(t *testing.T) {
+	srv := newServer(t, fixtureRoot, func(c *Config) { c.Version = "1.2.3" })
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	answer := func(req string) string {
+		b, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), []byte(req)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	short := `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"docs-mcp","version":"1.2.3"}}`
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"zzqqxx"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://guide/intro.md",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + meta + `}}`,
+	} {
+		if got := answer(req); !strings.Contains(got, short) || strings.Contains(got, "data:image") {
+			t.Errorf("%s\nanswered %.400s\nwant %s and no icon", req, got, short)
+		}
+	}
+	if got := answer(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + meta + `}}`); !strings.Contains(got, `"icons":[{"src":"data:image/svg+xml;base64,`) {
+		t.Errorf("server/discover lacks the icon: %.400s", got)
+	}
+	answer(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if got := answer(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"zzqqxx"}}}`); strings.Contains(got, "serverInfo") {
+		t.Errorf("a 2025-11-25 result carries serverInfo: %s", got)
 	}
 }
 

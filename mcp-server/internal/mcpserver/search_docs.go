@@ -57,7 +57,7 @@ type SearchDocsOutput struct {
 func (o SearchDocsOutput) links() []mcp.Content {
 	out := make([]mcp.Content, 0, len(o.Docs))
 	for _, l := range o.Docs {
-		if slices.ContainsFunc(o.Matches, func(m SearchMatch) bool { return m.URI == l.URI }) {
+		if slices.ContainsFunc(o.Matches, func(m SearchMatch) bool { return m.Path == l.Name }) {
 			out = append(out, l) // else its match did not fit the page
 		}
 	}
@@ -66,13 +66,12 @@ func (o SearchDocsOutput) links() []mcp.Content {
 
 // SearchMatch is one matching line.
 type SearchMatch struct {
-	Path    string `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc."`
+	Path    string `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc. Its resource URI is docs:// and the path, each segment percent-encoded where a URI needs it, as the resource_link after the text gives it."`
 	Line    int    `json:"line" jsonschema:"1-based line number."`
 	Column  int    `json:"column" jsonschema:"1-based column of the match, in characters (Unicode code points)."`
 	Heading string `json:"heading" jsonschema:"Trail of headings above the line, outermost first, joined with ' > '; empty above the first heading."`
 	Anchor  string `json:"anchor,omitempty" jsonschema:"Anchor of the section the line is in (the innermost heading above it): pass it to mod_read_doc as section to read just that section. Absent above the first heading."`
 	Snippet string `json:"snippet" jsonschema:"The line, trimmed around the match; an ellipsis marks a cut."`
-	URI     string `json:"uri" jsonschema:"Resource URI of the doc."`
 	URL     string `json:"url,omitempty" jsonschema:"The section's page in the wiki, when this server knows where the wiki is served."`
 }
 
@@ -162,7 +161,6 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	budget := s.textBudget()
 	var (
 		linked *docs.Doc // the doc of the last link in out.Docs
-		uri    string    // its URI
 		wiki   = s.wikiURL(ctx)
 	)
 	// One call reads at most search.CallBytes of text: a query the index
@@ -185,8 +183,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			break
 		}
 		if m.Doc != linked {
-			linked, uri = m.Doc, docURI(m.Doc.Path)
-			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
+			linked = m.Doc
+			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
 		}
@@ -198,7 +196,6 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			Heading: strings.Join(trail, " > "),
 			Anchor:  anchor,
 			Snippet: snippet(m.Text, off, length),
-			URI:     uri,
 		}
 		if wiki != "" {
 			sm.URL = wiki + wikiPage(m.Doc.Path)
@@ -206,7 +203,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 				sm.URL += "#" + sm.Anchor
 			}
 		}
-		cost := len(sm.Path) + len(sm.Heading) + len(sm.Anchor) + len(sm.Snippet) + len(sm.URI) + len(sm.URL) + 64
+		cost := len(sm.Path) + len(sm.Heading) + len(sm.Anchor) + len(sm.Snippet) + len(sm.URL) + 64
 		if budget -= cost; budget < 0 && len(out.Matches) > 0 {
 			out.HasMore = true // the size cap cuts the page short
 			break

@@ -78,7 +78,6 @@ func TestSearchDocsResultFields(t *testing.T) {
 		Matches: []SearchMatch{{
 			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters", Anchor: "filters",
 			Snippet: `A filter hook transforms a value. The Kelvin sign \u212A is not the letter K.`,
-			URI:     "docs://guide/intro.md",
 		}},
 		Generation: 1,
 	}
@@ -144,8 +143,9 @@ func TestSearchDocsLinks(t *testing.T) {
 		if m.URL != want || (m.Anchor == "") != (m.Heading == "") {
 			t.Errorf("%s:%d: url %q anchor %q (heading %q), want url %q", m.Path, m.Line, m.URL, m.Anchor, m.Heading, want)
 		}
-		if !slices.Contains(wantLinks, m.URI) {
-			wantLinks = append(wantLinks, m.URI)
+		// A hit's doc is the resource docs:// and its path (docs/server/tools.md).
+		if uri := "docs://" + m.Path; !slices.Contains(wantLinks, uri) {
+			wantLinks = append(wantLinks, uri)
 		}
 	}
 	if _, ok := res.Content[0].(mcp.TextContent); !ok {
