@@ -26,7 +26,13 @@ import (
 //     cut), one doc after another;
 //   - guessed ranges: a window of lines around each hit (10 before, 50
 //     after), and in the answering section more windows until it is all read;
-//   - sections: each hit's section read by its anchor (mod_read_doc section).
+//   - sections: each hit's section read by its anchor (mod_read_doc section);
+//   - map + section: no search; with the map of the docs (docs://map) in
+//     context, the second-level section it lists that holds the answer is
+//     read by its anchor. The choice of that section is the test's (it
+//     knows the answer): this is what the map makes possible, checked by
+//     requiring the map to name the doc and the anchor; the map's own bytes
+//     are paid once per conversation, not per question, and reported apart.
 //
 // Bytes are those of the results' text (what most clients show the model);
 // the whole results, JSON with structuredContent, are counted too.
@@ -85,10 +91,21 @@ func TestBytesToAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	var mapText string
+	{
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = mapURI
+		res, err := c.ReadResource(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapText = res.Contents[0].(mcp.TextResourceContents).Text
+	}
+	named := 0 // questions whose doc and section the map names
 	totals := map[string]*reading{}
 	var order []string
 	var report strings.Builder
-	fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s\n", "question", "answering section", "whole docs", "ranges", "sections")
+	fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s %12s\n", "question", "answering section", "whole docs", "ranges", "sections", "map+section")
 	for _, q := range questions {
 		d, ok := snap.Lookup(q.Path)
 		if !ok {
@@ -103,7 +120,14 @@ func TestBytesToAnswer(t *testing.T) {
 			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
 		}
 		var row []string
-		for _, way := range []func(*testing.T, *client.Client, question, docs.Section) *reading{wholeDocs, guessedRanges, sectionReads} {
+		mapRead := func(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
+			r, ok := mapSection(t, c, mapText, d, q, answer)
+			if ok {
+				named++
+			}
+			return r
+		}
+		for _, way := range []func(*testing.T, *client.Client, question, docs.Section) *reading{wholeDocs, guessedRanges, sectionReads, mapRead} {
 			r := way(t, c, q, answer)
 			if totals[r.name] == nil {
 				totals[r.name] = &reading{name: r.name}
@@ -113,14 +137,22 @@ func TestBytesToAnswer(t *testing.T) {
 			tot.text, tot.json, tot.calls = tot.text+r.text, tot.json+r.json, tot.calls+r.calls
 			row = append(row, fmt.Sprintf("%7d (%d)", r.text, r.calls))
 		}
-		fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s\n", q.Question, q.Path+"#"+q.Section, row[0], row[1], row[2])
+		fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s %12s\n", clip(q.Question, 56), q.Path+"#"+q.Section, row[0], row[1], row[2], row[3])
 	}
-	fmt.Fprintf(&report, "\n%-14s %14s %14s %8s\n", "reading", "text bytes", "result bytes", "calls")
+	n := len(questions)
+	fmt.Fprintf(&report, "\n%-14s %14s %14s %8s %16s %16s\n", "reading", "text bytes", "result bytes", "calls", "text/question", "calls/question")
 	for _, name := range order {
 		r := totals[name]
-		fmt.Fprintf(&report, "%-14s %14d %14d %8d\n", name, r.text, r.json, r.calls)
+		fmt.Fprintf(&report, "%-14s %14d %14d %8d %16d %16.1f\n", name, r.text, r.json, r.calls, r.text/n, float64(r.calls)/float64(n))
 	}
-	t.Logf("bytes to reach the answering section of %d questions (text bytes (calls)):\n%s", len(questions), report.String())
+	fmt.Fprintf(&report, "\nthe map (docs://map): %d bytes, once per conversation; it names the answering doc and section of %d of %d questions\n", len(mapText), named, n)
+	t.Logf("bytes to reach the answering section of %d questions (text bytes (calls)):\n%s", n, report.String())
+	if n < 40 {
+		t.Errorf("%d questions; the measure wants at least 40", n)
+	}
+	if named*10 < n*9 {
+		t.Errorf("the map names the answering section of %d of %d questions, under 90%%", named, n)
+	}
 	if whole, sections := totals["whole docs"].text, totals["sections"].text; sections >= whole {
 		t.Errorf("section reads took %d bytes, whole docs %d: no saving", sections, whole)
 	}
@@ -229,4 +261,31 @@ func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Sectio
 		return m.Path == q.Path && out.Section.StartLine <= answer.Line && answer.EndLine <= end
 	})
 	return r
+}
+
+// mapSection reads, by its anchor, the second-level section that the map
+// lists and that holds the answering section (the whole doc when no
+// second-level section does), and reports whether the map names both the
+// doc and that anchor.
+func mapSection(t *testing.T, c *client.Client, mapText string, d *docs.Doc, q question, answer docs.Section) (*reading, bool) {
+	r := &reading{name: "map+section"}
+	var anchor string
+	for _, s := range docs.Sections(d.Text()) {
+		if s.Level == 2 && s.Line <= answer.Line && answer.EndLine <= s.EndLine {
+			anchor = s.Anchor
+		}
+	}
+	named := strings.Contains(mapText, "- "+q.Path+":")
+	args := map[string]any{"path": q.Path}
+	if anchor != "" {
+		args["section"] = anchor
+		named = named && strings.Contains(mapText, "#"+anchor)
+	}
+	var out ReadDocOutput
+	mcptest.Decode(t, r.call(t, c, "mod_read_doc", args), &out)
+	if out.Truncated {
+		args["start_line"] = out.NextStartLine
+		readAll(t, c, r, args)
+	}
+	return r, named
 }
