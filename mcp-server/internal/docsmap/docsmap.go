@@ -54,12 +54,14 @@ func Of(snap *docs.Snapshot) []Entry {
 }
 
 // Derive attaches next's entries before the corpus serves next
-// (corpus.Config.Derive): for the first snapshot, and for a later one when
-// prev's were made, that is when a client reads the map. The entries of
-// docs unchanged since prev (the same *docs.Doc) are reused.
+// (corpus.Config.Derive) when prev's were made, that is once a client has
+// read the map, reusing those of docs unchanged since prev (the same
+// *docs.Doc). The first snapshot's are made when the map is first read,
+// not at start-up: they take seconds of CPU on 40,000 docs
+// (BenchmarkMap), which a server whose clients never read the map would
+// pay before it served anything.
 func Derive(prev, next *docs.Snapshot) {
 	if prev == nil {
-		Of(next)
 		return
 	}
 	if old, ok := docs.Attached(prev, entriesKey); ok {
@@ -97,14 +99,19 @@ func entryOf(d *docs.Doc, text string) Entry {
 		return e // not with a background context
 	}
 	e.Title = strings.Clone(o.Title)
-	for _, s := range o.Sections() {
+	sections := o.Sections()
+	for _, s := range sections {
 		if s.Level == 2 {
 			e.Sections = append(e.Sections, strings.Clone(s.Anchor))
 		}
 	}
 	e.Summary = docs.Description(text)
 	if e.Summary == "" {
-		e.Summary = firstSentence(text)
+		headings := make(map[int]bool, len(sections))
+		for _, s := range sections {
+			headings[s.Line] = true
+		}
+		e.Summary = firstSentence(text, headings)
 	}
 	e.Summary = strings.Clone(clip(e.Summary, maxSummaryBytes))
 	return e
@@ -114,12 +121,8 @@ var link = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 
 // firstSentence is the first sentence of a doc's first paragraph (not a
 // heading, code, a table, HTML or a quote), with links reduced to their
-// text.
-func firstSentence(text string) string {
-	headings := map[int]bool{}
-	for _, h := range docs.Headings(text) {
-		headings[h.Line] = true
-	}
+// text. headings holds the lines of the doc's headings.
+func firstSentence(text string, headings map[int]bool) string {
 	var (
 		para  []string
 		fence string
@@ -154,7 +157,10 @@ lines:
 		}
 		para = append(para, t)
 	}
-	s := link.ReplaceAllString(strings.Join(para, " "), "$1")
+	s := strings.Join(para, " ")
+	if strings.Contains(s, "](") { // most paragraphs have no link: no regexp
+		s = link.ReplaceAllString(s, "$1")
+	}
 	for i := 0; i+1 < len(s); i++ {
 		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == ':') && s[i+1] == ' ' {
 			return s[:i+1]

@@ -270,7 +270,11 @@ func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Sectio
 func mapSection(t *testing.T, c *client.Client, mapText string, d *docs.Doc, q question, answer docs.Section) (*reading, bool) {
 	r := &reading{name: "map+section"}
 	var anchor string
-	for _, s := range docs.Sections(d.Text()) {
+	o, err := docs.OutlineOf(t.Context(), d.Path, d.Text())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range o.Sections() {
 		if s.Level == 2 && s.Line <= answer.Line && answer.EndLine <= s.EndLine {
 			anchor = s.Anchor
 		}

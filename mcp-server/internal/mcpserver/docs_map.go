@@ -53,6 +53,13 @@ func (s *Server) docsMap() (text string, changed bool) {
 	return text, changed
 }
 
+// written reports whether a map was written: a client read it.
+func (c *mapCache) written() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.text != ""
+}
+
 // mapResource is docs://map.
 func (s *Server) mapResource() server.ServerResource {
 	return server.ServerResource{

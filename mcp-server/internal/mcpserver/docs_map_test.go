@@ -55,3 +55,17 @@ func TestDocsMapLive(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsMapSubscribedUnread: a subscriber that never read the map hears
+// of its change too (the server writes the map on a change only when it
+// was read or someone subscribed to it).
+func TestDocsMapSubscribedUnread(t *testing.T) {
+	l := startLive(t, watch.Auto)
+	sub := l.connect(t)
+	sub.subscribe(t, mapURI)
+	writeFile(t, l.docs, "modding/lynx.md", "# Lynxes\n\nLynxes have tufted ears.\n")
+	sub.await(t, updated+mapURI)
+	if text, err := sub.read(t, mapURI); err != nil || !strings.Contains(text, "- modding/lynx.md: Lynxes have tufted ears.\n") {
+		t.Errorf("the map after the edit: %v\n%s", err, text)
+	}
+}

@@ -382,6 +382,18 @@ func (s *subscriptions) deliveries(listed bool, touched []string) []delivery {
 	return out
 }
 
+// subscribed reports whether any subscription holds uri.
+func (s *subscriptions) subscribed(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sub := range s.subscribersLocked() {
+		if sub.uris[uri] {
+			return true
+		}
+	}
+	return false
+}
+
 // queue returns the queue of notifications waiting for sub's session, or
 // nil when it is not known.
 func (s *subscriptions) queue(sub *subscriber) chan<- mcp.JSONRPCNotification {
