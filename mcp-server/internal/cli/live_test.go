@@ -121,13 +121,13 @@ func TestStdioLive(t *testing.T) {
 	mark := seen()
 	write("guide/intro.md", "# Intro\n\nRegister hooks early; the wombat says so.\n")
 	await(mark, "notifications/resources/updated docs://guide/intro.md")
-	if text := search("wombat"); !strings.Contains(text, "guide/intro.md  (Intro)  #intro\n  3:") {
+	if text := search("wombat"); !strings.Contains(text, "guide/intro.md\n  Intro  #intro\n  3: ") {
 		t.Errorf("search after the edit:\n%s", text)
 	}
 	mark = seen()
 	write("new/folder/page.md", "# Page\n\nA gecko.\n")
 	await(mark, "notifications/resources/list_changed")
 	mcptest.Eventually(t, "a search to find the new doc", func() bool {
-		return strings.Contains(search("gecko"), "new/folder/page.md  (Page)  #page\n  3:")
+		return strings.Contains(search("gecko"), "new/folder/page.md\n  Page  #page\n  3: ")
 	})
 }

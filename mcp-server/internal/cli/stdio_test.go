@@ -76,7 +76,7 @@ func TestStdioClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.Content[0].(mcp.TextContent).Text
-	for _, want := range []string{"guide/intro.md  (Intro)  #intro\n  3:10  ", "index.md  (Home)  #home\n  3:16  "} {
+	for _, want := range []string{"guide/intro.md\n  Intro  #intro\n  3: ", "index.md\n  Home  #home\n  3: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("search result lacks %s:\n%s", want, text)
 		}
@@ -199,14 +199,15 @@ func TestStdioHygiene(t *testing.T) {
 	r3, _ := json.Marshal(got["3"]["result"])
 	var search struct {
 		StructuredContent struct {
-			Matches []struct {
-				Path string
-				Line int
+			Docs []struct {
+				Path     string
+				Sections []struct{ Lines []struct{ Line int } }
 			}
 		}
 	}
-	if err := json.Unmarshal(r3, &search); err != nil || len(search.StructuredContent.Matches) != 1 ||
-		search.StructuredContent.Matches[0].Path != "index.md" || search.StructuredContent.Matches[0].Line != 3 {
+	err := json.Unmarshal(r3, &search)
+	if docs := search.StructuredContent.Docs; err != nil || len(docs) != 1 || docs[0].Path != "index.md" ||
+		len(docs[0].Sections) != 1 || len(docs[0].Sections[0].Lines) != 1 || docs[0].Sections[0].Lines[0].Line != 3 {
 		t.Errorf("search after a bad line: %s", r3)
 	}
 	if !strings.Contains(s.stderr.String(), "docs loaded") {

@@ -37,12 +37,6 @@ type surface struct {
 
 // The parts of the tools' structured results the tests look at.
 type (
-	searchResult struct {
-		Matches []struct {
-			Path string `json:"path"`
-			Line int    `json:"line"`
-		} `json:"matches"`
-	}
 	textResult struct {
 		Content    string `json:"content"`
 		Layout     string `json:"layout"`
@@ -64,7 +58,7 @@ func TestClientSurface(t *testing.T) {
 		Contrib:     true,
 		Layout:      true,
 		DocPaths:    []string{"guide/hooks.md", "index.md"},
-		Resources:   5, // two docs, the registry, the guide, the layout
+		Resources:   6, // two docs, the registry, the guide, the layout, the map
 		ResourceTxt: "# Modkit",
 		Prompt:      true,
 	}
@@ -96,8 +90,8 @@ func exercise(t *testing.T, c *client.Client) surface {
 	}
 	slices.Sort(s.Tools)
 
-	found, _ := mcptest.CallOK[searchResult](t, c, "mod_search_docs", map[string]any{"query": "player.joined"})
-	for _, m := range found.Matches {
+	found := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "player.joined"})
+	for _, m := range mcptest.SearchHits(t, found) {
 		s.SearchHits = append(s.SearchHits, fmt.Sprintf("%s:%d", m.Path, m.Line))
 	}
 	read, _ := mcptest.CallOK[textResult](t, c, "mod_read_doc", map[string]any{"path": "index.md"})
@@ -182,7 +176,7 @@ func TestNotificationReachesSessionStream(t *testing.T) {
 		t.Errorf("notifications (-want +got):\n%s", diff)
 	}
 	// The other session is still served, and heard nothing.
-	mcptest.CallOK[searchResult](t, other, "mod_search_docs", map[string]any{"query": "hooks"})
+	mcptest.CallOK[struct{}](t, other, "mod_search_docs", map[string]any{"query": "hooks"})
 	otherGot.mu.Lock()
 	defer otherGot.mu.Unlock()
 	if len(otherGot.got) != 0 {

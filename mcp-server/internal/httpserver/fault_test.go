@@ -337,8 +337,8 @@ func TestFaultMessyTree(t *testing.T) {
 					NextCursor string `json:"next_cursor"`
 				}
 				mcptest.Decode(t, res, &out)
-				if res.IsError || strings.Contains(mcptest.Text(res), "nul.md  (NUL)  #nul\n  3:") || !out.HasMore || page == 3 {
-					if !strings.Contains(mcptest.Text(res), "nul.md  (NUL)  #nul\n  3:") {
+				if res.IsError || strings.Contains(mcptest.Text(res), "nul.md\n  NUL  #nul\n  3: ") || !out.HasMore || page == 3 {
+					if !strings.Contains(mcptest.Text(res), "nul.md\n  NUL  #nul\n  3: ") {
 						t.Errorf("search for a NUL byte, page %d: %q", page, mcptest.Text(res))
 					}
 					break
@@ -363,7 +363,7 @@ func TestFaultMessyTree(t *testing.T) {
 					read.StartLine, read.EndLine, read.TotalLines, read.NextStartLine, len(read.Content))
 			}
 			res = mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "NEEDLE-AT-THE-END"})
-			if want := fmt.Sprintf("big.md  (Big)  #big\n  %d:", bigLines+2); res.IsError || !strings.Contains(mcptest.Text(res), want) {
+			if want := fmt.Sprintf("big.md\n  Big  #big\n  %d: ", bigLines+2); res.IsError || !strings.Contains(mcptest.Text(res), want) {
 				t.Errorf("search for the last line of the 50 MB doc: want %s in %.300s", want, mcptest.Text(res))
 			}
 		})
@@ -409,7 +409,7 @@ func TestFaultManyDocs(t *testing.T) {
 	start = time.Now()
 	c := connect(t, s.url, mcp.ProtocolVersion20250618)
 	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "odd one out"})
-	if res.IsError || !strings.Contains(mcptest.Text(res), "many/077/p77777.md  (Page 77777)  #page-77777\n  4:") {
+	if res.IsError || !strings.Contains(mcptest.Text(res), "many/077/p77777.md\n  Page 77777  #page-77777\n  4: ") {
 		t.Errorf("search among %d docs: %.300s", n, mcptest.Text(res))
 	}
 	listed, pages := 0, 0

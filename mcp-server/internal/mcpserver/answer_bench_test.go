@@ -160,13 +160,13 @@ func TestBytesToAnswer(t *testing.T) {
 
 // hits pages through the search's matches, counting every page, until
 // stop says it has what it needs (or the matches end).
-func hits(t *testing.T, c *client.Client, r *reading, q question, each func(SearchMatch) bool) {
+func hits(t *testing.T, c *client.Client, r *reading, q question, each func(match) bool) {
 	t.Helper()
 	args := map[string]any{"query": q.Query}
 	for {
 		var out SearchDocsOutput
 		mcptest.Decode(t, r.call(t, c, "mod_search_docs", args), &out)
-		for _, m := range out.Matches {
+		for _, m := range matchesOf(out) {
 			if each(m) {
 				return
 			}
@@ -195,7 +195,7 @@ func readAll(t *testing.T, c *client.Client, r *reading, args map[string]any) in
 func wholeDocs(t *testing.T, c *client.Client, q question, _ docs.Section) *reading {
 	r := &reading{name: "whole docs"}
 	var read []string
-	hits(t, c, r, q, func(m SearchMatch) bool {
+	hits(t, c, r, q, func(m match) bool {
 		if slices.Contains(read, m.Path) {
 			return false
 		}
@@ -220,7 +220,7 @@ func guessedRanges(t *testing.T, c *client.Client, q question, answer docs.Secti
 		}
 		return true
 	}
-	hits(t, c, r, q, func(m SearchMatch) bool {
+	hits(t, c, r, q, func(m match) bool {
 		if !in(m.Path, m.Line) {
 			start := max(1, m.Line-10)
 			end := readAll(t, c, r, map[string]any{"path": m.Path, "start_line": start, "end_line": m.Line + 50})
@@ -245,7 +245,7 @@ func guessedRanges(t *testing.T, c *client.Client, q question, answer docs.Secti
 func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
 	r := &reading{name: "sections"}
 	var read []string
-	hits(t, c, r, q, func(m SearchMatch) bool {
+	hits(t, c, r, q, func(m match) bool {
 		key := m.Path + "#" + m.Anchor
 		if m.Anchor == "" || slices.Contains(read, key) {
 			return false

@@ -66,7 +66,7 @@ func FuzzCursor(f *testing.F) {
 			if !res.IsError && cur != s {
 				var out SearchDocsOutput
 				mcptest.Decode(t, res, &out)
-				for _, m := range out.Matches {
+				for _, m := range matchesOf(out) {
 					if m.Path < path || m.Path == path && m.Line <= line {
 						t.Fatalf("search after %s:%d returned %s:%d", path, line, m.Path, m.Line)
 					}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -69,27 +70,32 @@ type HookMatch struct {
 	Field   string `json:"field" jsonschema:"Where the query was found: name, summary or description."`
 }
 
-const maxHookMatches = 10
+// maxHookMatches bounds the hooks a doc search lists: a common word is
+// in the text of most hooks, and the page's bytes go to the docs.
+const maxHookMatches = 5
 
-// matchHooks returns the hooks matching q in registry order, or nothing when
-// the registry is unavailable: a doc search does not fail for it.
-// A hook matches when one of its fields holds every matcher's text.
-func (s *Server) matchHooks(ms []*search.Matcher) []HookMatch {
+// matchHooks returns the hooks matching ms, those matched by name first,
+// then by summary, then by description, each in registry order, at most
+// maxHookMatches, and how many more match; nothing when the registry is
+// unavailable: a doc search does not fail for it. A hook matches when one
+// of its fields holds every matcher's text.
+func (s *Server) matchHooks(ms []*search.Matcher) (out []HookMatch, more int) {
 	reg, err := s.hooks()
 	if reg == nil || err != nil {
-		return nil
+		return nil, 0
 	}
-	var out []HookMatch
+	byField := [3][]HookMatch{}
 	for _, h := range reg.Hooks {
-		for _, f := range []struct{ name, text string }{{"name", h.Name}, {"summary", h.Summary}, {"description", h.Description}} {
+		for i, f := range []struct{ name, text string }{{"name", h.Name}, {"summary", h.Summary}, {"description", h.Description}} {
 			if _, _, ok := indexAll(f.text, ms); ok {
-				out = append(out, HookMatch{Name: h.Name, Kind: string(h.Kind), Summary: h.Summary, Field: f.name})
+				byField[i] = append(byField[i], HookMatch{Name: h.Name, Kind: string(h.Kind), Summary: h.Summary, Field: f.name})
 				break
 			}
 		}
-		if len(out) == maxHookMatches {
-			break
-		}
 	}
-	return out
+	all := slices.Concat(byField[:]...)
+	if len(all) > maxHookMatches {
+		return all[:maxHookMatches], len(all) - maxHookMatches
+	}
+	return all, 0
 }

@@ -212,7 +212,7 @@ func find(t *testing.T, c *client.Client, query string) ([]string, uint64) {
 	t.Helper()
 	out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": query, "limit": 200})
 	var paths []string
-	for _, m := range out.Matches {
+	for _, m := range matchesOf(out) {
 		paths = append(paths, m.Path)
 	}
 	return paths, out.Generation
@@ -422,7 +422,7 @@ func TestLiveCursorAcrossGenerations(t *testing.T) {
 	gen := first.Generation
 	for cursor != "" {
 		page, _ := mcptest.CallOK[SearchDocsOutput](t, c.c, "mod_search_docs", map[string]any{"query": "#", "limit": 1, "cursor": cursor})
-		for _, m := range page.Matches {
+		for _, m := range matchesOf(page) {
 			all = append(all, m.Path)
 		}
 		cursor, gen = page.NextCursor, page.Generation

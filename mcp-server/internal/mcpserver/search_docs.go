@@ -20,7 +20,7 @@ const (
 	defaultSearchLimit = 20
 	maxSearchLimit     = 200
 	maxQueryBytes      = 1024
-	snippetContext     = 80 // bytes of line kept on each side of a match
+	snippetContext     = 32 // bytes of line kept on each side of a match
 
 	// indexWait bounds how long a search waits for the index of the docs
 	// served: the first snapshot's is built while the server starts (about
@@ -40,39 +40,78 @@ type SearchDocsInput struct {
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
 }
 
-// SearchDocsOutput is the result of mod_search_docs.
+// SearchDocsOutput is the result of mod_search_docs. Its matching lines
+// are grouped by doc and section, as ripgrep --heading groups them: a
+// page's matches cluster in a few docs and sections, whose path, heading
+// trail and anchor are said once, not on every line (a page of 50
+// common-word matches is about a third smaller than as a flat list).
 type SearchDocsOutput struct {
-	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
-	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
-	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
-	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Docs       []DocMatches `json:"docs" jsonschema:"Docs with matching lines, in path order; within a doc its sections in line order."`
+	HasMore    bool         `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
+	NextCursor string       `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
+	Hooks      []HookMatch  `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query, those matched by name first (first page only, at most 5)."`
+	HooksMore  int          `json:"hooks_more,omitempty" jsonschema:"How many more hooks match than hooks lists (mod_hook_registry has them all)."`
+	Generation uint64       `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
 
-	// Docs are the docs of the page's matches, in order, as resource_link
+	// Links are the docs of the page's matches, in order, as resource_link
 	// items that follow the text (see linker): a client can offer them to
 	// open or subscribe to, and one that ignores links loses nothing.
-	Docs []mcp.ResourceLink `json:"-"`
+	Links []mcp.Content `json:"-"`
 }
 
-func (o SearchDocsOutput) links() []mcp.Content {
-	out := make([]mcp.Content, 0, len(o.Docs))
-	for _, l := range o.Docs {
-		if slices.ContainsFunc(o.Matches, func(m SearchMatch) bool { return m.Path == l.Name }) {
-			out = append(out, l) // else its match did not fit the page
+func (o SearchDocsOutput) links() []mcp.Content { return o.Links }
+
+// count is the number of matching lines on the page.
+func (o SearchDocsOutput) count() int {
+	n := 0
+	for _, d := range o.Docs {
+		for _, s := range d.Sections {
+			n += len(s.Lines)
 		}
 	}
-	return out
+	return n
 }
 
-// SearchMatch is one matching line.
-type SearchMatch struct {
-	Path    string `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc. Its resource URI is docs:// and the path, each segment percent-encoded where a URI needs it, as the resource_link after the text gives it."`
+// DocMatches are a doc's matching lines, by section.
+type DocMatches struct {
+	Path     string           `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc. Its resource URI is docs:// and the path, each segment percent-encoded where a URI needs it, as the resource_link after the text gives it."`
+	Sections []SectionMatches `json:"sections" jsonschema:"The doc's sections with matching lines, in line order; a section appears again when its lines are not consecutive matches."`
+}
+
+// SectionMatches are the matching lines of one section of a doc.
+type SectionMatches struct {
+	Heading string      `json:"heading,omitempty" jsonschema:"Trail of headings down to the section's, outermost first, joined with ' > '; absent above the first heading."`
+	Anchor  string      `json:"anchor,omitempty" jsonschema:"The section's anchor: pass it to mod_read_doc as section to read just that section. Absent above the first heading."`
+	URL     string      `json:"url,omitempty" jsonschema:"The section's page in the wiki, when this server knows where the wiki is served."`
+	Lines   []LineMatch `json:"lines" jsonschema:"Matching lines, one per line, in line order."`
+}
+
+// LineMatch is one matching line.
+type LineMatch struct {
 	Line    int    `json:"line" jsonschema:"1-based line number."`
 	Column  int    `json:"column" jsonschema:"1-based column of the match, in characters (Unicode code points)."`
-	Heading string `json:"heading" jsonschema:"Trail of headings above the line, outermost first, joined with ' > '; empty above the first heading."`
-	Anchor  string `json:"anchor,omitempty" jsonschema:"Anchor of the section the line is in (the innermost heading above it): pass it to mod_read_doc as section to read just that section. Absent above the first heading."`
 	Snippet string `json:"snippet" jsonschema:"The line, trimmed around the match; an ellipsis marks a cut."`
-	URL     string `json:"url,omitempty" jsonschema:"The section's page in the wiki, when this server knows where the wiki is served."`
+}
+
+// add puts a matching line on the page, in the group of its doc and
+// section.
+func (o *SearchDocsOutput) add(docPath, heading, anchor, url string, m LineMatch) {
+	if n := len(o.Docs); n == 0 || o.Docs[n-1].Path != docPath {
+		o.Docs = append(o.Docs, DocMatches{Path: docPath})
+	}
+	d := &o.Docs[len(o.Docs)-1]
+	if n := len(d.Sections); n == 0 || d.Sections[n-1].Anchor != anchor || d.Sections[n-1].Heading != heading {
+		d.Sections = append(d.Sections, SectionMatches{Heading: heading, Anchor: anchor, URL: url})
+	}
+	sec := &d.Sections[len(d.Sections)-1]
+	sec.Lines = append(sec.Lines, m)
+}
+
+// last is the page's last matching line and its doc.
+func (o SearchDocsOutput) last() (docPath string, line int) {
+	d := o.Docs[len(o.Docs)-1]
+	ls := d.Sections[len(d.Sections)-1].Lines
+	return d.Path, ls[len(ls)-1].Line
 }
 
 func (s *Server) searchDocsTool() server.ServerTool {
@@ -155,13 +194,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 
 	snap := s.corpus.Snapshot()
 	out.Generation = snap.Generation()
-	// A page holds at most limit matches: room for them from the start
-	// spares the garbage of growing the slice, most of a page's.
-	out.Matches = make([]SearchMatch, 0, limit)
 	budget := s.textBudget()
 	var (
-		linked *docs.Doc // the doc of the last link in out.Docs
+		linked *docs.Doc // the doc of the last link in out.Links
 		wiki   = s.wikiURL(ctx)
+		n      int // matches on the page
 	)
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
@@ -178,7 +215,29 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 				off, length = o, l
 			}
 		}
-		if len(out.Matches) == limit {
+		if n == limit {
+			out.HasMore = true
+			break
+		}
+		trail, anchor := m.Section()
+		lm := LineMatch{
+			Line:    m.Line,
+			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
+			Snippet: snippet(m.Text, off, length),
+		}
+		var url string
+		if wiki != "" {
+			url = wiki + wikiPage(m.Doc.Path)
+			if anchor != "" {
+				url += "#" + anchor
+			}
+		}
+		heading := strings.Join(trail, " > ")
+		// The size cap cuts the page short (a bound on what the match
+		// adds, its doc's and section's heads included); a page holds one
+		// match at least.
+		cost := len(m.Doc.Path) + len(heading) + len(anchor) + len(lm.Snippet) + len(url) + 64
+		if budget -= cost; budget < 0 && n > 0 {
 			out.HasMore = true
 			break
 		}
@@ -186,35 +245,16 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			linked = m.Doc
 			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
-			out.Docs = append(out.Docs, link)
+			out.Links = append(out.Links, link)
 		}
-		trail, anchor := m.Section()
-		sm := SearchMatch{
-			Path:    m.Doc.Path,
-			Line:    m.Line,
-			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
-			Heading: strings.Join(trail, " > "),
-			Anchor:  anchor,
-			Snippet: snippet(m.Text, off, length),
-		}
-		if wiki != "" {
-			sm.URL = wiki + wikiPage(m.Doc.Path)
-			if sm.Anchor != "" {
-				sm.URL += "#" + sm.Anchor
-			}
-		}
-		cost := len(sm.Path) + len(sm.Heading) + len(sm.Anchor) + len(sm.Snippet) + len(sm.URL) + 64
-		if budget -= cost; budget < 0 && len(out.Matches) > 0 {
-			out.HasMore = true // the size cap cuts the page short
-			break
-		}
-		out.Matches = append(out.Matches, sm)
+		out.add(m.Doc.Path, heading, anchor, url, lm)
+		n++
 	}
 	if err := ctx.Err(); err != nil {
 		return out, "", err
 	}
 	if in.Cursor == "" {
-		out.Hooks = s.matchHooks(matchers)
+		out.Hooks, out.HooksMore = s.matchHooks(matchers)
 	}
 	stoppedAt := ""
 	switch {
@@ -222,8 +262,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		out.HasMore, stoppedAt = true, read.Resume.Path
 		out.NextCursor = cursor{Kind: "search", Query: fp, Path: read.Resume.Path, Line: read.Resume.Line}.encode()
 	case out.HasMore:
-		last := out.Matches[len(out.Matches)-1]
-		out.NextCursor = cursor{Kind: "search", Query: fp, Path: last.Path, Line: last.Line}.encode()
+		p, line := out.last()
+		out.NextCursor = cursor{Kind: "search", Query: fp, Path: p, Line: line}.encode()
 	}
 	return out, out.text(in.Query, terms, stoppedAt), nil
 }
@@ -276,20 +316,21 @@ func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
 // full, or the search stopped before stoppedAt for its text budget.
 func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) string {
 	var b strings.Builder
+	n := o.count()
 	what := strconv.Quote(query)
 	if len(terms) > 1 {
 		what = "all of " + quoteAll(terms)
 	}
 	switch {
-	case len(o.Matches) == 0 && stoppedAt == "":
+	case n == 0 && stoppedAt == "":
 		fmt.Fprintf(&b, "No line in the docs contains %s.", what)
 	case stoppedAt != "":
 		fmt.Fprintf(&b, "%s for %s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
-			plural(len(o.Matches), "match", "matches"), what, stoppedAt, search.CallBytes>>20, o.NextCursor)
+			plural(n, "match", "matches"), what, stoppedAt, search.CallBytes>>20, o.NextCursor)
 	case o.HasMore:
-		fmt.Fprintf(&b, "%s for %s; the page is full and more remain: call again with cursor=%q.", plural(len(o.Matches), "match", "matches"), what, o.NextCursor)
+		fmt.Fprintf(&b, "%s for %s; the page is full and more remain: call again with cursor=%q.", plural(n, "match", "matches"), what, o.NextCursor)
 	default:
-		fmt.Fprintf(&b, "%s for %s.", plural(len(o.Matches), "match", "matches"), what)
+		fmt.Fprintf(&b, "%s for %s.", plural(n, "match", "matches"), what)
 	}
 	b.WriteByte('\n')
 	if len(o.Hooks) > 0 {
@@ -298,42 +339,40 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	for _, h := range o.Hooks {
 		fmt.Fprintf(&b, "hook %s (%s): %s\n", h.Name, h.Kind, h.Summary)
 	}
-	if len(o.Hooks) > 0 {
+	switch {
+	case o.HooksMore > 0:
+		fmt.Fprintf(&b, "[details: mod_get_hook; %s: mod_hook_registry has every hook]\n", plural(o.HooksMore, "more hook matches", "more hooks match"))
+	case len(o.Hooks) > 0:
 		b.WriteString("[details: mod_get_hook]\n")
 	}
-	if len(o.Matches) == 0 {
+	if n == 0 {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	b.WriteByte('\n')
-	size := 64
-	for _, m := range o.Matches {
-		size += len(m.Path) + len(m.Heading) + len(m.Anchor) + len(m.Snippet) + 24 // at most, with a doc line per match
-	}
-	b.Grow(size)
-	// The matches grouped as ripgrep --heading does: a line naming the doc
-	// and the section (its trail and anchor) each time either changes, then
-	// each match's line:column and snippet. A page's matches cluster in a
-	// few docs and sections, so the path and trail are not repeated per
-	// match: the text of a page of 50 common-word matches is about 30%
-	// smaller.
+	// As the structured result groups them: a line naming the doc, then
+	// for each section a line with its trail and anchor, then each match's
+	// line number and snippet (the column is in the structured result: a
+	// reader sees where the word is).
 	var num []byte
-	for i, m := range o.Matches {
-		if i == 0 || m.Path != o.Matches[i-1].Path || m.Anchor != o.Matches[i-1].Anchor || m.Heading != o.Matches[i-1].Heading {
-			b.WriteString(m.Path)
-			if m.Heading != "" {
-				b.WriteString("  (")
-				b.WriteString(m.Heading)
-				b.WriteString(")  #")
-				b.WriteString(m.Anchor)
-			}
-			b.WriteByte('\n')
-		}
-		num = strconv.AppendInt(append(num[:0], ' ', ' '), int64(m.Line), 10)
-		num = strconv.AppendInt(append(num, ':'), int64(m.Column), 10)
-		b.Write(num)
-		b.WriteString("  ")
-		b.WriteString(m.Snippet)
+	for _, d := range o.Docs {
+		b.WriteString(d.Path)
 		b.WriteByte('\n')
+		for _, sec := range d.Sections {
+			if sec.Heading != "" {
+				b.WriteString("  ")
+				b.WriteString(sec.Heading)
+				b.WriteString("  #")
+				b.WriteString(sec.Anchor)
+				b.WriteByte('\n')
+			}
+			for _, m := range sec.Lines {
+				num = strconv.AppendInt(append(num[:0], ' ', ' '), int64(m.Line), 10)
+				b.Write(num)
+				b.WriteString(": ")
+				b.WriteString(m.Snippet)
+				b.WriteByte('\n')
+			}
+		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -61,7 +61,7 @@ func TestSearchDocs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", tt.args)
 			got := []hit{}
-			for _, m := range out.Matches {
+			for _, m := range matchesOf(out) {
 				got = append(got, hit{m.Path, m.Line, m.Column, m.Heading})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -75,49 +75,50 @@ func TestSearchDocsResultFields(t *testing.T) {
 	c := newClient(t, fixtureRoot)
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "transforms"})
 	want := SearchDocsOutput{
-		Matches: []SearchMatch{{
-			Path: "guide/intro.md", Line: 11, Column: 15, Heading: "Introduction > Filters", Anchor: "filters",
-			Snippet: `A filter hook transforms a value. The Kelvin sign \u212A is not the letter K.`,
-		}},
+		Docs: []DocMatches{{Path: "guide/intro.md", Sections: []SectionMatches{{
+			Heading: "Introduction > Filters", Anchor: "filters",
+			Lines: []LineMatch{{Line: 11, Column: 15, Snippet: `A filter hook transforms a value. The Kelvin sign \u212A…`}},
+		}}}},
 		Generation: 1,
 	}
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "guide/intro.md  (Introduction > Filters)  #filters\n  11:15  A filter hook") || !strings.HasPrefix(text, "1 match for \"transforms\".\n") {
+	if !strings.Contains(text, "guide/intro.md\n  Introduction > Filters  #filters\n  11: A filter hook") || !strings.HasPrefix(text, "1 match for \"transforms\".\n") {
 		t.Errorf("text copy lacks the location, the anchor or the count:\n%s", text)
 	}
 }
 
-// TestSearchDocsText checks the text copy's grouping: a line naming the doc
-// and section each time either changes (no trail above the first heading),
-// then line:column and snippet per match.
+// TestSearchDocsText checks the text copy's grouping: a line naming the
+// doc, a line naming each section (none above the first heading), then
+// line number and snippet per match.
 func TestSearchDocsText(t *testing.T) {
-	out := SearchDocsOutput{
-		Matches: []SearchMatch{
-			{Path: "a.md", Line: 2, Column: 1, Snippet: "title: player"},
-			{Path: "a.md", Line: 5, Column: 3, Heading: "A > B", Anchor: "b", Snippet: "a player"},
-			{Path: "a.md", Line: 6, Column: 1, Heading: "A > B", Anchor: "b", Snippet: "player two"},
-			{Path: "a.md", Line: 9, Column: 4, Heading: "A > C", Anchor: "c", Snippet: "the player"},
-			{Path: "b.md", Line: 3, Column: 4, Heading: "A > C", Anchor: "c", Snippet: "one player…"},
-			{Path: "b.md", Line: 7, Column: 4, Heading: "A > C", Anchor: "c-1", Snippet: "…player"},
-		},
-		HasMore:    true,
-		NextCursor: "CUR",
+	var out SearchDocsOutput
+	for _, m := range []match{
+		{Path: "a.md", LineMatch: LineMatch{Line: 2, Column: 1, Snippet: "title: player"}},
+		{Path: "a.md", Heading: "A > B", Anchor: "b", LineMatch: LineMatch{Line: 5, Column: 3, Snippet: "a player"}},
+		{Path: "a.md", Heading: "A > B", Anchor: "b", LineMatch: LineMatch{Line: 6, Column: 1, Snippet: "player two"}},
+		{Path: "a.md", Heading: "A > C", Anchor: "c", LineMatch: LineMatch{Line: 9, Column: 4, Snippet: "the player"}},
+		{Path: "b.md", Heading: "A > C", Anchor: "c", LineMatch: LineMatch{Line: 3, Column: 4, Snippet: "one player…"}},
+		{Path: "b.md", Heading: "A > C", Anchor: "c-1", LineMatch: LineMatch{Line: 7, Column: 4, Snippet: "…player"}},
+	} {
+		out.add(m.Path, m.Heading, m.Anchor, m.URL, m.LineMatch)
 	}
+	out.HasMore, out.NextCursor = true, "CUR"
 	want := `6 matches for "player"; the page is full and more remain: call again with cursor="CUR".
 
 a.md
-  2:1  title: player
-a.md  (A > B)  #b
-  5:3  a player
-  6:1  player two
-a.md  (A > C)  #c
-  9:4  the player
-b.md  (A > C)  #c
-  3:4  one player…
-b.md  (A > C)  #c-1
-  7:4  …player`
+  2: title: player
+  A > B  #b
+  5: a player
+  6: player two
+  A > C  #c
+  9: the player
+b.md
+  A > C  #c
+  3: one player…
+  A > C  #c-1
+  7: …player`
 	if got := out.text("player", []string{"player"}, ""); got != want {
 		t.Errorf("text copy:\n%s\nwant:\n%s", got, want)
 	}
@@ -131,11 +132,11 @@ func TestSearchDocsLinks(t *testing.T) {
 	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "hook"})
 	var out SearchDocsOutput
 	mcptest.Decode(t, res, &out)
-	if len(out.Matches) < 3 {
-		t.Fatalf("want matches in several docs, got %+v", out.Matches)
+	if len(matchesOf(out)) < 3 {
+		t.Fatalf("want matches in several docs, got %+v", matchesOf(out))
 	}
 	var wantLinks []string
-	for _, m := range out.Matches {
+	for _, m := range matchesOf(out) {
 		want := "https://docs.example/wiki/" + wikiPage(m.Path)
 		if m.Anchor != "" {
 			want += "#" + m.Anchor
@@ -172,7 +173,7 @@ func TestSearchDocsLinks(t *testing.T) {
 	// Without a known wiki there are no URLs.
 	c = newClient(t, fixtureRoot)
 	plain, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "hook"})
-	for _, m := range plain.Matches {
+	for _, m := range matchesOf(plain) {
 		if m.URL != "" {
 			t.Errorf("%s:%d has url %q with no wiki known", m.Path, m.Line, m.URL)
 		}
@@ -184,17 +185,17 @@ func TestSearchDocsLinks(t *testing.T) {
 func TestSearchDocsPaging(t *testing.T) {
 	c := newClient(t, fixtureRoot)
 	all, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "e", "limit": 200})
-	if all.HasMore || len(all.Matches) < 5 {
-		t.Fatalf("want a complete answer of several matches, got %d, has_more=%v", len(all.Matches), all.HasMore)
+	if all.HasMore || len(matchesOf(all)) < 5 {
+		t.Fatalf("want a complete answer of several matches, got %d, has_more=%v", len(matchesOf(all)), all.HasMore)
 	}
-	var paged []SearchMatch
+	var paged []match
 	args := map[string]any{"query": "e", "limit": 1}
 	for page := 0; ; page++ {
-		if page > len(all.Matches) {
+		if page > len(matchesOf(all)) {
 			t.Fatal("paging does not end")
 		}
 		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
-		paged = append(paged, out.Matches...)
+		paged = append(paged, matchesOf(out)...)
 		if !out.HasMore {
 			if out.NextCursor != "" {
 				t.Errorf("last page has a cursor %q", out.NextCursor)
@@ -203,7 +204,7 @@ func TestSearchDocsPaging(t *testing.T) {
 		}
 		args["cursor"] = out.NextCursor
 	}
-	if diff := cmp.Diff(all.Matches, paged); diff != "" {
+	if diff := cmp.Diff(matchesOf(all), paged); diff != "" {
 		t.Errorf("paged matches differ from the single answer (-want +got):\n%s", diff)
 	}
 }
@@ -219,10 +220,10 @@ func TestSearchDocsSizeCap(t *testing.T) {
 	total := 0
 	for page := 0; ; page++ {
 		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
-		if len(out.Matches) == 0 || len(out.Matches) >= 100 && page == 0 {
-			t.Fatalf("page %d has %d matches; the 2 KiB cap should cut pages short", page, len(out.Matches))
+		if len(matchesOf(out)) == 0 || len(matchesOf(out)) >= 100 && page == 0 {
+			t.Fatalf("page %d has %d matches; the 2 KiB cap should cut pages short", page, len(matchesOf(out)))
 		}
-		total += len(out.Matches)
+		total += len(matchesOf(out))
 		if !out.HasMore {
 			break
 		}
@@ -291,7 +292,7 @@ func TestSearchDocsAllTerms(t *testing.T) {
 	args := map[string]any{"query": " registry  hook registry", "match": "all_terms", "limit": 2}
 	for page := 0; page < 50; page++ {
 		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
-		for _, m := range out.Matches {
+		for _, m := range matchesOf(out) {
 			got = append(got, fmt.Sprintf("%s:%d", m.Path, m.Line))
 		}
 		if !out.HasMore {
@@ -308,13 +309,13 @@ func TestSearchDocsAllTerms(t *testing.T) {
 
 	// The column and snippet point at the earliest term.
 	out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "HOOK first", "match": "all_terms", "case_sensitive": true})
-	if len(out.Matches) != 1 || out.Matches[0].Column != 10 {
-		t.Errorf("case-sensitive all_terms: %+v, want one match at column 10", out.Matches)
+	if len(matchesOf(out)) != 1 || matchesOf(out)[0].Column != 10 {
+		t.Errorf("case-sensitive all_terms: %+v, want one match at column 10", matchesOf(out))
 	}
 	// The default is unchanged: the query as one substring.
 	out, _ = mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "registry hook", "path_prefix": "terms.md"})
-	if len(out.Matches) != 0 {
-		t.Errorf("substring mode matched %+v", out.Matches)
+	if len(matchesOf(out)) != 0 {
+		t.Errorf("substring mode matched %+v", matchesOf(out))
 	}
 	_, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "zeppelin hook", "match": "all_terms"})
 	if text != `No line in the docs contains all of "zeppelin", "hook".` {
@@ -353,18 +354,18 @@ func TestSearchDocsReadBudget(t *testing.T) {
 	writeFile(t, dir, "docs/big/99.md", "# Last\n\nsaid "+query+" at last\n")
 	c := newClient(t, dir)
 	args := map[string]any{"query": query}
-	var found []SearchMatch
+	var found []match
 	pages := 0
 	for ; ; pages++ {
 		if pages > 12 {
 			t.Fatal("paging does not end")
 		}
 		out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
-		found = append(found, out.Matches...)
+		found = append(found, matchesOf(out)...)
 		if !out.HasMore {
 			break
 		}
-		if len(out.Matches) == 0 && !strings.HasPrefix(text, `0 matches for "the the the the" before big/`) {
+		if len(matchesOf(out)) == 0 && !strings.HasPrefix(text, `0 matches for "the the the the" before big/`) {
 			t.Errorf("page %d: empty with more to come, but the text does not say where the search stopped:\n%s", pages, text)
 		}
 		args["cursor"] = out.NextCursor
@@ -375,4 +376,23 @@ func TestSearchDocsReadBudget(t *testing.T) {
 	if len(found) != 1 || found[0].Path != "big/99.md" {
 		t.Errorf("matches = %+v, want the one in big/99.md", found)
 	}
+}
+
+// match is one matching line of a search page with its doc and section.
+type match struct {
+	Path, Heading, Anchor, URL string
+	LineMatch
+}
+
+// matchesOf lists a page's matching lines in order.
+func matchesOf(o SearchDocsOutput) []match {
+	var out []match
+	for _, d := range o.Docs {
+		for _, s := range d.Sections {
+			for _, l := range s.Lines {
+				out = append(out, match{Path: d.Path, Heading: s.Heading, Anchor: s.Anchor, URL: s.URL, LineMatch: l})
+			}
+		}
+	}
+	return out
 }

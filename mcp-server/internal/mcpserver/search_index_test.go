@@ -29,7 +29,7 @@ func TestSearchBeforeAndAfterTheIndex(t *testing.T) {
 		out, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
 		early = append(early, out)
 	}
-	if len(early[0].Matches) == 0 {
+	if len(matchesOf(early[0])) == 0 {
 		t.Fatal("the first query matches nothing in the fixture; the test checks nothing")
 	}
 

@@ -90,7 +90,7 @@ func TestAnswersWhileDocsLoad(t *testing.T) {
 		t.Fatalf("no index after the build: %v", err)
 	}
 	want, _ := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", args)
-	if len(want.Matches) == 0 {
+	if len(matchesOf(want)) == 0 {
 		t.Fatal("the query matches nothing in the fixture; the test checks nothing")
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -120,8 +120,8 @@ func TestFirstSearchIsComplete(t *testing.T) {
 	mcptest.Background(t, "corpus", func(ctx context.Context) error { return corp.Run(ctx, func(docs.Change) {}) })
 
 	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": "quuxplotter", "limit": 20})
-	if len(out.Matches) != 1 || out.Matches[0].Path != "zz/last.md" || out.HasMore {
-		t.Fatalf("the first search's answer: %d matches, has_more %v:\n%s", len(out.Matches), out.HasMore, text)
+	if len(matchesOf(out)) != 1 || matchesOf(out)[0].Path != "zz/last.md" || out.HasMore {
+		t.Fatalf("the first search's answer: %d matches, has_more %v:\n%s", len(matchesOf(out)), out.HasMore, text)
 	}
 	if !strings.HasPrefix(text, `1 match for "quuxplotter".`) {
 		t.Errorf("the text does not start with the count:\n%s", text)

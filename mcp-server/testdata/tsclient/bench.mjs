@@ -10,6 +10,7 @@
 // about 2 s) and makes one untimed call before the timed ones.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { searchHits } from "./hits.mjs";
 
 const [bin, root, query, runs = "500", limit = "50"] = process.argv.slice(2);
 if (!query) {
@@ -28,7 +29,7 @@ for (let i = 0; i < Number(runs); i++) {
   const begin = process.hrtime.bigint();
   const result = await call();
   times.push(Number(process.hrtime.bigint() - begin) / 1e6);
-  matches = result.structuredContent?.matches?.length ?? 0;
+  matches = searchHits(result.structuredContent).length;
   if (result.isError || matches === 0) throw new Error(`search ${query}: no matches`);
 }
 times.sort((a, b) => a - b);

@@ -15,6 +15,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { searchHits } from './hits.mjs';
 
 const url = new URL(process.argv[2]);
 const redirectUrl = 'http://127.0.0.1/callback';
@@ -101,7 +102,7 @@ const transport = new StreamableHTTPClientTransport(url, { authProvider: provide
 const client = new Client({ name: 'docs-mcp-oauth-test', version: '1' });
 await client.connect(transport);
 const search = await client.callTool({ name: 'mod_search_docs', arguments: { query: 'hook' } });
-provider.summary.search = { isError: Boolean(search.isError), matches: search.structuredContent?.matches?.length ?? 0 };
+provider.summary.search = { isError: Boolean(search.isError), matches: searchHits(search.structuredContent).length };
 provider.summary.protocol = transport.protocolVersion ?? '';
 await client.close();
 

@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { searchHits } from "./hits.mjs";
 
 const [mode, target, ...rest] = process.argv.slice(2);
 let transport;
@@ -26,8 +27,9 @@ const summary = { server: client.getServerVersion(), protocol: transport.protoco
 summary.tools = (await client.listTools()).tools.map((t) => t.name).sort();
 
 const search = await client.callTool({ name: "mod_search_docs", arguments: { query: "hook", limit: 5 } });
-summary.search = { isError: !!search.isError, matches: search.structuredContent?.matches?.length ?? 0 };
-const first = search.structuredContent?.matches?.[0];
+const hits = searchHits(search.structuredContent);
+summary.search = { isError: !!search.isError, matches: hits.length };
+const first = hits[0];
 
 if (first) {
   const read = await client.callTool({ name: "mod_read_doc", arguments: { path: first.path, start_line: first.line, end_line: first.line } });

@@ -351,12 +351,12 @@ func call(ctx context.Context, c *client.Client, st *stats, op, tool string, arg
 	}
 	st.ok(op, d)
 	var hits struct {
-		Matches []struct {
+		Docs []struct {
 			Path string `json:"path"`
-		} `json:"matches"`
+		} `json:"docs"`
 	}
-	if b, err := json.Marshal(res.StructuredContent); err == nil && json.Unmarshal(b, &hits) == nil && len(hits.Matches) > 0 {
-		return hits.Matches[0].Path, nil
+	if b, err := json.Marshal(res.StructuredContent); err == nil && json.Unmarshal(b, &hits) == nil && len(hits.Docs) > 0 {
+		return hits.Docs[0].Path, nil
 	}
 	return "", nil
 }

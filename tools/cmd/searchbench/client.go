@@ -136,13 +136,22 @@ func (s *searcher) page(ctx context.Context, args map[string]any) (int, bool, st
 	if !ok {
 		return 0, false, "", t, fmt.Errorf("no structured content in %v", res.Content)
 	}
-	matches, ok := out["matches"].([]any)
+	docs, ok := out["docs"].([]any)
 	if !ok {
-		return 0, false, "", t, fmt.Errorf("structured content without matches: %v", out)
+		return 0, false, "", t, fmt.Errorf("structured content without docs: %v", out)
+	}
+	// The matching lines, grouped by doc and section.
+	matches := 0
+	for _, d := range docs {
+		sections, _ := d.(map[string]any)["sections"].([]any)
+		for _, s := range sections {
+			lines, _ := s.(map[string]any)["lines"].([]any)
+			matches += len(lines)
+		}
 	}
 	more, _ := out["has_more"].(bool)
 	cursor, _ := out["next_cursor"].(string)
-	return len(matches), more, cursor, t, nil
+	return matches, more, cursor, t, nil
 }
 
 // call sends a request and returns the line that answers it, with the time

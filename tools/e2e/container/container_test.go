@@ -268,17 +268,11 @@ func checkMCP(ctx context.Context, t *testing.T, base, root string) {
 	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools/list: %v, %d tools; want 7", err, len(tools.Tools))
 	}
-	type hits struct {
-		Matches []struct {
-			Path string
-			Line int
-		}
-	}
-	found, _ := mcptest.CallOK[hits](t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5})
-	if len(found.Matches) == 0 {
+	found := mcptest.SearchHits(t, mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5}))
+	if len(found) == 0 {
 		t.Fatal("mod_search_docs found no \"mod_read_doc\" in the docs")
 	}
-	first := found.Matches[0]
+	first := found[0]
 	doc, _ := mcptest.CallOK[struct{ Content string }](t, c, "mod_read_doc", map[string]any{"path": first.Path, "start_line": first.Line, "end_line": first.Line})
 	if !strings.Contains(doc.Content, "mod_read_doc") {
 		t.Errorf("mod_read_doc %s:%d = %q; want the matching line", first.Path, first.Line, doc.Content)

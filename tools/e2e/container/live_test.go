@@ -283,9 +283,9 @@ func (s *liveStack) checkEdits(ctx context.Context, t *testing.T) {
 	}
 	defer c.Close()
 	mcptest.Initialize(t, c, mcp.ProtocolVersion20251125, "container-live-test")
-	found, _ := mcptest.CallOK[struct{ Matches []struct{ Path string } }](t, c, "mod_search_docs", map[string]any{"query": "written while live"})
-	if len(found.Matches) != 1 || found.Matches[0].Path != "drafts/live-page.md" {
-		t.Errorf("mod_search_docs on the live server found %+v; want the new doc", found.Matches)
+	found := mcptest.SearchHits(t, mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "written while live"}))
+	if len(found) != 1 || found[0].Path != "drafts/live-page.md" {
+		t.Errorf("mod_search_docs on the live server found %+v; want the new doc", found)
 	}
 
 	screenshot(ctx, t, s.live+"/wiki/drafts/live-page/")

@@ -310,17 +310,11 @@ func (s *setup) checkSession(t *testing.T) {
 	}
 
 	// This page is in the docs the server serves: find it and read the line.
-	type hits struct {
-		Matches []struct {
-			Path string
-			Line int
-		}
+	found := mcptest.SearchHits(t, mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"}))
+	if len(found) != 1 || found[0].Path != "server/reverse-proxy.md" {
+		t.Fatalf("mod_search_docs: %+v; want the one line in server/reverse-proxy.md", found)
 	}
-	found, _ := mcptest.CallOK[hits](t, c, "mod_search_docs", map[string]any{"query": "proxy_buffering      off", "path_prefix": "server/"})
-	if len(found.Matches) != 1 || found.Matches[0].Path != "server/reverse-proxy.md" {
-		t.Fatalf("mod_search_docs: %+v; want the one line in server/reverse-proxy.md", found.Matches)
-	}
-	m := found.Matches[0]
+	m := found[0]
 	doc, _ := mcptest.CallOK[struct{ Content string }](t, c, "mod_read_doc", map[string]any{"path": m.Path, "start_line": m.Line, "end_line": m.Line})
 	if strings.TrimSpace(doc.Content) != "proxy_buffering      off;" {
 		t.Errorf("mod_read_doc %s:%d = %q; want the proxy_buffering line", m.Path, m.Line, doc.Content)

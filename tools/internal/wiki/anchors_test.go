@@ -89,10 +89,8 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	// Search hits lead to their sections in the wiki: the server gives
 	// their URLs as the client reached it, and each names a heading of
 	// the page it points to.
-	found, _ := mcptest.CallOK[struct {
-		Matches []struct{ Path, Anchor, URL string }
-	}](t, c, "mod_search_docs", map[string]any{"query": "e", "path_prefix": "anchors.md", "limit": 200})
-	for _, m := range found.Matches {
+	found := mcptest.SearchHits(t, mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "e", "path_prefix": "anchors.md", "limit": 200}))
+	for _, m := range found {
 		page, anchor, _ := strings.Cut(m.URL, "#")
 		rel, ok := strings.CutPrefix(page, server+"/wiki/")
 		if !ok || anchor != m.Anchor {
@@ -103,8 +101,8 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 			t.Errorf("hit url %s: the page has no heading %q", m.URL, anchor)
 		}
 	}
-	if len(found.Matches) < 10 {
-		t.Errorf("%d hits in anchors.md, want one per heading at least", len(found.Matches))
+	if len(found) < 10 {
+		t.Errorf("%d hits in anchors.md, want one per heading at least", len(found))
 	}
 
 	if want := []string{"anchors", "http", "http-1", "http-1-1", "again", "again-1", "again-2", "again-3", "again-1-1", "mod_read_doc-one-section"}; !slices.Equal(headingIDs(t, filepath.Join(out, "anchors", "index.html"))[:10], want) {
