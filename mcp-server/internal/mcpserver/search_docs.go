@@ -20,7 +20,7 @@ const (
 	defaultSearchLimit = 20
 	maxSearchLimit     = 200
 	maxQueryBytes      = 1024
-	snippetContext     = 32 // bytes of line kept on each side of a match
+	snippetContext     = 32 // bytes of line kept on each side of a match, at most
 
 	// indexWait bounds how long a search waits for the index of the docs
 	// served: the first snapshot's is built while the server starts (about
@@ -205,15 +205,14 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	// holds it) goes on from its cursor, a few milliseconds a call.
 	read := search.Budget{Bytes: search.CallBytes}
 	for m := range search.Find(ctx, snap, q, after, &read) {
-		off, length := m.Offset, m.Length
+		// The column is the first term's; the snippet spans every term.
+		off, end := m.Offset, m.Offset+m.Length
 		if len(others) > 0 {
-			o, l, ok := indexAll(m.Text, others)
+			o, e, ok := indexAll(m.Text, others)
 			if !ok {
 				continue
 			}
-			if o < off {
-				off, length = o, l
-			}
+			off, end = min(off, o), max(end, e)
 		}
 		if n == limit {
 			out.HasMore = true
@@ -223,7 +222,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		lm := LineMatch{
 			Line:    m.Line,
 			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
-			Snippet: snippet(m.Text, off, length),
+			Snippet: snippet(m.Text, off, end-off),
 		}
 		var url string
 		if wiki != "" {
@@ -295,9 +294,9 @@ func queryTerms(query, match string) ([]string, error) {
 	return nil, inputErrorf("match %q is not a mode; use %s (the default) or %s", match, matchSubstring, matchAllTerms)
 }
 
-// indexAll finds every matcher's text in line: the earliest match of them
-// all, and whether each was found.
-func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
+// indexAll finds every matcher's text in line: where the earliest match
+// of them all starts, where the latest ends, and whether each was found.
+func indexAll(line string, ms []*search.Matcher) (off, end int, ok bool) {
 	off = -1
 	for _, m := range ms {
 		o, l := m.Index(line)
@@ -305,10 +304,11 @@ func indexAll(line string, ms []*search.Matcher) (off, length int, ok bool) {
 			return -1, 0, false
 		}
 		if off < 0 || o < off {
-			off, length = o, l
+			off = o
 		}
+		end = max(end, o+l)
 	}
-	return off, length, true
+	return off, end, true
 }
 
 // text is the readable copy of the result. Its first sentence says how
@@ -377,14 +377,25 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// snippet returns the line around a match, cut at rune boundaries to about
-// snippetContext bytes on each side, with an ellipsis where it was cut.
+// snippet returns the line around a match, cut to about snippetContext
+// bytes on each side at a space (at a rune boundary when a word is
+// longer), with an ellipsis where it was cut.
 func snippet(line string, off, n int) string {
 	from := max(0, off-snippetContext)
+	if from > 0 {
+		if sp := strings.IndexByte(line[from:off], ' '); sp >= 0 {
+			from += sp + 1
+		}
+	}
 	for from > 0 && !utf8.RuneStart(line[from]) {
 		from++
 	}
 	to := runeStart(line, off+n+snippetContext)
+	if to < len(line) {
+		if sp := strings.LastIndexByte(line[off+n:to], ' '); sp >= 0 {
+			to = off + n + sp
+		}
+	}
 	s := strings.TrimSpace(line[from:to])
 	if from > 0 {
 		s = "…" + s

@@ -77,7 +77,7 @@ func TestSearchDocsResultFields(t *testing.T) {
 	want := SearchDocsOutput{
 		Docs: []DocMatches{{Path: "guide/intro.md", Sections: []SectionMatches{{
 			Heading: "Introduction > Filters", Anchor: "filters",
-			Lines: []LineMatch{{Line: 11, Column: 15, Snippet: `A filter hook transforms a value. The Kelvin sign \u212A…`}},
+			Lines: []LineMatch{{Line: 11, Column: 15, Snippet: `A filter hook transforms a value. The Kelvin sign…`}},
 		}}}},
 		Generation: 1,
 	}
@@ -395,4 +395,24 @@ func matchesOf(o SearchDocsOutput) []match {
 		}
 	}
 	return out
+}
+
+func TestSnippet(t *testing.T) {
+	long := "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+	for _, tc := range []struct {
+		name, line, match, want string
+	}{
+		{"short line whole", "a player joins", "player", "a player joins"},
+		{"cut at spaces on both sides", long, "eight", "…two three four five six seven eight nine ten eleven twelve…"},
+		{"match at the start", long, "one", "one two three four five six seven…"},
+		{"a word that does not fit is left out", "x" + strings.Repeat("é", 40) + " hook", "hook", "…hook"},
+		{"a word longer than the context is cut at a rune", "x" + strings.Repeat("é", 40) + "hook", "hook", "…" + strings.Repeat("é", 16) + "hook"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			off := strings.Index(tc.line, tc.match)
+			if got := snippet(tc.line, off, len(tc.match)); got != tc.want {
+				t.Errorf("snippet = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }
