@@ -232,13 +232,19 @@ func Render(es []Entry, hooks []HookGroup, budget int) string {
 type view struct {
 	sections, summary bool
 	fold              int // folders this deep or deeper are folded into counts; 0: none
+	children          int // with fold, name up to this many subfolders of a folded folder, with counts
 	clipTo            int // when > 0, stop before this many bytes with a count of what is left
 }
 
+// views are the levels of detail from the most to the least: every doc
+// with its sections, without them, without summaries; then the folders
+// folded from the deepest level up, each level first with the names of the
+// folded folders' subfolders (as many as fit), so that a large tree's map
+// still fills its budget with names an assistant can list.
 func views(maxDepth int) []view {
 	vs := []view{{sections: true, summary: true}, {summary: true}, {}}
 	for d := maxDepth; d >= 1; d-- {
-		vs = append(vs, view{fold: d})
+		vs = append(vs, view{fold: d, children: 1 << 20}, view{fold: d, children: 12}, view{fold: d, children: 4}, view{fold: d})
 	}
 	return vs
 }
@@ -265,7 +271,11 @@ func renderDocs(es []Entry, v view, room int) string {
 				folders[folderOf(es[j].Path)] = true
 				j++
 			}
-			line := fmt.Sprintf("- %s (%s in %s)\n", top, plural(j-i, "doc"), plural(len(folders), "folder"))
+			line := fmt.Sprintf("- %s (%s in %s)", top, plural(j-i, "doc"), plural(len(folders), "folder"))
+			if v.children > 0 {
+				line += subfolders(es[i:j], top, v.children)
+			}
+			line += "\n"
 			parent := folderOf(strings.TrimSuffix(top, "/"))
 			if !writeFolder(&b, &folder, parent, v, es, i, room) || !fits(&b, line, v, len(es)-i) {
 				return b.String()
@@ -288,6 +298,46 @@ func renderDocs(es []Entry, v view, room int) string {
 			return b.String()
 		}
 		i++
+	}
+	return b.String()
+}
+
+// subfolders names the folders right below top that hold es (all of them
+// under top), with their docs' counts, the largest first, at most n, and
+// how many more.
+func subfolders(es []Entry, top string, n int) string {
+	var (
+		names  []string
+		counts = map[string]int{}
+	)
+	for _, e := range es {
+		rest := strings.TrimPrefix(e.Path, top)
+		slash := strings.IndexByte(rest, '/')
+		if slash < 0 {
+			continue // a doc of top itself: in top's count
+		}
+		name := rest[:slash+1]
+		if counts[name] == 0 {
+			names = append(names, name)
+		}
+		counts[name]++
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	// The largest first: those cut off hold the fewest docs.
+	slices.SortStableFunc(names, func(a, b string) int { return counts[b] - counts[a] })
+	var b strings.Builder
+	b.WriteString(":")
+	for k, name := range names {
+		if k == n {
+			fmt.Fprintf(&b, " … %d more", len(names)-n)
+			break
+		}
+		fmt.Fprintf(&b, " %s %d", name, counts[name])
+		if k < len(names)-1 && k < n-1 {
+			b.WriteString(",")
+		}
 	}
 	return b.String()
 }
