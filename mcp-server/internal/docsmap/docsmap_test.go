@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
@@ -153,5 +154,31 @@ func TestSplice(t *testing.T) {
 				t.Errorf("splicing the same map again changed the file: %q, %v", again, err)
 			}
 		})
+	}
+}
+
+// TestEntries: the entries made on every core are those made one by one,
+// and a snapshot that changed one doc reuses the others' entries.
+func TestEntries(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpusgen.Generate(t.Context(), dir, corpusgen.Options{Seed: 2, Files: 600, Shape: corpusgen.Small}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := docs.Load(t.Context(), dir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := entries(nil, snap)
+	for i, d := range snap.Docs() {
+		want := entryOf(d, d.Text())
+		if diff := cmp.Diff(want, got[i], cmpopts.IgnoreUnexported(Entry{})); diff != "" || got[i].doc != d {
+			t.Fatalf("entry %d (-one by one +on every core):\n%s", i, diff)
+		}
+	}
+	again := entries(got, snap)
+	for i := range again {
+		if len(got[i].Sections) > 0 && &again[i].Sections[0] != &got[i].Sections[0] {
+			t.Fatalf("entry %d was made again, not reused", i)
+		}
 	}
 }
