@@ -142,7 +142,7 @@ func goSDKCell(t *testing.T, transport, rev string) {
 		}
 		resources++
 	}
-	if want := pagedDocs + 3; resources != want { // the docs, the registry, the guide, the layout
+	if want := pagedDocs + 4; resources != want { // the docs, the map, the registry, the guide, the layout
 		fail("resources/list", "%d resources over all pages, want %d", resources, want)
 	}
 	var templates []string

@@ -109,7 +109,7 @@ func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	if len(r.Tools) != len(toolCalls) {
 		fail("list everything", "%d tools, want %d", len(r.Tools), len(toolCalls))
 	}
-	if want := pagedDocs + 3; r.Resources != want {
+	if want := pagedDocs + 4; r.Resources != want { // the docs, the map, the registry, the guide, the layout
 		fail("list everything", "%d resources over all pages, want %d", r.Resources, want)
 	}
 	if !slices.Equal(r.Templates, []string{"docs://{+path}", "hook://{name}"}) || len(r.Prompts) != 1 {
