@@ -267,14 +267,44 @@ func (s *Site) notFound(w http.ResponseWriter, r *http.Request, root *os.Root) {
 // setFileHeaders sets the content type, a validator and the caching policy
 // of a static file. The ETag is derived from size and modification time:
 // a rebuilt file gets a new one, and ServeContent answers If-None-Match
-// with 304. no-cache makes browsers revalidate, so a rebuild shows at once.
+// with 304. no-cache makes browsers revalidate, so a rebuild shows at once;
+// a fingerprinted stylesheet or script is kept a year without asking
+// (Immutable), since a change to it is a new name in the pages.
 func setFileHeaders(h http.Header, name string, info fs.FileInfo) {
 	if ct := contentType(name); ct != "" {
 		h.Set("Content-Type", ct)
 	}
 	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, info.Size(), info.ModTime().UnixNano()))
-	h.Set("Cache-Control", "no-cache")
+	if fingerprinted(name) {
+		h.Set("Cache-Control", Immutable)
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// Immutable is the caching policy of a fingerprinted asset.
+const Immutable = "public, max-age=31536000, immutable"
+
+// fingerprinted reports whether name is a stylesheet or script whose name
+// carries a hash of its content, as Hugo's fingerprint writes them
+// (css/wiki.min.<64 hex digits>.css): a part between dots of at least 32
+// hex digits (MD5's length; Hugo's default, SHA-256, has 64). Only CSS and
+// JavaScript: other files of the site come from docs/ as they are, where a
+// name that merely looks hashed says nothing about its content.
+func fingerprinted(name string) bool {
+	base := path.Base(name)
+	ext := path.Ext(base)
+	if ext != ".css" && ext != ".js" {
+		return false
+	}
+	parts := strings.Split(strings.TrimSuffix(base, ext), ".")
+	for _, p := range parts[1:] { // the first part is the name itself
+		if len(p) >= 32 && strings.Trim(p, "0123456789abcdef") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // contentType names the types a static site uses, independent of the

@@ -201,3 +201,60 @@ func fetch(t *testing.T, url string, header http.Header) response {
 	}
 	return response{status: res.StatusCode, header: res.Header, body: body}
 }
+
+// TestWikiCaching checks the caching policy: a fingerprinted stylesheet or
+// script (a name carrying the hash of its content, as the wiki build's
+// assets are named) is kept a year without revalidation, also when sent
+// precompressed; everything else, pages included, is revalidated on use, so
+// that a rebuild shows at once.
+func TestWikiCaching(t *testing.T) {
+	dir := t.TempDir()
+	const hash = "0a73897d425254e05f6a52d549fdfd492a18040b3d169a61ade9f35f4c74e2ac"
+	files := []string{
+		"index.html",
+		"css/wiki.min." + hash + ".css",
+		"js/wiki.min." + hash + ".js",
+		"js/wiki.min." + hash + ".js.br",
+		"js/wiki.min." + hash[:32] + ".js", // MD5-sized
+		"js/wiki.min.js",
+		"js/wiki.min." + hash[:31] + ".js",                          // too short to be a content hash
+		"js/wiki.min." + "0A73897D425254E05F6A52D549FDFD49" + ".js", // Hugo writes lower case
+		"img/logo." + hash + ".png",                                 // from docs/ as is: not ours to fingerprint
+		hash + ".css",                                               // the name itself, not a fingerprint
+	}
+	for _, name := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("content of "+name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := serve(t, dir)
+	got := map[string]string{}
+	for _, name := range files {
+		if strings.HasSuffix(name, ".br") {
+			continue
+		}
+		got[name] = fetch(t, base+"/wiki/"+name, http.Header{"Accept-Encoding": {"br"}}).header.Get("Cache-Control")
+	}
+	const year = "public, max-age=31536000, immutable"
+	want := map[string]string{
+		"index.html":                                                "no-cache",
+		"css/wiki.min." + hash + ".css":                             year,
+		"js/wiki.min." + hash + ".js":                               year, // sent as its .br
+		"js/wiki.min." + hash[:32] + ".js":                          year,
+		"js/wiki.min.js":                                            "no-cache",
+		"js/wiki.min." + hash[:31] + ".js":                          "no-cache",
+		"js/wiki.min." + "0A73897D425254E05F6A52D549FDFD49" + ".js": "no-cache",
+		"img/logo." + hash + ".png":                                 "no-cache",
+		hash + ".css":                                               "no-cache",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Cache-Control by file (-want +got):\n%s", diff)
+	}
+	if year != "public, max-age=31536000, immutable" {
+		t.Errorf("Immutable = %q", year)
+	}
+}

@@ -1,9 +1,9 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
 // tools/hugo, rebuilds it on every change, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
-//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-hugo FILE]
+//	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //
 // Run it from anywhere in the repository. The first run compiles Hugo, which
 // takes minutes; later runs reuse the Go build cache. A broken link in a doc
@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	fs.StringVar(&opt.Version, "version", version, "the docs-mcp `version` the footer shows, by default what docs-mcp reports when built like this command")
 	fs.StringVar(&opt.EditURL, "edit-url", os.Getenv("WIKI_EDIT_URL"), "with it, each page links \"Edit this page\" to this `URL` followed by the file's repository path, e.g. https://github.com/ORG/REPO/edit/main/ (default $WIKI_EDIT_URL; none when empty)")
+	fs.StringVar(&opt.Title, "title", os.Getenv("WIKI_TITLE"), "the site's `name`, in the top bar, every page's title and llms.txt (default $WIKI_TITLE, else \"modkit wiki\")")
+	fs.StringVar(&opt.Logo, "logo", os.Getenv("WIKI_LOGO"), "an image `file` (SVG, PNG, JPEG or GIF) shown before the name in the top bar (default $WIKI_LOGO; none when empty)")
 	fs.StringVar(&opt.Hugo, "hugo", "", "a Hugo `executable` built from tools/hugo/go.mod, to run instead of compiling and running it with go tool")
 	outFlag := func() *string {
 		return fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced whole on each build; must be empty or an earlier wiki build)")

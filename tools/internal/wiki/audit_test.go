@@ -17,9 +17,10 @@ import (
 var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"}
 
 // TestAccessibility runs axe-core (from npm: testdata/axe, installed with
-// npm ci) in headless Chromium over the home page, a long reference page
-// and the hook reference, each in light and dark and at a desktop and a
-// phone width, and fails on any violation, naming the rule and the elements.
+// npm ci) in headless Chromium over the home page, a long reference page,
+// the hook reference, the search dropdown open with results and the search
+// page with results, each in light and dark and at a desktop and a phone
+// width, and fails on any violation, naming the rule and the elements.
 func TestAccessibility(t *testing.T) {
 	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
@@ -44,7 +45,32 @@ func TestAccessibility(t *testing.T) {
 	}
 	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
 		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
+	// The search states: results with the words searched marked, in the
+	// dropdown under the top bar's box and on the search page.
+	const query = "config"
+	searchStates := []struct {
+		name string
+		load []chromedp.Action[chromedp.Void]
+	}{
+		{"/wiki/ search dropdown", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(server + "/wiki/"),
+			chromedp.WaitVisible(chromedp.CSS(`article`)),
+			chromedp.Click(chromedp.CSS(`.search-form input`)),
+			chromedp.KeyEvent(query),
+		}},
+		{"/wiki/search/ with results", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(server + "/wiki/search/?q=" + query),
+			chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit mark`)),
+		}},
+	}
 	runs := 0
+	audit := func(name string) {
+		vs := get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise))
+		for _, v := range vs {
+			t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
+		}
+		runs++
+	}
 	for _, width := range []int64{1366, 390} {
 		var view chromedp.Action[chromedp.Void] = chromedp.EmulateViewport(width, 768)
 		if width < 500 {
@@ -59,13 +85,18 @@ func TestAccessibility(t *testing.T) {
 					chromedp.WaitVisible(chromedp.CSS(`article`)),
 					chromedp.Evaluate[chromedp.Void](string(axe)),
 				)
-				vs := get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise))
-				for _, v := range vs {
-					t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
+				audit(name)
+			}
+			for _, st := range searchStates {
+				name := fmt.Sprintf("%s %s %dpx", st.name, scheme, width)
+				b.do(name, append([]chromedp.Action[chromedp.Void]{view, colorScheme(scheme)}, st.load...)...)
+				if st.name == searchStates[0].name {
+					waitResults(b, query)
 				}
-				runs++
+				b.do(name+": axe", chromedp.Evaluate[chromedp.Void](string(axe)))
+				audit(name)
 			}
 		}
 	}
-	t.Logf("%d axe runs over %d pages (tags %s)", runs, len(pages), strings.Join(axeTags, ", "))
+	t.Logf("%d axe runs over %d pages and %d search states (tags %s)", runs, len(pages), len(searchStates), strings.Join(axeTags, ", "))
 }

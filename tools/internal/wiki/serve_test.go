@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,24 @@ func TestServe(t *testing.T) {
 
 	if want := `wiki: docs/clients/vscode.md:5: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
 		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
+	}
+
+	// The fingerprinted stylesheet and script may be kept a year; the page
+	// is not.
+	assets := regexp.MustCompile(`/wiki/(?:css|js)/wiki\.min\.[0-9a-f]{64}\.(?:css|js)`).FindAllString(body, -1)
+	if len(assets) != 2 {
+		t.Errorf("the page links %q, want the fingerprinted stylesheet and script", assets)
+	}
+	for _, asset := range append(assets, "/wiki/getting-started/") {
+		resp, err := http.Get("http://" + addr + asset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		cc := resp.Header.Get("Cache-Control")
+		if immutable := cc == "public, max-age=31536000, immutable"; immutable != strings.Contains(asset, ".min.") {
+			t.Errorf("GET %s: Cache-Control %q", asset, cc)
+		}
 	}
 
 	// Images beside the docs are served too.

@@ -267,6 +267,8 @@ type siteParams struct {
 	Version     string // the docs-mcp version shown in the footer
 	EditURL     string // prefix of a repository path for "Edit this page"; empty: no link
 	Icon        string // the docs-mcp icon, published as favicon.svg; empty: none
+	Title       string // the site's name; empty: hugo.toml's
+	Logo        *logo  // shown before the title; nil: none
 }
 
 // writeGenerated writes the generated part of the site into dir: the folder
@@ -328,13 +330,32 @@ type mount struct {
 }
 
 type hugoConfig struct {
+	Title       string         `json:"title,omitempty"`
 	ResourceDir string         `json:"resourceDir"`
 	CacheDir    string         `json:"cacheDir"`
 	Params      map[string]any `json:"params,omitempty"`
+	Server      *hugoServer    `json:"server,omitempty"`
 	Module      struct {
 		Mounts []mount `json:"mounts"`
 	} `json:"module"`
 }
+
+// hugoServer is what hugo server (the preview) adds to its responses.
+type hugoServer struct {
+	Headers []hugoHeaders `json:"headers"`
+}
+
+// hugoHeaders are the headers of the responses whose path matches For, a
+// glob in which * matches any text, slashes included.
+type hugoHeaders struct {
+	For    string            `json:"for"`
+	Values map[string]string `json:"values"`
+}
+
+// immutableAssets matches the layouts' fingerprinted stylesheets and
+// scripts (css/wiki.min.<hash>.css, js/wiki.min.<hash>.js): a change to one
+// is a new name, so the preview, like docs-mcp, lets browsers keep them.
+const immutableAssets = "{*.min.*.css,*.min.*.js}"
 
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
 // defaults, so the site's own folders are mounted too.
@@ -351,6 +372,10 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	preview := p.Preview
 	docs := filepath.Join(t.Root, "docs")
 	var c hugoConfig
+	c.Title = p.Title
+	if preview {
+		c.Server = &hugoServer{Headers: []hugoHeaders{{For: immutableAssets, Values: map[string]string{"Cache-Control": "public, max-age=31536000, immutable"}}}}
+	}
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
 	c.Params = map[string]any{
@@ -359,6 +384,9 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		"wikiVersion":     p.Version,                                              // layouts/baseof.html
 		"wikiEditURL":     p.EditURL,                                              // layouts/_partials/doc-footer.html
 		"wikiIcon":        p.Icon != "",                                           // layouts/baseof.html
+	}
+	if l := p.Logo; l != nil {
+		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html
 	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
@@ -391,6 +419,9 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	m = append(m, mount{Source: filepath.Join(siteDir, "static"), Target: "static"})
 	if p.Icon != "" {
 		m = append(m, mount{Source: p.Icon, Target: "static/favicon.svg"})
+	}
+	if p.Logo != nil {
+		m = append(m, mount{Source: p.Logo.File, Target: "static/" + p.Logo.Name})
 	}
 	m = append(m,
 		mount{Source: filepath.Join(t.Root, "framework", "mod_hooks.json"), Target: "data/mod_hooks.json"},

@@ -52,6 +52,12 @@ type Options struct {
 	// link: EditURL followed by the file's repository path, e.g.
 	// https://github.com/ORG/REPO/edit/main/ + docs/server/tools.md.
 	EditURL string
+	// Title names the site: the top bar, every page's <title>, llms.txt;
+	// empty means the site's own, "modkit wiki".
+	Title string
+	// Logo, when set, is an image file (SVG, PNG, JPEG or GIF) shown before
+	// the title in the top bar.
+	Logo string
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
@@ -82,6 +88,19 @@ func (o Options) brokenLinks(def string) (string, error) {
 // preview; broken is the checked BrokenLinks.
 func (o Options) params(preview bool, broken string) (siteParams, error) {
 	p := siteParams{Preview: preview, BrokenLinks: broken, Version: o.Version, EditURL: o.EditURL}
+	if o.Title != "" {
+		p.Title = strings.TrimSpace(o.Title)
+		if p.Title == "" || strings.ContainsAny(p.Title, "\r\n") {
+			return siteParams{}, fmt.Errorf("title %q: want one line of text", o.Title)
+		}
+	}
+	if o.Logo != "" {
+		l, err := readLogo(o.Logo)
+		if err != nil {
+			return siteParams{}, err
+		}
+		p.Logo = &l
+	}
 	// The docs-mcp icon, where the checkout has it (the live image copies it).
 	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); fileExists(icon) {
 		p.Icon = icon

@@ -1,4 +1,4 @@
-// The modkit wiki's only script: theme toggle, phone menu, copy buttons, and
+// The modkit wiki's only script: theme button, phone menu, copy buttons, and
 // offline search. Search matches like the mod_search_docs tool: a
 // case-insensitive substring of a line; it also matches page titles, headings
 // and the hooks of the registry, and ranks a hook's own entry first, then page
@@ -13,21 +13,29 @@
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
 
-  function currentTheme() {
-    return root.dataset.theme || (systemDark() ? "dark" : "light");
-  }
-
+  // The theme has three states: "system" (nothing saved: the page follows
+  // the system's setting, also when it changes while the page is open),
+  // "light" and "dark" (saved). Each click moves to the next: from system
+  // first to the look the system does not give, so that the first click
+  // always changes the page, then to the other, then back to system.
   function setupTheme() {
     var button = document.querySelector(".theme-toggle");
     if (!button) return;
+    var choice = function () { return root.dataset.theme || "system"; };
     var sync = function () {
-      button.setAttribute("aria-pressed", currentTheme() === "dark" ? "true" : "false");
+      var label = "Theme: " + choice() + " (click to change)";
+      button.setAttribute("aria-label", label);
+      button.title = label;
     };
     sync();
     button.addEventListener("click", function () {
-      var next = currentTheme() === "dark" ? "light" : "dark";
-      root.dataset.theme = next;
-      try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* private mode: not persisted */ }
+      var away = systemDark() ? "light" : "dark"; // the look the system does not give
+      var now = choice();
+      var next = now === "system" ? away : now === away ? (away === "dark" ? "light" : "dark") : "system";
+      if (next === "system") delete root.dataset.theme; else root.dataset.theme = next;
+      try {
+        if (next === "system") localStorage.removeItem(THEME_KEY); else localStorage.setItem(THEME_KEY, next);
+      } catch (e) { /* private mode: not persisted */ }
       sync();
     });
   }
@@ -62,32 +70,82 @@
   }
 
   // The table of contents follows the reading position: the link of the
-  // section being read (the last heading above the top of the window) is
-  // marked aria-current.
+  // section being read is marked aria-current, and kept in view inside the
+  // contents' own box when that box scrolls (a long list beside the text).
+  // The section being read is the last heading above the reading line near
+  // the top of the window; once the page can scroll no further, the last
+  // heading on screen (or the one the address names, if on screen), so that
+  // a short last section is marked too.
+  //
+  // Nothing is measured while the page loads: the headings are looked up on
+  // the first scroll (or after the load event, for a page opened at a
+  // section), and each frame that scrolled reads a few heading positions in
+  // a binary search, not one per heading (1,389 on a large reference page).
+  var READING_LINE = 120; // px below the window's top: under the top bar and a heading's scroll margin
+
   function setupTocFollow() {
     var toc = document.querySelector(".toc");
     if (!toc) return;
+    var heads = null;
     var links = {};
-    toc.querySelectorAll('a[href^="#"]').forEach(function (a) { links[decodeURIComponent(a.getAttribute("href").slice(1))] = a; });
-    var heads = [].filter.call(document.querySelectorAll("article.doc :is(h2, h3)[id]"), function (h) { return links[h.id]; });
-    if (!heads.length) return;
     var current = null;
     var pending = false;
+
+    function collect() {
+      toc.querySelectorAll('a[href^="#"]').forEach(function (a) {
+        try { links[decodeURIComponent(a.getAttribute("href").slice(1))] = a; } catch (e) { /* malformed: not followed */ }
+      });
+      heads = [].filter.call(document.querySelectorAll("article.doc :is(h2, h3)[id]"), function (h) { return links[h.id]; });
+    }
+
+    // The last heading whose top is above y (heads are in page order, so
+    // their tops only grow), or null.
+    function lastAbove(y) {
+      var lo = 0, hi = heads.length; // heads[0..lo) are above y, heads[hi..) are not
+      while (lo < hi) {
+        var mid = (lo + hi) >> 1;
+        if (heads[mid].getBoundingClientRect().top < y) lo = mid + 1; else hi = mid;
+      }
+      return lo > 0 ? heads[lo - 1] : null;
+    }
+
+    function reading() {
+      var doc = document.documentElement;
+      var bottom = window.scrollY > 0 && window.innerHeight + window.scrollY >= doc.scrollHeight - 2;
+      if (!bottom) return lastAbove(READING_LINE);
+      var named = null;
+      try { named = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) { /* malformed */ }
+      if (named && links[named.id]) {
+        var top = named.getBoundingClientRect().top;
+        if (top >= 0 && top < window.innerHeight) return named;
+      }
+      return lastAbove(window.innerHeight);
+    }
+
+    // Scrolls the contents' box (not the page) so that a is inside it.
+    function reveal(a) {
+      if (!toc.open || toc.scrollHeight <= toc.clientHeight + 1) return;
+      var box = toc.getBoundingClientRect();
+      var r = a.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) toc.scrollTop += r.top - box.top - box.height / 2;
+    }
+
     function update() {
       pending = false;
-      var at = null;
-      for (var i = 0; i < heads.length && heads[i].getBoundingClientRect().top < 120; i++) at = heads[i];
+      if (!heads) collect();
+      var at = heads.length ? reading() : null;
       var a = at ? links[at.id] : null;
       if (a === current) return;
       if (current) current.removeAttribute("aria-current");
-      if (a) a.setAttribute("aria-current", "true");
+      if (a) { a.setAttribute("aria-current", "true"); reveal(a); }
       current = a;
     }
     function schedule() {
       if (!pending) { pending = true; requestAnimationFrame(update); }
     }
     window.addEventListener("scroll", schedule, { passive: true });
-    schedule(); // in the next frame, when layout is done anyway: no forced reflow at load
+    window.addEventListener("resize", schedule, { passive: true });
+    if (document.readyState === "complete") schedule(); else window.addEventListener("load", schedule);
   }
 
   // The words searched are highlighted on the page a result leads to: the
@@ -140,10 +198,13 @@
     if (first && !location.hash) first.scrollIntoView({ block: "center" });
   }
 
-  // A copy button on every code block. It writes the code to the clipboard
-  // and says "Copied" (data-copied on the button) once it is there.
+  // A copy button on every code block: highlighted blocks have theirs in
+  // the page's HTML (render-codeblock.html); a block without one (plain
+  // <pre>, such as the home page's commands) gets it here. One listener on
+  // the document handles them all. A button writes its block's code to the
+  // clipboard and says "Copied" (data-copied on the button) once it is there.
   function setupCopy() {
-    document.querySelectorAll(".doc pre").forEach(function (pre) {
+    document.querySelectorAll(".doc pre:not(.code-block > pre)").forEach(function (pre) {
       var box = pre.parentElement;
       if (!box.classList.contains("highlight")) {
         box = el("div");
@@ -154,18 +215,21 @@
       var button = el("button", "copy", "Copy");
       button.type = "button";
       button.setAttribute("aria-label", "Copy the code");
-      button.addEventListener("click", function () {
-        var text = pre.textContent.replace(/\n$/, "");
-        copyText(text).then(function () {
-          button.textContent = "Copied";
-          button.dataset.copied = "true";
-        }, function () {
-          button.textContent = "Copy failed";
-        }).then(function () {
-          setTimeout(function () { button.textContent = "Copy"; delete button.dataset.copied; }, 2000);
-        });
-      });
       box.appendChild(button);
+    });
+    document.addEventListener("click", function (e) {
+      var button = e.target.closest && e.target.closest(".code-block > button.copy");
+      if (!button) return;
+      var pre = button.parentElement.querySelector("pre");
+      var text = pre.textContent.replace(/\n$/, "");
+      copyText(text).then(function () {
+        button.textContent = "Copied";
+        button.dataset.copied = "true";
+      }, function () {
+        button.textContent = "Copy failed";
+      }).then(function () {
+        setTimeout(function () { button.textContent = "Copy"; delete button.dataset.copied; }, 2000);
+      });
     });
   }
 
