@@ -19,7 +19,7 @@ import (
 // searchCost is what a search costs the reader's browser.
 type searchCost struct {
 	First time.Duration // from the first keystroke on a cold page to the first results in the dropdown
-	Bytes int           // transferred for the index's pieces by the time the word's results show
+	Bytes int           // transferred for the search index (its pieces, or the whole file before) by the time the word's results show
 	Heap  float64       // the page's JavaScript heap, in bytes, after ten queries and a collection
 }
 
@@ -54,7 +54,7 @@ func measureSearch(b browser, server, word string) searchCost {
 	ms := get(b, "read the clock", chromedp.Evaluate[float64](`searchClock.shown - searchClock.key`))
 	c.First = time.Duration(ms * float64(time.Millisecond))
 	c.Bytes = get(b, "read the transfers", chromedp.Evaluate[int](`performance.getEntriesByType("resource")
-		.filter(e => e.name.includes("/search-index/")).reduce((n, e) => n + e.transferSize, 0)`))
+		.filter(e => e.name.includes("/search-index")).reduce((n, e) => n + e.transferSize, 0)`))
 	for _, q := range tenQueries {
 		b.do("search "+q,
 			chromedp.Evaluate[chromedp.Void](`document.querySelector(".search-form input").select()`),
@@ -77,18 +77,27 @@ func measureSearch(b browser, server, word string) searchCost {
 // TestBrowserSearchCost measures a search in Chromium on this repository's
 // docs, or on the tree WIKI_TEST_ROOT names (a generated one, say), and
 // holds the bytes and the heap to bounds (times are logged, never
-// asserted: the machine may be shared). The figures in
-// docs/wiki/search.md come from:
+// asserted: the machine may be shared). WIKI_TEST_SITE names a site built
+// from that tree already (go run ./tools/cmd/wiki build -root DIR -o SITE),
+// which saves building a large tree again. The figures in docs/wiki.md
+// come from:
 //
-//	WIKI_TEST_ROOT=DIR go test -run 'TestBrowserSearchCost$' -v ./tools/internal/wiki/
+//	WIKI_TEST_ROOT=DIR [WIKI_TEST_SITE=SITE] go test -run 'TestBrowserSearchCost$' -v ./tools/internal/wiki/
 func TestBrowserSearchCost(t *testing.T) {
 	opt := repoOptions(t)
 	word := "token"
 	if os.Getenv("WIKI_TEST_ROOT") != "" {
 		opt.BrokenLinks, word = BrokenLinksWarn, "player"
 	}
-	b, server, _ := startBrowserFor(t, opt, 20*time.Minute)
+	var b browser
+	var server, artifacts string
+	if site := os.Getenv("WIKI_TEST_SITE"); site != "" {
+		b, server, artifacts = startBrowserOn(t, opt, site, 10*time.Minute)
+	} else {
+		b, server, artifacts = startBrowserFor(t, opt, 20*time.Minute)
+	}
 	c := measureSearch(b, server, word)
+	b.do("screenshot", screenshot(t, artifacts, "11-search-cost.png"))
 	t.Logf("%s: first results %.0f ms after the first keystroke; %.1f KB transferred for %q; JS heap %.1f MB after ten more queries",
 		opt.root(), float64(c.First)/float64(time.Millisecond), float64(c.Bytes)/1e3, word, c.Heap/1e6)
 	// The whole index of this repository's docs was 0.5 MB, of a
