@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -314,4 +315,45 @@ func indexHolds(dir, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestSearchTermsMatchScript runs search.js's words and stem in Node on
+// texts with the traps real docs hold, and checks they split and stem as
+// searchTerms does: a query finds only terms the index spells the same way.
+func TestSearchTermsMatchScript(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "no node on PATH")
+	}
+	texts := []string{
+		"Bearer tokens", "libraries, classes and bus stops", "mod_search_docs(player.joined)",
+		"ΟΔΟΣ ΚΑΙ odos", "\u212Aelvin ſtraße STRASSE", "日本語のdocs und Café CAFÉS", "naïve naı̈ve e\u0301s",
+		"x" + strings.Repeat("y", maxTermRunes) + " ok", "İstanbul ǅemal", "v1.2.3-rc1 0x1F 42nd", "Σ σς ς", "",
+		"emoji 🙂 tokens 𠀋𠀋 ids",
+	}
+	script := `const src = require("fs").readFileSync(process.argv[1], "utf8");
+const from = src.indexOf("  var CJK"), to = src.indexOf("  // A query: its words");
+eval(src.slice(from, to));
+const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(texts.map(t => words(t).map(w => w.term))));`
+	in, _ := json.Marshal(texts)
+	cmd := exec.Command(node, "-e", script, filepath.Join("site", "assets", "js", "search.js"))
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got [][]string
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(texts) {
+		t.Fatalf("node printed %q (%v)", out, err)
+	}
+	for i, text := range texts {
+		want := searchTerms(text)
+		if want == nil {
+			want = []string{}
+		}
+		if diff := cmp.Diff(want, got[i]); diff != "" {
+			t.Errorf("%q: search.js splits it otherwise (-searchTerms +search.js):\n%s", text, diff)
+		}
+	}
 }

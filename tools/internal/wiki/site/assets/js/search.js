@@ -27,13 +27,23 @@
     return w.slice(0, -1);
   }
 
+  // w lower-cased as Go's unicode.ToLower does, one character at a time:
+  // no context (String.toLowerCase makes a final Σ ς) and no character
+  // becoming two (İ becomes i, not i and a combining dot); the final sigma
+  // folded to σ, as in searchindex.go.
+  function lower(w) {
+    var out = "";
+    for (var c of w) out += c === "\u0130" ? "i" : c === "ς" ? "σ" : c.toLowerCase();
+    return out;
+  }
+
   // The words of text: { term, at, end } with at and end offsets in text.
   function words(text) {
     var out = [];
     WORD.lastIndex = 0;
     for (var m = WORD.exec(text); m; m = WORD.exec(text)) {
       if ([...m[0]].length > MAX_TERM) continue;
-      out.push({ term: stem(m[0].toLowerCase().replace(/ς/g, "σ")), at: m.index, end: m.index + m[0].length });
+      out.push({ term: stem(lower(m[0])), at: m.index, end: m.index + m[0].length });
     }
     return out;
   }
