@@ -261,7 +261,7 @@ func (s *liveStack) checkEdits(ctx context.Context, t *testing.T) {
 	for i := range 3 {
 		line := fmt.Sprintf("Edited while live, edit %d of %d.", i+1, 3)
 		appendFile(t, doc, "\n"+line+"\n")
-		d := s.waitShown(ctx, t, line, "/wiki/wiki/", "/wiki/wiki.md", "/wiki/search-index.json")
+		d := s.waitShown(ctx, t, line, "/wiki/wiki/", "/wiki/wiki.md", "/wiki/llms-full.txt")
 		took = append(took, d)
 	}
 
@@ -274,8 +274,8 @@ func (s *liveStack) checkEdits(ctx context.Context, t *testing.T) {
 		t.Fatal(err)
 	}
 	took = append(took, s.waitShown(ctx, t, "A page written while live",
-		"/wiki/drafts/live-page/", "/wiki/drafts/live-page.md", "/wiki/search-index.json", "/wiki/llms.txt"))
-	t.Logf("edit to wiki (the page, its twin and the search index all showing it): edits %s; new doc %s", took[:3], took[3])
+		"/wiki/drafts/live-page/", "/wiki/drafts/live-page.md", "/wiki/llms-full.txt", "/wiki/llms.txt"))
+	t.Logf("edit to wiki (the page, its twin and llms-full.txt all showing it): edits %s; new doc %s", took[:3], took[3])
 
 	c, err := client.NewStreamableHttpClient(s.live + "/mcp")
 	if err != nil {

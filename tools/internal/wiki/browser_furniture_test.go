@@ -135,14 +135,14 @@ func TestBrowserSearch(t *testing.T) {
 		logTop(t, q, opts)
 		checkRanked(t, q, opts)
 	}
-	// Nothing found says so.
+	// Nothing found says so. The words are in the docs, the quoted phrase is not.
 	b.do("search for nothing",
 		chromedp.Evaluate[chromedp.Void](`document.querySelector(".search-form input").select()`),
-		chromedp.KeyEvent("cancel the join"),
+		chromedp.KeyEvent(`"cancel the join"`),
 	)
-	get(b, "wait for no results", chromedp.Poll[bool](`document.querySelector("#search-listbox .search-all").textContent === "No matches for “cancel the join”"`))
+	get(b, "wait for no results", chromedp.Poll[bool](`document.querySelector("#search-listbox .search-all").textContent === "No matches for “\"cancel the join\"”"`))
 	if n := get(b, "count", chromedp.Evaluate[int](`document.querySelectorAll("#search-listbox a.search-hit").length`)); n != 0 {
-		t.Errorf("cancel the join: %d results, want none (no doc says it)", n)
+		t.Errorf(`"cancel the join": %d results, want none (no doc says it)`, n)
 	}
 	b.do("Escape", chromedp.KeyEvent(kb.Escape), chromedp.WaitNotVisible(chromedp.CSS(`#search-listbox`)))
 	if v := attrOf(b, chromedp.CSS(box), "aria-expanded"); v != "false" {

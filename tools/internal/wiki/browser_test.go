@@ -110,6 +110,19 @@ func startBrowserFor(t *testing.T, opt Options, limit time.Duration) (browser, s
 		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
 	}
 	out, _ := build(t, opt)
+	return startBrowserOn(t, opt, out, limit)
+}
+
+// startBrowserOn is startBrowserFor on a site built already, in out.
+func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) (browser, string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipping the browser test in -short mode")
+	}
+	exe := chromium()
+	if exe == "" {
+		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
+	}
 	server := serveSite(t, out, opt.Root)
 
 	artifacts := filepath.Join(opt.Repo, "artifacts", "wiki")

@@ -20,20 +20,6 @@ import (
 	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
-// searchIndex is /wiki/search-index.json.
-type searchIndex struct {
-	Pages []struct {
-		Title    string   `json:"title"`
-		URL      string   `json:"url"`
-		Path     string   `json:"path"`
-		Lines    []string `json:"lines"`
-		Headings []struct {
-			ID    string `json:"id"`
-			Title string `json:"title"`
-		} `json:"headings"`
-	} `json:"pages"`
-}
-
 // checkSite crawls a built site served by the docs-mcp server at server
 // (see serveSite) and checks it against the tree it was built from, the way
 // a reader would notice: every link and asset resolves under /wiki/, every
@@ -50,12 +36,14 @@ func checkSite(t *testing.T, server string, tree *Tree) *crawl.Result {
 		t.Errorf("broken: %s", b)
 	}
 
-	var idx searchIndex
-	if err := json.Unmarshal(served(t, res, "/wiki/search-index.json"), &idx); err != nil {
+	idx, err := openIndex(func(rel string) ([]byte, error) {
+		return []byte(fetch(t, server+"/wiki/search-index/"+rel)), nil
+	})
+	if err != nil {
 		t.Fatalf("search index: %v", err)
 	}
 	byPath := map[string]string{}
-	for _, p := range idx.Pages {
+	for _, p := range idx.pages(t) {
 		byPath[p.Path] = p.URL
 	}
 	llms := string(served(t, res, "/wiki/llms.txt"))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,13 +34,41 @@ func (h *Hugo) command(ctx context.Context, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if h.Binary != "" {
 		cmd = exec.CommandContext(ctx, h.Binary, args...)
+		cmd.Env = os.Environ()
 	} else {
 		cmd = exec.CommandContext(ctx, "go", append([]string{"-C", h.ModDir, "tool", "hugo"}, args...)...)
 		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
 	}
+	cmd.Env = withMemoryBounds(cmd.Env)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd
+}
+
+// Hugo's memory, unless the environment sets it: by default Hugo lets its
+// caches grow to a quarter of the machine's memory and Go's collector lets
+// the heap double between collections, which took a 10,000-page build to
+// 1.85 GB resident on a 23 GB machine (2.77 GB on a real tree). A quarter
+// of a gigabyte of caches and a soft heap limit of 768 MiB keep such a
+// build under 1 GB for a few percent more CPU; a site whose live heap
+// needs more still builds, with the collector working harder.
+const (
+	hugoMemoryLimit = "0.25"   // HUGO_MEMORYLIMIT, in gigabytes: Hugo's caches
+	hugoGoMemLimit  = "768MiB" // GOMEMLIMIT: the Go runtime's soft limit
+)
+
+// withMemoryBounds adds the memory bounds to env where it has none.
+func withMemoryBounds(env []string) []string {
+	has := func(name string) bool {
+		return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+	}
+	if !has("HUGO_MEMORYLIMIT") {
+		env = append(env, "HUGO_MEMORYLIMIT="+hugoMemoryLimit)
+	}
+	if !has("GOMEMLIMIT") {
+		env = append(env, "GOMEMLIMIT="+hugoGoMemLimit)
+	}
+	return env
 }
 
 // Version makes sure Hugo is compiled and returns its version line. When the

@@ -316,6 +316,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
+	if err := writeSearchIndex(tmp); err != nil {
+		return nil, err
+	}
 	if _, err := compressSite(tmp); err != nil {
 		return nil, err
 	}
@@ -387,10 +390,13 @@ func checkReplaceable(out string) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	for _, marker := range []string{"llms.txt", "search-index.json"} {
-		if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
-			return fmt.Errorf("refusing to replace %s: it is not empty and not an earlier wiki build (no %s)", out, marker)
-		}
+	// An earlier build has llms.txt and a search index: search/manifest.json,
+	// or search-index.json before the index came in pieces.
+	if !fileExists(filepath.Join(out, "llms.txt")) {
+		return fmt.Errorf("refusing to replace %s: it is not empty and not an earlier wiki build (no llms.txt)", out)
+	}
+	if !fileExists(filepath.Join(out, searchDir, searchManifest)) && !fileExists(filepath.Join(out, "search-index.json")) {
+		return fmt.Errorf("refusing to replace %s: it is not empty and not an earlier wiki build (no %s)", out, searchDir+"/"+searchManifest)
 	}
 	return nil
 }

@@ -1,0 +1,155 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// searchCost is what a search costs the reader's browser.
+type searchCost struct {
+	First time.Duration // from the first keystroke on a cold page to the first results in the dropdown
+	Bytes int           // transferred for the search index (its pieces, or the whole file before) by the time the word's results show
+	Heap  float64       // the page's JavaScript heap, in bytes, after ten queries and a collection
+}
+
+// tenQueries are typed after the first word, for the heap figure: words of
+// this repository's docs and of the generated trees, some in both.
+var tenQueries = []string{"player", "bearer token", "session", "config", "search", "hook joined", "world", "server", "error", `"the hook"`}
+
+// measureSearch opens the home page with an empty cache, types word into
+// the search box as a reader does, and reads the timings the page recorded
+// (performance.now at the first keydown and when the first result showed),
+// the transfer sizes of the index's pieces, and the heap after the ten
+// queries.
+func measureSearch(b browser, server, word string) searchCost {
+	b.t.Helper()
+	b.do("a cold page",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
+			return err
+		}),
+		chromedp.Navigate(server+"/wiki/"),
+		chromedp.WaitVisible(chromedp.CSS(`.search-form input`)),
+		chromedp.Evaluate[chromedp.Void](`window.searchClock = {};
+			document.querySelector(".search-form input").addEventListener("keydown", () => { searchClock.key = searchClock.key || performance.now(); }, { capture: true });
+			new MutationObserver(() => {
+				if (!searchClock.shown && document.querySelector("#search-listbox a.search-hit")) searchClock.shown = performance.now();
+			}).observe(document.getElementById("search-listbox"), { childList: true, subtree: true });`),
+		chromedp.Click(chromedp.CSS(`.search-form input`)),
+		chromedp.KeyEvent(word),
+	)
+	waitResults(b, word)
+	var c searchCost
+	ms := get(b, "read the clock", chromedp.Evaluate[float64](`searchClock.shown - searchClock.key`))
+	c.First = time.Duration(ms * float64(time.Millisecond))
+	c.Bytes = get(b, "read the transfers", chromedp.Evaluate[int](`performance.getEntriesByType("resource")
+		.filter(e => e.name.includes("/search-index")).reduce((n, e) => n + e.transferSize, 0)`))
+	for _, q := range tenQueries {
+		b.do("search "+q,
+			chromedp.Evaluate[chromedp.Void](`document.querySelector(".search-form input").select()`),
+			chromedp.KeyEvent(q),
+		)
+		get(b, "wait for the results of "+q, chromedp.Poll[bool](fmt.Sprintf(
+			`document.querySelector("#search-listbox .search-all") && document.querySelector("#search-listbox .search-all").href.endsWith(%q)`,
+			"?q="+strings.NewReplacer(" ", "%20", `"`, "%22").Replace(q))))
+	}
+	c.Heap = get(b, "read the heap", chromedp.Action[float64](func(ctx context.Context, tg *chromedp.Target) (float64, error) {
+		if _, err := cdp.Call(ctx, tg, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+			return 0, err
+		}
+		u, err := cdp.Call(ctx, tg, runtime.GetHeapUsage, cdp.Empty{})
+		return u.UsedSize, err
+	}))
+	return c
+}
+
+// TestBrowserSearchCost measures a search in Chromium on this repository's
+// docs, or on the tree WIKI_TEST_ROOT names (a generated one, say), and
+// holds the bytes and the heap to bounds (times are logged, never
+// asserted: the machine may be shared). WIKI_TEST_SITE names a site built
+// from that tree already (go run ./tools/cmd/wiki build -root DIR -o SITE),
+// which saves building a large tree again. The figures in docs/wiki.md
+// come from:
+//
+//	WIKI_TEST_ROOT=DIR [WIKI_TEST_SITE=SITE] go test -run 'TestBrowserSearchCost$' -v ./tools/internal/wiki/
+func TestBrowserSearchCost(t *testing.T) {
+	opt := repoOptions(t)
+	word := "token"
+	if os.Getenv("WIKI_TEST_ROOT") != "" {
+		opt.BrokenLinks, word = BrokenLinksWarn, "player"
+	}
+	var b browser
+	var server, artifacts string
+	if site := os.Getenv("WIKI_TEST_SITE"); site != "" {
+		b, server, artifacts = startBrowserOn(t, opt, site, 10*time.Minute)
+	} else {
+		b, server, artifacts = startBrowserFor(t, opt, 20*time.Minute)
+	}
+	c := measureSearch(b, server, word)
+	b.do("screenshot", screenshot(t, artifacts, "11-search-cost.png"))
+	t.Logf("%s: first results %.0f ms after the first keystroke; %.1f KB transferred for %q; JS heap %.1f MB after ten more queries",
+		opt.root(), float64(c.First)/float64(time.Millisecond), float64(c.Bytes)/1e3, word, c.Heap/1e6)
+	// The whole index of this repository's docs was 0.5 MB, of a
+	// generated 10,000-page tree 36 MB; the pieces a word needs are a few
+	// tens of KB (the manifest, a shard, the excerpts of eight pages).
+	if c.Bytes == 0 || c.Bytes > 150_000 {
+		t.Errorf("%d bytes transferred for %q, want some and at most 150 KB (the target is 300 KB)", c.Bytes, word)
+	}
+	if c.Heap > 20e6 {
+		t.Errorf("JS heap %.1f MB after ten queries, want at most 20 MB (the target is 30 MB)", c.Heap/1e6)
+	}
+}
+
+// TestBrowserSearchWords checks that words match in any order and form, and
+// as a prefix while typed, on the search page: each query finds the pages
+// "bearer token" finds (this repository's docs say it in several), and a
+// quoted phrase only the pages that say it as written.
+func TestBrowserSearchWords(t *testing.T) {
+	opt := options(t, "")
+	opt.Root = opt.Repo // the docs that say "bearer token", whatever WIKI_TEST_ROOT says
+	b, server, artifacts := startBrowser(t, opt)
+	pagesFor := func(q string) []string {
+		b.do("search page for "+q,
+			chromedp.Navigate(server+"/wiki/search/?q="+strings.NewReplacer(" ", "%20", `"`, "%22").Replace(q)),
+		)
+		get(b, "results for "+q, chromedp.Poll[bool](`/(with results|No matches)/.test(document.getElementById("search-status").textContent)`))
+		for get(b, "more", chromedp.Evaluate[bool](`!!document.querySelector("#search-results .search-more-pages")`)) {
+			n := get(b, "count", chromedp.Evaluate[int](`document.querySelectorAll("#search-results .search-group").length`))
+			b.do("more results", chromedp.Click(chromedp.CSS(`#search-results .search-more-pages`)))
+			get(b, "more results", chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll("#search-results .search-group").length > %d`, n)))
+		}
+		paths := get(b, "read the pages", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#search-results .search-group .hit-path")].map(e => e.textContent)`))
+		slices.Sort(paths)
+		return paths
+	}
+	want := pagesFor("bearer token")
+	b.do("screenshot", screenshot(t, artifacts, "10-search-words.png"))
+	if len(want) < 3 {
+		t.Fatalf(`"bearer token" found %d pages, want several: %v`, len(want), want)
+	}
+	for _, q := range []string{"token bearer", "bearer tokens", "Tokens BEARER", "bearer tok"} {
+		if got := pagesFor(q); !slices.Equal(got, want) {
+			t.Errorf("%q found %v, want what \"bearer token\" finds: %v", q, got, want)
+		}
+	}
+	// A quoted phrase: pages that say the words in that order, fewer than
+	// those holding both anywhere.
+	phrase := pagesFor(`"bearer token"`)
+	if len(phrase) == 0 || len(phrase) > len(want) {
+		t.Errorf(`"\"bearer token\"" found %v; want some of %v`, phrase, want)
+	}
+	if got := pagesFor(`"token the bearer"`); len(got) != 0 {
+		t.Errorf(`the phrase "token the bearer" (said nowhere) found %v`, got)
+	}
+}
