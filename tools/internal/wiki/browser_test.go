@@ -102,19 +102,14 @@ func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 // the browser.
 func startBrowserFor(t *testing.T, opt Options, limit time.Duration) (browser, string, string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("skipping the browser test in -short mode")
-	}
-	exe := chromium()
-	if exe == "" {
-		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
-	}
+	needChromium(t) // before the build it would waste
 	out, _ := build(t, opt)
 	return startBrowserOn(t, opt, out, limit)
 }
 
-// startBrowserOn is startBrowserFor on a site built already, in out.
-func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) (browser, string, string) {
+// needChromium returns Chromium's path, or skips the test (fails it in CI)
+// when there is none or in -short mode.
+func needChromium(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -123,6 +118,13 @@ func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) 
 	if exe == "" {
 		missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
 	}
+	return exe
+}
+
+// startBrowserOn is startBrowserFor on a site built already, in out.
+func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) (browser, string, string) {
+	t.Helper()
+	exe := needChromium(t)
 	server := serveSite(t, out, opt.Root)
 
 	artifacts := filepath.Join(opt.Repo, "artifacts", "wiki")
