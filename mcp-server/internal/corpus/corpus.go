@@ -100,6 +100,13 @@ type Corpus struct {
 
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
+
+	// reports are the goroutines that report the index builds (index);
+	// Run waits for them, so that nothing logs after it returned. stopped,
+	// closed as Run returns, tells one whose build is not over to report
+	// nothing.
+	reports sync.WaitGroup
+	stopped chan struct{}
 	settled  chan struct{}  // closed once Run's start-up is over (Settled)
 	saved    *docs.Snapshot // the snapshot the cache file holds, as far as Run knows
 
@@ -120,6 +127,7 @@ func New(cfg Config) *Corpus {
 		store:   docs.NewStore(nil),
 		opened:  make(chan struct{}),
 		settled: make(chan struct{}),
+		stopped: make(chan struct{}),
 		watcher: watch.New(watchConfig(cfg)),
 	}
 }
@@ -193,6 +201,8 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	defer func() {
 		stop()
 		<-followed
+		close(c.stopped)
+		c.reports.Wait()
 	}()
 
 	watching := false // the watcher was ready before the load began
@@ -446,8 +456,12 @@ func (c *Corpus) derive(prev, next *docs.Snapshot) {
 func (c *Corpus) index(prev, snap *docs.Snapshot) *search.Pending {
 	first := c.Snapshot() == nil
 	p := search.Build(snap, prev)
-	go func() {
-		<-p.Done()
+	c.reports.Go(func() {
+		select {
+		case <-p.Done():
+		case <-c.stopped:
+			return
+		}
 		ix, err := p.Index()
 		if err != nil {
 			c.log.Warn("no search index; searches scan every line", "generation", snap.Generation(), "err", err)
@@ -470,6 +484,6 @@ func (c *Corpus) index(prev, snap *docs.Snapshot) *search.Pending {
 		c.log.Log(context.Background(), level, "search index built", "generation", snap.Generation(),
 			"docs", st.Docs, "duration", st.BuildTime, "reused_docs", st.ReusedDocs,
 			"index_bytes", st.Bytes, "corpus_bytes", st.CorpusBytes)
-	}()
+	})
 	return p
 }
