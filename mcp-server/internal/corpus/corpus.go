@@ -100,6 +100,8 @@ type Corpus struct {
 
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
+	settled  chan struct{}  // closed once Run's start-up is over (Settled)
+	saved    *docs.Snapshot // the snapshot the cache file holds, as far as Run knows
 
 	// reports are the goroutines that report the index builds (index);
 	// Run waits for them, so that nothing logs after it returned. stopped,
@@ -107,8 +109,6 @@ type Corpus struct {
 	// nothing.
 	reports sync.WaitGroup
 	stopped chan struct{}
-	settled  chan struct{}  // closed once Run's start-up is over (Settled)
-	saved    *docs.Snapshot // the snapshot the cache file holds, as far as Run knows
 
 	// beforeLoad, when set, runs just before Run loads the docs (tests
 	// hold the load back with it to see what happens meanwhile).
