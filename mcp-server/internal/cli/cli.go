@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
@@ -149,6 +150,14 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	if !cfg.Stdio {
 		m = metrics.New(cfg.Version)
 		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
+	}
+	// Answers tell each doc's last commit when the data root is a git
+	// repository; when it is not, they say nothing of it, and no error.
+	switch git, err := gitdocs.Open(cfg.DataRoot); {
+	case err == nil:
+		opts.Git = git
+	case !errors.Is(err, gitdocs.ErrNotRepository):
+		log.Warn("answers will not tell the docs' last commits", "err", err)
 	}
 	corp := corpus.New(corpusCfg)
 	srv := mcpserver.New(opts, corp)

@@ -219,7 +219,7 @@ func configFrom(c *cli.Context) (config, error) {
 			cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
 		}
 	}
-	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath = root, registry, contributing
+	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath, cfg.MCP.DocsPath = root, registry, contributing, docsPath
 	if cfg.PublicURL != "" {
 		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"
 	}

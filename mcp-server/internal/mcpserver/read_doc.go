@@ -24,7 +24,8 @@ type ReadDocOutput struct {
 	URI     string       `json:"uri" jsonschema:"Resource URI of the doc (with #anchor when a section was read)."`
 	Section *SectionInfo `json:"section,omitempty" jsonschema:"The section read, when section was given."`
 	LineRange
-	Generation uint64 `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
+	Generation uint64      `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
+	Provenance *Provenance `json:"provenance,omitempty" jsonschema:"What the doc was read from, when the data root is a git repository: the version and the last commit that changed the doc."`
 }
 
 // SectionInfo names a section of a doc and the lines it spans.
@@ -50,7 +51,8 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
 	text := d.Text() // decoded once, for the lines and the title
-	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation()}
+	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation(),
+		Provenance: s.provenance(s.history(), d, text)}
 	start, end, name := in.StartLine, in.EndLine, d.Path
 	if in.Section != "" {
 		sec, err := section(ctx, d, text, in.Section)
@@ -67,7 +69,11 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 	if out.LineRange, err = window(text, start, end, s.textBudget()); err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	return out, out.LineRange.text(name), nil
+	t := out.LineRange.text(name)
+	if out.Provenance != nil {
+		t += "\n[" + out.Provenance.text() + "]"
+	}
+	return out, t, nil
 }
 
 // section finds the section of d (whose text is given) that name names,

@@ -42,11 +42,12 @@ type SearchDocsInput struct {
 
 // SearchDocsOutput is the result of mod_search_docs.
 type SearchDocsOutput struct {
-	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
-	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
-	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
-	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Matches    []SearchMatch     `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
+	HasMore    bool              `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
+	NextCursor string            `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
+	Hooks      []HookMatch       `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
+	Generation uint64            `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Provenance *SearchProvenance `json:"provenance,omitempty" jsonschema:"What the matches were read from, when the data root is a git repository: the version once, and each doc's last commit once."`
 
 	// Docs are the docs of the page's matches, in order, as resource_link
 	// items that follow the text (see linker): a client can offer them to
@@ -62,6 +63,13 @@ func (o SearchDocsOutput) links() []mcp.Content {
 		}
 	}
 	return out
+}
+
+// SearchProvenance is the provenance of a page of matches: the version
+// once, and each doc of the page once, not per match.
+type SearchProvenance struct {
+	Version string          `json:"version" jsonschema:"What the docs were read from: working tree, or a release tag."`
+	Docs    []DocProvenance `json:"docs" jsonschema:"The last commit of each doc of the page, in page order."`
 }
 
 // SearchMatch is one matching line.
@@ -164,7 +172,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		linked *docs.Doc // the doc of the last link in out.Docs
 		uri    string    // its URI
 		wiki   = s.wikiURL(ctx)
+		hist   = s.history()
 	)
+	if hist != nil {
+		out.Provenance = &SearchProvenance{Version: WorkingTree}
+	}
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
 	// holds it) goes on from its cursor, a few milliseconds a call.
@@ -189,6 +201,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
+			if hist != nil {
+				p := s.provenance(hist, m.Doc, m.Doc.Text())
+				out.Provenance.Docs = append(out.Provenance.Docs, DocProvenance{Path: m.Doc.Path, Commit: p.Commit, Date: p.Date, Uncommitted: p.Uncommitted})
+				budget -= len(m.Doc.Path) + len(p.Commit) + len(p.Date) + 40
+			}
 		}
 		trail, anchor := m.Section()
 		sm := SearchMatch{
@@ -218,6 +235,12 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	}
 	if in.Cursor == "" {
 		out.Hooks = s.matchHooks(matchers)
+	}
+	if out.Provenance != nil {
+		// A doc whose only match did not fit the page is not told either.
+		out.Provenance.Docs = slices.DeleteFunc(out.Provenance.Docs, func(p DocProvenance) bool {
+			return !slices.ContainsFunc(out.Matches, func(m SearchMatch) bool { return m.Path == p.Path })
+		})
 	}
 	stoppedAt := ""
 	switch {
@@ -337,6 +360,21 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 		b.WriteString("  ")
 		b.WriteString(m.Snippet)
 		b.WriteByte('\n')
+	}
+	if p := o.Provenance; p != nil && len(p.Docs) > 0 {
+		// One line for the page: the version once, each doc's commit once.
+		fmt.Fprintf(&b, "\n[From the %s; last changed:", p.Version)
+		for i, d := range p.Docs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if d.Uncommitted {
+				fmt.Fprintf(&b, " %s (not committed)", d.Path)
+			} else {
+				fmt.Fprintf(&b, " %s %s %s", d.Path, d.Commit, dateOf(d.Date))
+			}
+		}
+		b.WriteString("]\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
