@@ -21,10 +21,11 @@ type Commit struct {
 // --oneline shows it in a small repository.
 func (c Commit) Short() string { return c.ID[:min(7, len(c.ID))] }
 
-// History says, for every file under one folder at HEAD, the last commit
-// that changed it.
+// History says, for every file under one folder at HEAD (or another
+// commit, LastCommitsAt), the last commit that changed it.
 type History struct {
-	Head  string            // HEAD's commit id; "" in a repository with no commit yet
+	Head  string            // the commit walked from (HEAD's); "" in a repository with no commit yet
+	Date  time.Time         // that commit's committer date
 	Last  map[string]Commit // by path relative to the repository's root
 	Blobs map[string]BlobID // each file's blob at HEAD, to tell a file edited since
 }
@@ -48,11 +49,24 @@ func (r *Repo) LastCommits(dir string) (*History, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve HEAD: %w", err)
 	}
-	h.Head = ref.Hash().String()
-	c, err := r.repo.CommitObject(ref.Hash())
+	return r.lastCommits(h, ref.Hash(), dir)
+}
+
+// LastCommitsAt is LastCommits from the commit named by its hex id (a
+// release's) rather than HEAD.
+func (r *Repo) LastCommitsAt(commit, dir string) (*History, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastCommits(&History{Last: map[string]Commit{}, Blobs: map[string]BlobID{}}, plumbing.NewHash(commit), dir)
+}
+
+func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, error) {
+	h.Head = at.String()
+	c, err := r.repo.CommitObject(at)
 	if err != nil {
-		return nil, fmt.Errorf("HEAD commit %s: %w", h.Head, err)
+		return nil, fmt.Errorf("commit %s: %w", h.Head, err)
 	}
+	h.Date = c.Committer.When
 	tree, err := subtree(c, dir)
 	if err != nil || tree == nil {
 		return h, err

@@ -24,6 +24,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // Exit codes.
@@ -156,6 +157,11 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	switch git, err := gitdocs.Open(cfg.DataRoot); {
 	case err == nil:
 		opts.Git = git
+		if cfg.Versions != nil {
+			vc := *cfg.Versions
+			vc.Repo, vc.Logger = git, log
+			opts.Releases = versions.New(vc)
+		}
 	case !errors.Is(err, gitdocs.ErrNotRepository):
 		log.Warn("answers will not tell the docs' last commits", "err", err)
 	}
@@ -177,6 +183,19 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		stopServing(nil)
 		<-ran
 	}()
+
+	if opts.Releases != nil {
+		// Release tags are loaded beside the working tree, and followed.
+		released := make(chan struct{})
+		go func() {
+			defer close(released)
+			opts.Releases.Run(serveCtx)
+		}()
+		defer func() {
+			stopServing(nil)
+			<-released
+		}()
+	}
 
 	var err error
 	if cfg.Stdio {

@@ -15,6 +15,7 @@ type ReadDocInput struct {
 	Section   string `json:"section,omitempty" jsonschema:"Read only this section: a heading's anchor as mod_search_docs and the wiki give it (e.g. mod_read_doc in server/tools.md), or the heading's text. The section runs from the heading to the next heading of the same or a higher level."`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"First line to return (1-based). Default 1, or the section's first line. With section: a line inside it, to continue a cut section."`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line to return (1-based, inclusive). Default: the last line of the doc or of the section."`
+	Version   string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // ReadDocOutput is the result of mod_read_doc.
@@ -45,14 +46,21 @@ func (s *Server) readDocTool() server.ServerTool {
 }
 
 func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return ReadDocOutput{}, "", err
+	}
 	d, err := snap.Doc(ctx, in.Path)
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
 	text := d.Text() // decoded once, for the lines and the title
-	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation(),
-		Provenance: s.provenance(s.history(), d, text)}
+	uri := docURI(d.Path)
+	if rel != nil {
+		uri = versionedDocURI(rel.Name, d.Path)
+	}
+	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: uri, Generation: snap.Generation(),
+		Provenance: s.provenanceIn(rel, d, text)}
 	start, end, name := in.StartLine, in.EndLine, d.Path
 	if in.Section != "" {
 		sec, err := section(ctx, d, text, in.Section)

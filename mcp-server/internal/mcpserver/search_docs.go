@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
@@ -38,6 +39,7 @@ type SearchDocsInput struct {
 	Match         string `json:"match,omitempty" jsonschema:"substring (the default): a line matches when it contains the query as written. all_terms: the query is split at spaces into terms, and a line matches when it contains every term, in any order (each still a plain substring)."`
 	Limit         *int   `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
+	Version       string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // SearchDocsOutput is the result of mod_search_docs.
@@ -152,6 +154,9 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if in.Match == matchAllTerms {
 		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
 	}
+	if in.Version != "" {
+		parts = append(parts, "version:"+in.Version) // a cursor of one version is no cursor of another
+	}
 	fp := fingerprint(parts...)
 	var after search.Position
 	if in.Cursor != "" {
@@ -162,7 +167,20 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		after = search.Position{Path: c.Path, Line: c.Line}
 	}
 
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return out, "", err
+	}
+	if rel != nil {
+		// A release's index was started as it loaded; the working tree's
+		// was waited for before the call's turn (afterIndex).
+		wait, cancel := context.WithTimeout(ctx, indexWait)
+		err := search.Await(wait, snap)
+		cancel()
+		if err != nil {
+			return out, "", fmt.Errorf("%w: the search index of %s is still being built; try again in a moment", errUnavailable, rel.Name)
+		}
+	}
 	out.Generation = snap.Generation()
 	// A page holds at most limit matches: room for them from the start
 	// spares the garbage of growing the slice, most of a page's.
@@ -172,10 +190,15 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		linked *docs.Doc // the doc of the last link in out.Docs
 		uri    string    // its URI
 		wiki   = s.wikiURL(ctx)
-		hist   = s.history()
+		hist   *gitdocs.History
 	)
-	if hist != nil {
-		out.Provenance = &SearchProvenance{Version: WorkingTree}
+	switch {
+	case rel != nil:
+		out.Provenance = &SearchProvenance{Version: rel.Name}
+	default:
+		if hist = s.history(); hist != nil {
+			out.Provenance = &SearchProvenance{Version: WorkingTree}
+		}
 	}
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
@@ -198,11 +221,19 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		if m.Doc != linked {
 			linked, uri = m.Doc, docURI(m.Doc.Path)
+			if rel != nil {
+				uri = versionedDocURI(rel.Name, m.Doc.Path)
+			}
 			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
-			if hist != nil {
-				p := s.provenance(hist, m.Doc, m.Doc.Text())
+			if out.Provenance != nil {
+				var p *Provenance
+				if rel != nil {
+					p = s.releaseProvenance(rel, m.Doc)
+				} else {
+					p = s.provenance(hist, m.Doc, m.Doc.Text())
+				}
 				out.Provenance.Docs = append(out.Provenance.Docs, DocProvenance{Path: m.Doc.Path, Commit: p.Commit, Date: p.Date, Uncommitted: p.Uncommitted})
 				budget -= len(m.Doc.Path) + len(p.Commit) + len(p.Date) + 40
 			}
@@ -233,7 +264,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if err := ctx.Err(); err != nil {
 		return out, "", err
 	}
-	if in.Cursor == "" {
+	if in.Cursor == "" && rel == nil {
 		out.Hooks = s.matchHooks(matchers)
 	}
 	if out.Provenance != nil {

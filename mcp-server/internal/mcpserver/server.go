@@ -24,6 +24,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
@@ -40,7 +41,11 @@ type Config struct {
 	// Git is the data root's git repository, from which answers tell the
 	// last commit of each doc (provenance.go); nil when the data root is
 	// not one, and answers then say nothing of commits.
-	Git            *gitdocs.Repo
+	Git *gitdocs.Repo
+	// Releases are the release tags served beside the working tree
+	// (--versions), which the tools' version argument names; nil: the
+	// working tree only.
+	Releases       *versions.Set
 	MaxResultBytes int // the most text one tool call returns
 	// WikiURL is where the wiki is served, an absolute URL ending in
 	// /wiki/ (from --public-url): search hits link to their sections
