@@ -90,6 +90,9 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
+	if s.opts.Releases != nil { // with --versions only
+		s.addVersionTemplate(m)
+	}
 	m.AddResourceTemplate(
 		mcp.NewResourceTemplate(hookTemplate, "hook",
 			mcp.WithTemplateTitle("A hook by name"),

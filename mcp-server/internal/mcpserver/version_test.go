@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
@@ -237,5 +239,58 @@ func TestDocsChanges(t *testing.T) {
 	}
 	if msg := mcptest.CallErr(t, c, "mod_docs_changes", DocsChangesInput{From: "v0"}); !strings.Contains(msg, `no version "v0"`) {
 		t.Errorf("unknown from: %s", msg)
+	}
+}
+
+// TestVersionedResources reads a release's docs through the resource
+// template and completes its arguments.
+func TestVersionedResources(t *testing.T) {
+	r := threeReleases(t)
+	c := versionedClient(t, r, "v*")
+	tpls, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(tpls.ResourceTemplates, func(tp mcp.ResourceTemplate) bool { return tp.URITemplate.Raw() == versionTemplate }) {
+		t.Errorf("no template %s among %+v", versionTemplate, tpls.ResourceTemplates)
+	}
+	read := func(uri string) (string, map[string]any, error) {
+		var rr mcp.ReadResourceRequest
+		rr.Params.URI = uri
+		res, err := c.ReadResource(t.Context(), rr)
+		if err != nil {
+			return "", nil, err
+		}
+		tc := res.Contents[0].(mcp.TextResourceContents)
+		return tc.Text, tc.Meta, nil
+	}
+	text, meta, err := read("docs-version://v1.0.0/guide.md")
+	if err != nil || text != "# Guide\n\nInstall with go get.\n\n## Install\n\nRun go get.\n" {
+		t.Errorf("docs-version://v1.0.0/guide.md = %q, %v", text, err)
+	}
+	if p, _ := meta["provenance"].(map[string]any); p["version"] != "v1.0.0" || p["commit"] != r.Git("rev-parse", "--short=7", "v1.0.0") {
+		t.Errorf("its provenance: %v", meta)
+	}
+	if text, _, err := read("docs-version://latest/guide.md#upgrade"); err != nil || text != "## Upgrade\n\nRun go get -u.\n" {
+		t.Errorf("docs-version://latest/guide.md#upgrade = %q, %v", text, err)
+	}
+	if _, _, err := read("docs-version://v9/guide.md"); err == nil || !strings.Contains(err.Error(), "v2.0.0, v1.1.0, v1.0.0") {
+		t.Errorf("an unknown version: %v", err)
+	}
+	if _, _, err := read("docs-version://v1.1.0/old.md"); err == nil {
+		t.Error("old.md at v1.1.0 was read")
+	}
+
+	ref := mcp.ResourceReference{Type: "ref/resource", URI: versionTemplate}
+	if got := complete(t, c, ref, "version", "v1"); !cmp.Equal([]string{"v1.1.0", "v1.0.0"}, got.Values) {
+		t.Errorf("version completions of v1: %v", got.Values)
+	}
+	var req mcp.CompleteRequest
+	req.Params.Ref = ref
+	req.Params.Argument = mcp.CompleteArgument{Name: "path", Value: ""}
+	req.Params.Context = mcp.CompleteContext{Arguments: map[string]string{"version": "v1.0.0"}}
+	res, err := c.Complete(t.Context(), req)
+	if err != nil || !cmp.Equal([]string{"guide.md", "old.md"}, res.Completion.Values) {
+		t.Errorf("path completions in v1.0.0: %v, %v", res, err)
 	}
 }
