@@ -21,14 +21,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"golang.org/x/mod/semver"
 )
 
@@ -59,7 +66,12 @@ func Open(root string) (*Repo, error) {
 }
 
 func open(root string) (*git.Repository, error) {
-	r, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	dot, err := dotGit(root)
+	if err != nil {
+		return nil, err
+	}
+	st := filesystem.NewStorage(dot, cache.NewObjectLRU(objectCacheBytes))
+	r, err := git.Open(st, nil)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("open %s: %w", root, ErrNotRepository)
 	}
@@ -67,6 +79,56 @@ func open(root string) (*git.Repository, error) {
 		return nil, fmt.Errorf("open git repository %s: %w", root, err)
 	}
 	return r, nil
+}
+
+// objectCacheBytes bounds go-git's cache of decoded objects, 96 MiB by
+// default: held for the life of the server, it would grow its resident
+// memory by about as much once the history was walked on a large tree
+// (measured: 51 MB to 97 MB at 40,000 docs), for reads that come once.
+const objectCacheBytes = 4 * cache.MiByte
+
+// dotGit is the git folder of the work tree root: root/.git, or the
+// folder a .git file names (a linked work tree, whose objects and refs
+// are in the common folder its commondir names), or root itself when it
+// is a bare repository.
+func dotGit(root string) (billy.Filesystem, error) {
+	gitPath := filepath.Join(root, ".git")
+	info, err := os.Stat(gitPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, err := os.Stat(filepath.Join(root, "HEAD")); err == nil {
+			if _, err := os.Stat(filepath.Join(root, "objects")); err == nil {
+				return osfs.New(root), nil // bare
+			}
+		}
+		return nil, fmt.Errorf("open %s: %w", root, ErrNotRepository)
+	case err != nil:
+		return nil, fmt.Errorf("open git repository %s: %w", root, err)
+	case info.IsDir():
+		return osfs.New(gitPath), nil
+	}
+	b, err := os.ReadFile(gitPath)
+	if err != nil {
+		return nil, fmt.Errorf("open git repository %s: %w", root, err)
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return nil, fmt.Errorf("open %s: .git is a file without gitdir: %w", root, ErrNotRepository)
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	dot := osfs.New(dir)
+	common, err := os.ReadFile(filepath.Join(dir, "commondir"))
+	if err != nil {
+		return dot, nil // a submodule's or a separate git folder
+	}
+	c := strings.TrimSpace(string(common))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(dir, c)
+	}
+	return dotgit.NewRepositoryFilesystem(dot, osfs.New(c)), nil
 }
 
 // Version is a release tag and the commit it names.

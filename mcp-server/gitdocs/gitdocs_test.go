@@ -204,3 +204,28 @@ func TestFS(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenLinkedWorkTree opens a work tree made by git worktree add (a .git
+// file naming a folder whose commondir holds the objects and refs), and a
+// bare repository.
+func TestOpenLinkedWorkTree(t *testing.T) {
+	r, commits := releases(t)
+	linked := filepath.Join(t.TempDir(), "linked")
+	r.Git("worktree", "add", "-q", "-b", "other", linked, "v1.0.0")
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	r.Git("clone", "-q", "--bare", r.Dir, bare)
+	for _, root := range []string{linked, bare} {
+		repo, err := gitdocs.Open(root)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", root, err)
+		}
+		sel, _ := gitdocs.ParseSelector("v1.1*")
+		vs, err := repo.Versions(sel)
+		if err != nil || len(vs) != 2 || vs[1].Commit != commits["v1.1.0"] {
+			t.Errorf("Versions in %s: %v, %v", root, vs, err)
+		}
+		if head, err := repo.Head(); err != nil || head == "" {
+			t.Errorf("Head of %s: %q, %v", root, head, err)
+		}
+	}
+}

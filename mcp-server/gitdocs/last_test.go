@@ -37,18 +37,23 @@ func TestLastCommits(t *testing.T) {
 		want[p] = r.Git("log", "-1", "--first-parent", "--format=%H", "--", p)
 	}
 	got := map[string]string{}
-	for p, c := range h.Last {
-		got[p] = c.ID
+	for p := range want {
+		if c, ok := h.Last(p); ok {
+			got[p] = c.ID
+		}
+	}
+	if h.Files() != len(want) {
+		t.Errorf("Files() = %d, want %d", h.Files(), len(want))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("last commits, git log (-) vs LastCommits (+):\n%s", diff)
 	}
 	for p := range want {
-		if id := h.Blobs[p]; id != gitdocs.BlobID(r.Git("rev-parse", "HEAD:"+p)) {
+		if id, _ := h.Blob(p); id != gitdocs.BlobID(r.Git("rev-parse", "HEAD:"+p)) {
 			t.Errorf("blob of %s = %s, want HEAD's", p, id)
 		}
 	}
-	if c := h.Last["docs/guide.md"]; c.Short() != c.ID[:7] || c.Date.IsZero() {
+	if c, _ := h.Last("docs/guide.md"); c.Short() != c.ID[:7] || c.Date.IsZero() {
 		t.Errorf("docs/guide.md: %+v", c)
 	}
 }
@@ -60,7 +65,7 @@ func TestLastCommitsNoCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, err := repo.LastCommits("docs")
-	if err != nil || h.Head != "" || len(h.Last) != 0 {
+	if err != nil || h.Head != "" || h.Files() != 0 {
 		t.Errorf("LastCommits of an empty repository = %+v, %v", h, err)
 	}
 }

@@ -167,6 +167,14 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	}
 	corp := corpus.New(corpusCfg)
 	srv := mcpserver.New(opts, corp)
+	if opts.Git != nil {
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			srv.ReadHistory()
+		}()
+		defer func() { <-read }()
+	}
 
 	// The corpus loads the docs and follows them on disk while the server
 	// serves them and tells clients of each change; a failed load stops

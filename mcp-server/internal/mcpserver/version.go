@@ -51,7 +51,7 @@ func (s *Server) releaseProvenance(rel *versions.Release, d *docs.Doc) *Provenan
 		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
 		return p
 	}
-	if c, ok := h.Last[path.Join(s.hist.docsDir, d.Path)]; ok {
+	if c, ok := h.Last(path.Join(s.hist.docsDir, d.Path)); ok {
 		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
 	}
 	return p
