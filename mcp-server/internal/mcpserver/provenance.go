@@ -116,10 +116,21 @@ func (s *Server) provenance(h *gitdocs.History, d *docs.Doc, text string) *Prove
 
 // text is the provenance as one line of a tool's text.
 func (p *Provenance) text() string {
-	if p.Uncommitted {
-		return fmt.Sprintf("From the %s, with changes not committed yet.", p.Version)
+	switch {
+	case p.Uncommitted:
+		return fmt.Sprintf("From %s, with changes not committed yet.", from(p.Version))
+	case p.Commit == "":
+		return fmt.Sprintf("From %s.", from(p.Version))
 	}
-	return fmt.Sprintf("From the %s, last changed in commit %s (%s).", p.Version, p.Commit, dateOf(p.Date))
+	return fmt.Sprintf("From %s, last changed in commit %s (%s).", from(p.Version), p.Commit, dateOf(p.Date))
+}
+
+// from names a version in a sentence: "the working tree", "release v1.2.0".
+func from(version string) string {
+	if version == WorkingTree {
+		return "the " + WorkingTree
+	}
+	return "release " + version
 }
 
 // dateOf is the day of an RFC 3339 time.

@@ -394,7 +394,7 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	}
 	if p := o.Provenance; p != nil && len(p.Docs) > 0 {
 		// One line for the page: the version once, each doc's commit once.
-		fmt.Fprintf(&b, "\n[From the %s; last changed:", p.Version)
+		fmt.Fprintf(&b, "\n[From %s; last changed:", from(p.Version))
 		for i, d := range p.Docs {
 			if i > 0 {
 				b.WriteByte(',')

@@ -120,7 +120,7 @@ func TestVersionedTools(t *testing.T) {
 	if diff := cmp.Diff(&Provenance{Version: "v1.0.0", Commit: v1, Date: "2026-01-01T12:00:00Z"}, rd.Provenance); diff != "" {
 		t.Errorf("provenance at v1.0.0 (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text, "From the v1.0.0") || rd.URI != "docs-version://v1.0.0/guide.md#install" {
+	if !strings.Contains(text, "From release v1.0.0, last changed in commit "+v1) || rd.URI != "docs-version://v1.0.0/guide.md#install" {
 		t.Errorf("text or uri of a release's section: %s\n%s", rd.URI, text)
 	}
 	// The doc unchanged since v1.1.0 keeps that commit in v2.0.0.
