@@ -193,7 +193,7 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	if r.Docs, err = docs.LoadFS(ctx, sub, opts, shared); err != nil {
 		return nil, err
 	}
-	search.Build(r.Docs, prev)
+	search.BuildStacked(r.Docs, prev)
 	return r, nil
 }
 
