@@ -5,9 +5,11 @@
 //
 // Releases share what did not change: a doc whose blob is the same at the
 // same path as in an older release loaded already is that release's
-// *docs.Doc, so its text is held once and search.Build reuses the index
-// segments that hold only such docs (releases are loaded oldest first,
-// each indexed after the one before it).
+// *docs.Doc, so its text is held once, and its index is stacked on the
+// older release's (search.BuildStacked): the segments of the docs shared
+// are that release's, and only the docs new to the release are indexed
+// (releases are loaded oldest first, each indexed after the one before
+// it).
 package versions
 
 import (
