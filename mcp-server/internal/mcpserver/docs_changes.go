@@ -153,5 +153,9 @@ func (s *Server) tree(ctx context.Context, version string) (fsys fs.FS, name str
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return rel.Tree, rel.Name, func() {}, nil
+	t, err := rel.Tree()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return t, rel.Name, func() {}, nil
 }

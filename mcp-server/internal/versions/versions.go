@@ -52,7 +52,6 @@ type Release struct {
 	Docs         *docs.Snapshot
 	Registry     []byte // nil when the release has no registry
 	Contributing []byte // nil when the release has no CONTRIBUTING.md
-	Tree         fs.FS  // the whole tree at the tag, for gitdocs.Changes
 
 	repo     *gitdocs.Repo
 	docsDir  string
@@ -60,6 +59,12 @@ type Release struct {
 	hist     *gitdocs.History
 	histErr  error
 }
+
+// Tree is the whole tree at the tag, for gitdocs.Changes. It is opened
+// anew for each caller rather than kept: a tree read whole keeps every
+// subtree it decoded (go-git caches them in the tree), on 4,000 docs about
+// 130 KB a release, for as long as the release is served.
+func (r *Release) Tree() (fs.FS, error) { return r.repo.FS(r.Version) }
 
 // History is the last commit of each doc of the release, up to its tag
 // (gitdocs.LastCommitsAt), walked once, when first asked for.
@@ -151,7 +156,11 @@ func key(p string, id gitdocs.BlobID) string { return string(id) + "\x00" + p }
 
 // index records r's docs by key, for the releases loaded after it.
 func (s *Set) index(r *Release, byKey map[string]*docs.Doc) {
-	fsys, err := fs.Sub(r.Tree, s.cfg.DocsDir)
+	tree, err := r.Tree()
+	if err != nil {
+		return
+	}
+	fsys, err := fs.Sub(tree, s.cfg.DocsDir)
 	if err != nil {
 		return
 	}
@@ -173,7 +182,7 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	if err != nil {
 		return nil, err
 	}
-	r := &Release{Version: v, Tree: tree, repo: s.cfg.Repo, docsDir: s.cfg.DocsDir}
+	r := &Release{Version: v, repo: s.cfg.Repo, docsDir: s.cfg.DocsDir}
 	if r.Registry, err = readOptional(tree, s.cfg.RegistryPath); err != nil {
 		return nil, err
 	}
