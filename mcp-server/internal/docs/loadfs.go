@@ -18,7 +18,7 @@ import (
 // made of the same bytes at the same path (a doc unchanged since the
 // previous release): that doc is taken as it is, neither read nor
 // compressed again, so releases share their unchanged docs' text, and
-// search.Build shares the index segments that hold only such docs.
+// search.BuildStacked shares their index.
 func LoadFS(ctx context.Context, fsys fs.FS, opts LoadOptions, shared func(p string, e fs.DirEntry) *Doc) (*Snapshot, error) {
 	opts = opts.withDefaults()
 	var kept, fresh []*Doc
