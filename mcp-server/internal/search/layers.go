@@ -70,14 +70,15 @@ func stack(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 	all := snap.Docs()
 	covered := make([]bool, len(all)) // the docs a part taken over holds
 	var layers []layer
-	for li, l := range prev.layered() {
-		fold := li > 0 && len(prev.layered()) >= maxLayers
+	below := prev.layered()
+	for li, l := range below {
+		fold := li > 0 && len(below) >= maxLayers
 		var kept layer
 		for _, p := range l {
 			if fold {
 				break
 			}
-			q, live, liveBytes := p.over(snap)
+			q, live, liveBytes := takeOver(p.seg, snap, covered)
 			if live == 0 || 2*liveBytes < p.seg.corpus {
 				continue // gone, or mostly gone: its live docs are indexed anew
 			}
@@ -147,19 +148,24 @@ func (ix *Index) layered() []layer {
 	return []layer{l}
 }
 
-// over returns p as an index of snap uses it: its docs not in snap (dead
-// already, or not the doc snap has at their path) marked dead; and how many
-// docs, and how much text, are live.
-func (p part) over(snap *docs.Snapshot) (q part, live int, liveBytes int64) {
-	q.seg = p.seg
-	for d, doc := range p.seg.docs {
-		if cur, ok := snap.Lookup(doc.Path); ok && cur == doc && !p.isDead(d) {
+// takeOver returns sg as an index of snap uses it: its docs dead that are
+// not the doc snap has at their path, or that a part taken over before
+// holds (covered, by index in snap). Liveness is the doc itself, not what
+// the older index said: a release that goes back to an older release's
+// text of a doc (the same *docs.Doc, shared by blob) finds it live again
+// in the segment that holds it. It also returns how many docs, and how
+// much text, are live.
+func takeOver(sg *segment, snap *docs.Snapshot, covered []bool) (q part, live int, liveBytes int64) {
+	q.seg = sg
+	all := snap.Docs()
+	for d, doc := range sg.docs {
+		if i := snap.From(doc.Path); i < len(all) && all[i] == doc && !covered[i] {
 			live++
 			liveBytes += doc.Size
 			continue
 		}
 		if q.dead == nil {
-			q.dead = make([]uint64, (len(p.seg.docs)+63)/64)
+			q.dead = make([]uint64, (len(sg.docs)+63)/64)
 		}
 		q.dead[d/64] |= 1 << (d % 64)
 	}
