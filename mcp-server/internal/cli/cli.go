@@ -20,6 +20,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
@@ -152,6 +153,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		m = metrics.New(cfg.Version)
 		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
 	}
+	corp := corpus.New(corpusCfg)
 	// Answers tell each doc's last commit when the data root is a git
 	// repository; when it is not, they say nothing of it, and no error.
 	switch git, err := gitdocs.Open(cfg.DataRoot); {
@@ -160,12 +162,20 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		if cfg.Versions != nil {
 			vc := *cfg.Versions
 			vc.Repo, vc.Logger = git, log
+			// Releases share the working tree's docs and index.
+			vc.WorkingTree = func(ctx context.Context) *docs.Snapshot {
+				select {
+				case <-corp.Opened():
+					return corp.Snapshot()
+				case <-ctx.Done():
+					return nil
+				}
+			}
 			opts.Releases = versions.New(vc)
 		}
 	case !errors.Is(err, gitdocs.ErrNotRepository):
 		log.Warn("answers will not tell the docs' last commits", "err", err)
 	}
-	corp := corpus.New(corpusCfg)
 	srv := mcpserver.New(opts, corp)
 	if opts.Git != nil {
 		read := make(chan struct{})

@@ -30,10 +30,13 @@ import (
 // Ten releases that each change 1% of the docs then cost one index of the
 // tree plus ten layers of 1%, and a search in the newest reads the posting
 // lists of ten small segments more than one in the oldest. Two bounds keep
-// that so as releases pile up: a segment whose live docs are less than
-// half its text is not taken over (its live docs are indexed again in the
-// new layer), and an index of maxLayers layers folds every layer but the
-// bottom one into its new layer.
+// that so as releases pile up: a segment whose live docs are less than a
+// quarter of its text is not taken over (its live docs are indexed again
+// in the new layer: while the older release is served, that is memory
+// held twice, so only a segment mostly dead, whose dead docs cost every
+// search more than its live ones save a build, goes), and an index of
+// maxLayers layers folds every layer but the bottom one into its new
+// layer.
 
 // part is a segment as one layered index uses it.
 type part struct {
@@ -79,7 +82,7 @@ func stack(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 				break
 			}
 			q, live, liveBytes := takeOver(p.seg, snap, covered)
-			if live == 0 || 2*liveBytes < p.seg.corpus {
+			if live == 0 || 4*liveBytes < p.seg.corpus {
 				continue // gone, or mostly gone: its live docs are indexed anew
 			}
 			for d, doc := range q.seg.docs {
