@@ -57,11 +57,10 @@ func releaseRepo(b *testing.B, n int) string {
 	return r.Dir
 }
 
-// BenchmarkReleases loads the ten releases of a generated tree, each
-// indexed, as --versions 'v*' does at start, beside a load and index of
-// the working tree alone; it reports the heap each holds (after a
-// collection) and the search time in the newest release and in the
-// working tree.
+// BenchmarkReleases loads the working tree of a generated tree, indexed,
+// alone, then with its ten releases stacked on it, as --versions 'v*'
+// does at start; it reports the heap each holds (after a collection) and
+// the search time in the newest release and in the working tree.
 func BenchmarkReleases(b *testing.B) {
 	dir := releaseRepo(b, *benchFiles)
 	repo, err := gitdocs.Open(dir)
@@ -86,54 +85,55 @@ func BenchmarkReleases(b *testing.B) {
 			}
 		}
 	}
+	workingTree := func(b *testing.B) *docs.Snapshot {
+		snap, err := docs.Load(context.Background(), filepath.Join(dir, "docs"), docs.LoadOptions{Generation: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		search.Build(snap, nil)
+		if err := search.Await(context.Background(), snap); err != nil {
+			b.Fatal(err)
+		}
+		return snap
+	}
+	releases := func(b *testing.B, wt *docs.Snapshot) *versions.Set {
+		set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs",
+			WorkingTree: func(context.Context) *docs.Snapshot { return wt }})
+		if err := set.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range set.List() {
+			if err := search.Await(context.Background(), r.Docs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return set
+	}
 	b.Run("working-tree", func(b *testing.B) {
 		base := heap()
 		var snap *docs.Snapshot
 		for range b.N {
-			if snap, err = docs.Load(context.Background(), filepath.Join(dir, "docs"), docs.LoadOptions{Generation: 1}); err != nil {
-				b.Fatal(err)
-			}
-			search.Build(snap, nil)
-			if err := search.Await(context.Background(), snap); err != nil {
-				b.Fatal(err)
-			}
+			snap = workingTree(b)
 		}
 		b.ReportMetric(heap()-base, "heap-MB")
 		runtime.KeepAlive(snap)
 	})
-	b.Run("ten-releases", func(b *testing.B) {
+	b.Run("working-tree-and-ten-releases", func(b *testing.B) {
 		base := heap()
-		var set *versions.Set
+		var (
+			snap *docs.Snapshot
+			set  *versions.Set
+		)
 		for range b.N {
-			set = versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
-			if err := set.Refresh(context.Background()); err != nil {
-				b.Fatal(err)
-			}
-			for _, r := range set.List() {
-				if err := search.Await(context.Background(), r.Docs); err != nil {
-					b.Fatal(err)
-				}
-			}
+			snap = workingTree(b)
+			set = releases(b, snap)
 		}
 		b.ReportMetric(heap()-base, "heap-MB")
+		runtime.KeepAlive(snap)
 		runtime.KeepAlive(set)
 	})
-	snap, err := docs.Load(context.Background(), filepath.Join(dir, "docs"), docs.LoadOptions{Generation: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	search.Build(snap, nil)
-	if err := search.Await(context.Background(), snap); err != nil {
-		b.Fatal(err)
-	}
+	snap := workingTree(b)
 	b.Run("search-working-tree", func(b *testing.B) { find(b, snap) })
-	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
-	if err := set.Refresh(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	latest := set.List()[0]
-	if err := search.Await(context.Background(), latest.Docs); err != nil {
-		b.Fatal(err)
-	}
+	latest := releases(b, snap).List()[0]
 	b.Run("search-latest-release", func(b *testing.B) { find(b, latest.Docs) })
 }
