@@ -534,4 +534,19 @@ func TestStackedMatchesScan(t *testing.T) {
 	if maxSeen != maxLayers {
 		t.Errorf("at most %d layers over %d generations, want the fold at %d exercised", maxSeen, 2*maxLayers, maxLayers)
 	}
+
+	// A snapshot stacked on its own plain index (a release as committed in
+	// the working tree) takes it over whole, and is searched as a plain one.
+	flat, err := build(snap, nil, segBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := stack(snap, flat, segBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := same.Stats(); same.layers != nil || len(same.segs) != len(flat.segs) || st.ReusedDocs != st.Docs {
+		t.Fatalf("stacked on its own index: %d layers, %d of %d segments, stats %+v; want it plain, every doc reused", len(same.layers), len(same.segs), len(flat.segs), st)
+	}
+	diffAgainstScan(t, snap, same, 60, true)
 }

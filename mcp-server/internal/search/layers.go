@@ -123,6 +123,17 @@ func stack(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 		layers = append(layers, top)
 	}
 	ix.layers = layers
+	if flat, ok := tiles(layers, len(all)); ok {
+		// A release whose docs are all in one layer, in order, none dead
+		// (the newest, as committed in the working tree): its index is a
+		// plain one, searched without a merge.
+		ix.layers = nil
+		off := 0
+		for _, p := range flat {
+			ix.segs, ix.offs, ix.lens = append(ix.segs, p.seg), append(ix.offs, off), append(ix.lens, len(p.seg.docs))
+			off += len(p.seg.docs)
+		}
+	}
 	for _, l := range layers {
 		for _, p := range l {
 			sg := p.seg
@@ -137,6 +148,23 @@ func stack(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 	ix.stats.Layers = len(layers)
 	ix.stats.BuildTime = time.Since(begin)
 	return ix, nil
+}
+
+// tiles returns the one layer of layers when its parts hold n docs, none
+// dead: since every doc of an index is live in exactly one part, they are
+// then the snapshot's docs in order.
+func tiles(layers []layer, n int) (layer, bool) {
+	if len(layers) != 1 {
+		return nil, false
+	}
+	held := 0
+	for _, p := range layers[0] {
+		if p.dead != nil {
+			return nil, false
+		}
+		held += len(p.seg.docs)
+	}
+	return layers[0], held == n
 }
 
 // layered returns the index's layers: a flat index is one.
