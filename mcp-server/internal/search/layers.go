@@ -27,16 +27,22 @@ import (
 // the whole index; since every doc of the snapshot is live in exactly one
 // segment, no doc is read twice.
 //
-// Ten releases that each change 1% of the docs then cost one index of the
-// tree plus ten layers of 1%, and a search in the newest reads the posting
-// lists of ten small segments more than one in the oldest. Two bounds keep
-// that so as releases pile up: a segment whose live docs are less than a
-// quarter of its text is not taken over (its live docs are indexed again
-// in the new layer: while the older release is served, that is memory
-// held twice, so only a segment mostly dead, whose dead docs cost every
-// search more than its live ones save a build, goes), and an index of
-// maxLayers layers folds every layer but the bottom one into its new
-// layer.
+// A doc is live in a segment when it is the snapshot's doc at its path
+// (the same *docs.Doc), whatever the older index said of it: package
+// versions gives a release the doc of the working tree or of an older
+// release whose blob it has, so a release that has the working tree's
+// text of a doc changed since an older release finds it live again in the
+// working tree's segment. Stacked on the working tree, ten releases that
+// each change 1% of the docs then cost the working tree's index and a
+// layer of the docs that differ from it (9% of them), indexed once by the
+// oldest; a release with the working tree's docs has its index as it is.
+// Two bounds keep the layers few as releases pile up: a segment whose
+// live docs are less than a quarter of its text is not taken over (its
+// live docs are indexed again in the new layer: while the older release
+// is served, that is memory held twice, so only a segment mostly dead,
+// whose dead docs cost every search more than its live ones save a build,
+// goes), and an index of maxLayers layers folds every layer but the bottom
+// one into its new layer.
 
 // part is a segment as one layered index uses it.
 type part struct {
@@ -55,12 +61,12 @@ type layer []part
 // of its posting lists and a head in the merge of candidates.
 const maxLayers = 8
 
-// Stack indexes snap over prev, the index of an older release (or nil):
-// the segments of prev whose docs are mostly still in snap (the same
-// *docs.Doc, as a doc whose blob did not change is shared from release to
-// release) are taken over as they are, and the docs new to snap are
-// indexed in a layer of their own. Reindex is for the snapshots that follow
-// one another in one tree, an edit at a time.
+// Stack indexes snap over prev, the index of an older release or of the
+// working tree (or nil): the segments of prev of which at least a quarter
+// is still in snap (the same *docs.Doc, as a doc whose blob did not change
+// is shared) are taken over as they are, and the docs no segment taken
+// over holds are indexed in a layer of their own. Reindex is for the
+// snapshots that follow one another in one tree, an edit at a time.
 func Stack(snap *docs.Snapshot, prev *Index) (*Index, error) {
 	return stack(snap, prev, SegmentBytes)
 }
