@@ -134,7 +134,8 @@ func (s *Set) Refresh(ctx context.Context) error {
 		have[r.Version] = r
 	}
 	s.mu.Unlock()
-	if len(have) == len(vs) && !slices.ContainsFunc(vs, func(v gitdocs.Version) bool { return have[v] == nil }) {
+	toLoad := slices.ContainsFunc(vs, func(v gitdocs.Version) bool { return have[v] == nil })
+	if len(have) == len(vs) && !toLoad {
 		return nil
 	}
 	next := make([]*Release, len(vs))
@@ -142,7 +143,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 	// and the oldest with the working tree.
 	byKey := map[string]*docs.Doc{}
 	var prev *docs.Snapshot
-	if s.cfg.WorkingTree != nil {
+	if s.cfg.WorkingTree != nil && toLoad { // a tag deleted loads nothing
 		if wt := s.cfg.WorkingTree(ctx); wt != nil {
 			byBlob(wt, byKey)
 			prev = wt
