@@ -157,8 +157,9 @@ func (s *Set) Refresh(ctx context.Context) error {
 				return fmt.Errorf("release %s: %w", vs[i].Name, err)
 			}
 			s.cfg.Logger.Info("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(began))
+		} else {
+			s.index(r, byKey)
 		}
-		s.index(r, byKey)
 		next[i], prev = r, r.Docs
 	}
 	s.mu.Lock()
@@ -188,7 +189,8 @@ func byBlob(wt *docs.Snapshot, byKey map[string]*docs.Doc) {
 	}
 }
 
-// index records r's docs by key, for the releases loaded after it.
+// index records the docs of r, loaded by an earlier Refresh, by key, for
+// the releases loaded after it.
 func (s *Set) index(r *Release, byKey map[string]*docs.Doc) {
 	tree, err := r.Tree()
 	if err != nil {
@@ -227,16 +229,31 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	if err != nil {
 		return nil, err
 	}
+	type blobAt struct {
+		path string
+		id   gitdocs.BlobID
+	}
+	var blobs []blobAt
 	shared := func(p string, e fs.DirEntry) *docs.Doc {
 		id, ok := gitdocs.BlobOf(e)
 		if !ok {
 			return nil
 		}
+		blobs = append(blobs, blobAt{p, id})
 		return byKey[key(p, id)]
 	}
 	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name)}
 	if r.Docs, err = docs.LoadFS(ctx, sub, opts, shared); err != nil {
 		return nil, err
+	}
+	// The release's docs by key, for the releases loaded after it, from
+	// the walk of the load rather than one more (see index): listing a
+	// tree from git is most of what a release that shares most of its
+	// docs costs to load.
+	for _, b := range blobs {
+		if d, ok := r.Docs.Lookup(b.path); ok {
+			byKey[key(b.path, b.id)] = d
+		}
 	}
 	search.BuildStacked(r.Docs, prev)
 	return r, nil
