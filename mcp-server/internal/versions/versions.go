@@ -9,7 +9,9 @@
 // older release's (search.BuildStacked): the segments of the docs shared
 // are that release's, and only the docs new to the release are indexed
 // (releases are loaded oldest first, each indexed after the one before
-// it).
+// it). The oldest release shares so with the working tree, when the
+// server gives it (Config.WorkingTree): a release then costs, beside the
+// working tree, about the docs whose text differs from it.
 package versions
 
 import (
@@ -172,9 +174,10 @@ func (s *Set) Refresh(ctx context.Context) error {
 func key(p string, id gitdocs.BlobID) string { return string(id) + "\x00" + p }
 
 // byBlob records the docs of the working tree by key, their blob ids
-// those git gives their files: the text, after the byte order mark that
-// loading drops when the file is longer by one. Hashing 37 MB of text is
-// about 0.1 s of a core, paid when a release is loaded.
+// those git gives their files: the text, or the text after a byte order
+// mark when the file is longer than the text by the mark's three bytes
+// (loading drops it). Hashing 37 MB of text is about 0.1 s of a core, paid
+// when a release is loaded.
 func byBlob(wt *docs.Snapshot, byKey map[string]*docs.Doc) {
 	const bom = "\ufeff"
 	buf := []byte(bom)
