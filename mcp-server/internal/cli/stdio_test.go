@@ -64,8 +64,8 @@ func TestStdioClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 7 {
-		t.Errorf("listed %d tools, want 7", len(tools.Tools))
+	if len(tools.Tools) != 9 {
+		t.Errorf("listed %d tools, want 9", len(tools.Tools))
 	}
 
 	call := mcp.CallToolRequest{}
@@ -290,5 +290,62 @@ func TestStdioLineCap(t *testing.T) {
 	}
 	if got["4"]["result"] == nil {
 		t.Errorf("the request after the long line got %v", got["4"])
+	}
+}
+
+// TestStdioVersions runs docs-mcp with --versions on a repository whose
+// working tree holds an edit not committed: the releases, stacked on the
+// working tree's docs and index, answer each from its own text.
+func TestStdioVersions(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{
+		"docs/index.md":       "# Home\n\nWelcome to the hooks docs.\n",
+		"docs/guide/intro.md": "# Intro\n\nRegister hooks early.\n",
+		"docs/guide/later.md": "# Later\n\nHooks of release one.\n",
+	})
+	r.Commit("v1")
+	r.Git("tag", "v1")
+	r.Write(map[string]string{"docs/guide/later.md": "# Later\n\nHooks of release two.\n"})
+	r.Commit("v2")
+	r.Git("tag", "v2")
+	r.Write(map[string]string{"docs/guide/intro.md": "# Intro\n\nRegister hooks late, not committed.\n"})
+
+	c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", r.Dir, "--versions", "v*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mcptest.Initialize(t, c, "2025-06-18", "stdio-test")
+	for _, tc := range []struct {
+		version   string
+		want, not []string
+	}{
+		{"", []string{"late, not committed", "release two", "Welcome to the hooks"}, []string{"early", "release one"}},
+		{"v2", []string{"early", "release two", "Welcome to the hooks"}, []string{"not committed", "release one"}},
+		{"v1", []string{"early", "release one", "Welcome to the hooks"}, []string{"not committed", "release two"}},
+	} {
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "mod_search_docs"
+		call.Params.Arguments = map[string]any{"query": "hooks"}
+		if tc.version != "" {
+			call.Params.Arguments = map[string]any{"query": "hooks", "version": tc.version}
+		}
+		out, err := c.CallTool(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := out.Content[0].(mcp.TextContent).Text
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("version %q: the search lacks %q:\n%s", tc.version, w, text)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(text, n) {
+				t.Errorf("version %q: the search has %q:\n%s", tc.version, n, text)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -74,13 +75,13 @@ type HookMatch struct {
 // in the text of most hooks, and the page's bytes go to the docs.
 const maxHookMatches = 5
 
-// matchHooks returns the hooks matching ms, those matched by name first,
+// matchHooks returns the hooks of version's registry matching ms, those matched by name first,
 // then by summary, then by description, each in registry order, at most
 // maxHookMatches, and how many more match; nothing when the registry is
 // unavailable: a doc search does not fail for it. A hook matches when one
 // of its fields holds every matcher's text.
-func (s *Server) matchHooks(ms []*search.Matcher) (out []HookMatch, more int) {
-	reg, err := s.hooks()
+func (s *Server) matchHooks(ctx context.Context, version string, ms []*search.Matcher) (out []HookMatch, more int) {
+	reg, err := s.hooksIn(ctx, version)
 	if reg == nil || err != nil {
 		return nil, 0
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
@@ -38,6 +39,7 @@ type SearchDocsInput struct {
 	Match         string `json:"match,omitempty" jsonschema:"substring (the default): a line matches when it contains the query as written. all_terms: the query is split at spaces into terms, and a line matches when it contains every term, in any order (each still a plain substring)."`
 	Limit         *int   `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
+	Version       string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // SearchDocsOutput is the result of mod_search_docs. Its matching lines
@@ -49,9 +51,10 @@ type SearchDocsOutput struct {
 	Docs       []DocMatches `json:"docs" jsonschema:"Docs with matching lines, in path order; within a doc its sections in line order."`
 	HasMore    bool         `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
 	NextCursor string       `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
-	Hooks      []HookMatch  `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query, those matched by name first (first page only, at most 5)."`
+	Hooks      []HookMatch  `json:"hooks,omitempty" jsonschema:"Hooks of the registry (of the version searched) whose name, summary or description contains the query, those matched by name first (first page only, at most 5)."`
 	HooksMore  int          `json:"hooks_more,omitempty" jsonschema:"How many more hooks match than hooks lists (mod_hook_registry has them all)."`
 	Generation uint64       `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Version    string       `json:"version,omitempty" jsonschema:"What the docs were read from: working tree, or a release tag. Absent when the data root is not a git repository."`
 
 	// Links are the docs of the page's matches, in order, as resource_link
 	// items that follow the text (see linker): a client can offer them to
@@ -72,10 +75,14 @@ func (o SearchDocsOutput) count() int {
 	return n
 }
 
-// DocMatches are a doc's matching lines, by section.
+// DocMatches are a doc's matching lines, by section, and where the doc
+// was last changed when the data root is a git repository.
 type DocMatches struct {
-	Path     string           `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc. Its resource URI is docs:// and the path, each segment percent-encoded where a URI needs it, as the resource_link after the text gives it."`
-	Sections []SectionMatches `json:"sections" jsonschema:"The doc's sections with matching lines, in line order; a section appears again when its lines are not consecutive matches."`
+	Path        string           `json:"path" jsonschema:"Doc path relative to docs/, for mod_read_doc. Its resource URI is docs:// and the path (docs-version://VERSION/ and the path for a release), each segment percent-encoded where a URI needs it, as the resource_link after the text gives it."`
+	Commit      string           `json:"commit,omitempty" jsonschema:"Short id of the last commit that changed the doc."`
+	Date        string           `json:"date,omitempty" jsonschema:"That commit's date (RFC 3339)."`
+	Uncommitted bool             `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
+	Sections    []SectionMatches `json:"sections" jsonschema:"The doc's sections with matching lines, in line order; a section appears again when its lines are not consecutive matches."`
 }
 
 // SectionMatches are the matching lines of one section of a doc.
@@ -93,12 +100,9 @@ type LineMatch struct {
 	Snippet string `json:"snippet" jsonschema:"The line, trimmed around the match; an ellipsis marks a cut."`
 }
 
-// add puts a matching line on the page, in the group of its doc and
+// add puts a matching line on the page, in the group of the last doc's
 // section.
-func (o *SearchDocsOutput) add(docPath, heading, anchor, url string, m LineMatch) {
-	if n := len(o.Docs); n == 0 || o.Docs[n-1].Path != docPath {
-		o.Docs = append(o.Docs, DocMatches{Path: docPath})
-	}
+func (o *SearchDocsOutput) add(heading, anchor, url string, m LineMatch) {
 	d := &o.Docs[len(o.Docs)-1]
 	if n := len(d.Sections); n == 0 || d.Sections[n-1].Anchor != anchor || d.Sections[n-1].Heading != heading {
 		d.Sections = append(d.Sections, SectionMatches{Heading: heading, Anchor: anchor, URL: url})
@@ -182,6 +186,9 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if in.Match == matchAllTerms {
 		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
 	}
+	if in.Version != "" {
+		parts = append(parts, "version:"+in.Version) // a cursor of one version is no cursor of another
+	}
 	fp := fingerprint(parts...)
 	var after search.Position
 	if in.Cursor != "" {
@@ -192,14 +199,36 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		after = search.Position{Path: c.Path, Line: c.Line}
 	}
 
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return out, "", err
+	}
+	if rel != nil {
+		// A release's index was started as it loaded; the working tree's
+		// was waited for before the call's turn (afterIndex).
+		wait, cancel := context.WithTimeout(ctx, indexWait)
+		err := search.Await(wait, snap)
+		cancel()
+		if err != nil {
+			return out, "", fmt.Errorf("%w: the search index of %s is still being built; try again in a moment", errUnavailable, rel.Name)
+		}
+	}
 	out.Generation = snap.Generation()
 	budget := s.textBudget()
 	var (
 		linked *docs.Doc // the doc of the last link in out.Links
 		wiki   = s.wikiURL(ctx)
 		n      int // matches on the page
+		hist   *gitdocs.History
 	)
+	switch {
+	case rel != nil:
+		out.Version = rel.Name
+	default:
+		if hist = s.history(); hist != nil {
+			out.Version = WorkingTree
+		}
+	}
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
 	// holds it) goes on from its cursor, a few milliseconds a call.
@@ -242,18 +271,34 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		if m.Doc != linked {
 			linked = m.Doc
-			link := mcp.NewResourceLink(docURI(m.Doc.Path), m.Doc.Path, "", "text/markdown")
+			uri := docURI(m.Doc.Path)
+			if rel != nil {
+				uri = versionedDocURI(rel.Name, m.Doc.Path)
+			}
+			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Links = append(out.Links, link)
+			d := DocMatches{Path: m.Doc.Path}
+			var p *Provenance
+			if rel != nil {
+				p = s.releaseProvenance(rel, m.Doc)
+			} else if hist != nil {
+				p = s.provenance(hist, m.Doc, m.Doc.Text())
+			}
+			if p != nil {
+				d.Commit, d.Date, d.Uncommitted = p.Commit, p.Date, p.Uncommitted
+				budget -= len(d.Commit) + len(d.Date) + 40
+			}
+			out.Docs = append(out.Docs, d)
 		}
-		out.add(m.Doc.Path, heading, anchor, url, lm)
+		out.add(heading, anchor, url, lm)
 		n++
 	}
 	if err := ctx.Err(); err != nil {
 		return out, "", err
 	}
 	if in.Cursor == "" {
-		out.Hooks, out.HooksMore = s.matchHooks(matchers)
+		out.Hooks, out.HooksMore = s.matchHooks(ctx, in.Version, matchers)
 	}
 	stoppedAt := ""
 	switch {
@@ -356,6 +401,15 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	var num []byte
 	for _, d := range o.Docs {
 		b.WriteString(d.Path)
+		switch {
+		case d.Uncommitted:
+			b.WriteString("  · not committed")
+		case d.Commit != "":
+			b.WriteString("  · ")
+			b.WriteString(d.Commit)
+			b.WriteByte(' ')
+			b.WriteString(dateOf(d.Date))
+		}
 		b.WriteByte('\n')
 		for _, sec := range d.Sections {
 			if sec.Heading != "" {
@@ -373,6 +427,11 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 				b.WriteByte('\n')
 			}
 		}
+	}
+	if o.Version != "" {
+		// The version once for the page; each doc's last commit and its
+		// date follow its path.
+		fmt.Fprintf(&b, "\n[From %s; after each path, the commit that last changed it.]\n", from(o.Version))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -102,7 +102,10 @@ func TestSearchDocsText(t *testing.T) {
 		{Path: "b.md", Heading: "A > C", Anchor: "c", LineMatch: LineMatch{Line: 3, Column: 4, Snippet: "one player…"}},
 		{Path: "b.md", Heading: "A > C", Anchor: "c-1", LineMatch: LineMatch{Line: 7, Column: 4, Snippet: "…player"}},
 	} {
-		out.add(m.Path, m.Heading, m.Anchor, m.URL, m.LineMatch)
+		if len(out.Docs) == 0 || out.Docs[len(out.Docs)-1].Path != m.Path {
+			out.Docs = append(out.Docs, DocMatches{Path: m.Path})
+		}
+		out.add(m.Heading, m.Anchor, m.URL, m.LineMatch)
 	}
 	out.HasMore, out.NextCursor = true, "CUR"
 	want := `6 matches for "player"; the page is full and more remain: call again with cursor="CUR".

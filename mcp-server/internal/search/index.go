@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
@@ -34,11 +33,14 @@ import (
 // and a search waits for it (see Find), so that no answer comes from part
 // of the docs for want of an index.
 type Index struct {
-	snap  *docs.Snapshot
-	segs  []*segment
-	offs  []int // segment i holds snap.Docs()[offs[i]:offs[i]+lens[i]]
-	lens  []int
-	stats IndexStats // set once every segment is built
+	snap *docs.Snapshot
+	segs []*segment
+	offs []int // segment i holds snap.Docs()[offs[i]:offs[i]+lens[i]]
+	lens []int
+	// An index built by Stack is in layers instead (see layers.go), and
+	// segs, offs and lens are nil.
+	layers []layer
+	stats  IndexStats // set once every segment is built
 }
 
 // SegmentBytes is about how much text one segment of an index covers.
@@ -77,6 +79,7 @@ type IndexStats struct {
 	BuildTime   time.Duration // wall time the build took
 	DenseLists  int           // posting lists stored as bitmaps
 	ReusedDocs  int           // docs in segments taken over from the previous index
+	Layers      int           // layers of an index built by Stack; 0 for others
 }
 
 // Stats describes the index.
@@ -186,7 +189,7 @@ func (ix *Index) tally() {
 		ix.stats.CorpusBytes += sg.corpus
 		ix.stats.Postings += sg.pairs
 		ix.stats.DenseLists += sg.bitmaps
-		ix.stats.Bytes += len(sg.data) + 4*len(sg.start) + int(unsafe.Sizeof(bucketWord{}))*len(sg.dir) + 4*len(sg.units)
+		ix.stats.Bytes += sg.bytes()
 	}
 	ix.stats.Docs = len(ix.snap.Docs())
 	ix.stats.Segments = len(ix.segs)
@@ -635,6 +638,9 @@ func (ix *Index) matches(q Query, after Position, b *Budget) iter.Seq[Match] {
 	}
 	hashes := queryHashes(q.Text)
 	m := NewMatcher(q.Text, q.CaseSensitive)
+	if ix.layers != nil {
+		return ix.stackedMatches(q, after, b, hashes, m)
+	}
 	return func(yield func(Match) bool) {
 		all := ix.snap.Docs()
 		lo := ix.snap.From(max(after.Path, q.PathPrefix))

@@ -472,3 +472,81 @@ func TestFindBudget(t *testing.T) {
 		t.Errorf("cancelled search: %d matches, stopped %v (%v), %d bytes read; want none, stopped for the context, nothing read", len(got), b.Stopped, b.Err, b.read)
 	}
 }
+
+// TestStackedMatchesScan stacks the indexes of a dozen snapshots that each
+// edit, remove and add a few docs spread over the tree (as releases do),
+// and compares each with the scan: results in path order, from every
+// layer, none from a doc since changed or removed.
+func TestStackedMatchesScan(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 9, Files: 300}); err != nil {
+		t.Fatal(err)
+	}
+	const segBytes = 64 << 10 // about 25 docs a segment: a few dozen segments
+	snap := load(t, dir)
+	ix, err := stack(snap, nil, segBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxSeen := 0
+	for gen := 1; gen <= 2*maxLayers; gen++ {
+		for i, d := range snap.Docs() {
+			full := filepath.Join(dir, filepath.FromSlash(d.Path))
+			var err error
+			switch {
+			case i%40 == gen:
+				err = os.WriteFile(full, fmt.Appendf(nil, "# Edited in %d\n\nNow with kelvinword %d.\n", gen, gen), 0o644)
+			case i%97 == gen:
+				err = os.Remove(full)
+			case i%89 == gen:
+				err = os.WriteFile(full+fmt.Sprintf(".new%d.md", gen), []byte("# Added\n\nkelvinword here too.\n"), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		next, diff, err := docs.Update(context.Background(), snap, dir, docs.Changes{All: true}, docs.LoadOptions{Generation: uint64(gen + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diff.Added) == 0 || len(diff.Removed) == 0 || len(diff.Changed) == 0 {
+			t.Fatalf("generation %d: the edits made no diff: %+v", gen, diff)
+		}
+		folds := ix.Stats().Layers == maxLayers
+		if ix, err = stack(next, ix, segBytes); err != nil {
+			t.Fatal(err)
+		}
+		snap = next
+		st := ix.Stats()
+		// The docs added and changed are indexed again, and few others (the
+		// live docs of a segment mostly dead); when the layers above the
+		// bottom one are folded, theirs too.
+		changed, fresh := len(diff.Added)+len(diff.Changed), st.Docs-st.ReusedDocs
+		if fresh < changed || !folds && fresh > st.Docs/8 || folds && (fresh == changed || st.ReusedDocs == 0) {
+			t.Fatalf("generation %d: %d of %d docs indexed again (fold: %v), %d added or changed", gen, fresh, st.Docs, folds, changed)
+		}
+		if st.Layers < 2 || st.Layers > maxLayers {
+			t.Fatalf("generation %d: %d layers, want 2 to %d", gen, st.Layers, maxLayers)
+		}
+		maxSeen = max(maxSeen, st.Layers)
+		diffAgainstScan(t, snap, ix, 60, true)
+	}
+	if maxSeen != maxLayers {
+		t.Errorf("at most %d layers over %d generations, want the fold at %d exercised", maxSeen, 2*maxLayers, maxLayers)
+	}
+
+	// A snapshot stacked on its own plain index (a release as committed in
+	// the working tree) takes it over whole, and is searched as a plain one.
+	flat, err := build(snap, nil, segBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := stack(snap, flat, segBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := same.Stats(); same.layers != nil || len(same.segs) != len(flat.segs) || st.ReusedDocs != st.Docs {
+		t.Fatalf("stacked on its own index: %d layers, %d of %d segments, stats %+v; want it plain, every doc reused", len(same.layers), len(same.segs), len(flat.segs), st)
+	}
+	diffAgainstScan(t, snap, same, 60, true)
+}

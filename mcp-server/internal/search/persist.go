@@ -38,6 +38,8 @@ func layout() uint64 {
 
 // AppendBinary appends the encoding of ix to b. Its docs are not in it:
 // they are the snapshot's, saved with it (docs.Snapshot.AppendBinary).
+// Only an index that is not stacked (see Stack) can be saved: DecodeIndex
+// refuses the encoding of one that is.
 func (ix *Index) AppendBinary(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, layout())
 	b = binary.AppendUvarint(b, uint64(len(ix.segs)))

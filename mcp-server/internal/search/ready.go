@@ -26,6 +26,18 @@ var indexKey = docs.NewKey[*Pending]("search.index")
 // Reindex), so that an edit costs the indexing of the segments it touched
 // rather than of the whole corpus.
 func Build(snap, prev *docs.Snapshot) *Pending {
+	return attach(snap, prev, Reindex)
+}
+
+// BuildStacked is Build for the snapshot of a release over that of an
+// older one (prev, which may be nil): the index is stacked on prev's (see
+// Stack), so that the docs the two share share their index too.
+func BuildStacked(snap, prev *docs.Snapshot) *Pending {
+	return attach(snap, prev, Stack)
+}
+
+// attach attaches snap's index, built by index over prev's, to snap.
+func attach(snap, prev *docs.Snapshot, index func(*docs.Snapshot, *Index) (*Index, error)) *Pending {
 	return docs.Attach(snap, indexKey, func() *Pending {
 		var base *Pending
 		if prev != nil {
@@ -39,7 +51,7 @@ func Build(snap, prev *docs.Snapshot) *Pending {
 				<-base.done
 				old = base.ix // nil when that build failed: index from scratch
 			}
-			p.ix, p.err = Reindex(snap, old)
+			p.ix, p.err = index(snap, old)
 		}()
 		return p
 	})

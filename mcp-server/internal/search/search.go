@@ -65,6 +65,22 @@
 //     about 60 segments at 117 MB, microseconds in all; for a common one,
 //     the first segments already give limit matches.
 //
+// The releases of a repository (package versions) are indexed otherwise,
+// in layers (Stack; layers.go says why): a release that changes 1% of the
+// docs spread over the tree changes a doc in nearly every segment's path
+// range, so the path ranges that serve an edit of the working tree would
+// index every release whole. A stacked index takes over the older
+// release's segments as they are, with the docs changed since marked dead,
+// and indexes only the docs new to it, in a layer of its own; a search
+// merges the layers' candidates in path order. The alternatives weighed:
+// an index per doc (a posting per doc and gram in a table per doc costs
+// far more than a segment's shared lists, and a search would look up every
+// doc's table), and segments cut by blob ids rather than paths (a segment
+// of docs that did not change across releases is the same, but a search
+// would still merge them all to keep path order, the layered one merges a
+// few layers). The working tree keeps the path ranges: its index is one
+// layer, searched without a merge, and an edit re-indexes its segment.
+//
 // Queries that cannot be narrowed (the empty query, invalid UTF-8, which
 // may match inside a rune) go to the scan.
 //

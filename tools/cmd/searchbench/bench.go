@@ -32,6 +32,7 @@ type config struct {
 	ServerLog, LogLevel, CacheDir               string
 	Queries                                     []string
 	Cold, WaitIndex, SpawnCache                 bool
+	Versions, Version                           string // the server's --versions; the searches' version argument
 }
 
 // cacheArgs are the server's cache flags: -cache-dir DIR, "off" for none,
@@ -117,6 +118,9 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		docsDir = filepath.Join(dataRoot, "docs")
 		args = []string{"--data-root", dataRoot}
 	}
+	if cfg.Versions != "" {
+		args = append(args, "--versions", cfg.Versions)
+	}
 	if len(cfg.Queries) > 0 {
 		c.Queries = nil
 		for _, q := range cfg.Queries {
@@ -169,6 +173,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	cl.version = cfg.Version
 	defer stop(cl, proc)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // see searcher
 	if err := cl.initialize(ctx); err != nil {

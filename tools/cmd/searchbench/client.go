@@ -41,6 +41,9 @@ type searcher struct {
 	out   *bufio.Reader  // its standard output
 	id    int            // of the last request
 	calls int
+	// version, when set, is the version argument of every search (a
+	// release served with the server's --versions, or latest).
+	version string
 }
 
 // startServer starts bin with args, its log going to stderr, and returns
@@ -98,6 +101,9 @@ func (s *searcher) initialize(ctx context.Context) error {
 // the answer must, and every call is counted.
 func (s *searcher) search(ctx context.Context, text string, limit int) (matches, calls int, t timing, err error) {
 	args := map[string]any{"query": text, "limit": limit}
+	if s.version != "" {
+		args["version"] = s.version
+	}
 	for {
 		n, more, cursor, one, err := s.page(ctx, args)
 		calls++

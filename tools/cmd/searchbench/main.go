@@ -72,6 +72,8 @@ func main() {
 	flag.StringVar(&cfg.LogLevel, "log-level", "info", "the server's --log-level")
 	flag.StringVar(&cfg.CacheDir, "cache-dir", "", "the server's --cache-dir; off: --no-cache; empty: the server's default")
 	flag.BoolVar(&cfg.WaitIndex, "wait-index", true, "wait for the server's \"search index built\" log line before timing queries")
+	flag.StringVar(&cfg.Versions, "versions", "", "the server's --versions: serve these release tags of the corpus's git repository too")
+	flag.StringVar(&cfg.Version, "version", "", "the version argument of every search (a tag, or latest; needs -versions); empty: the working tree")
 	flag.Parse()
 	if cfg.Runs < 1 || cfg.RgRuns < 0 || cfg.Searches < 0 || cfg.Edits < 0 || cfg.Limit < 1 {
 		fmt.Fprintln(os.Stderr, "searchbench: -runs and -limit must be at least 1, -rg-runs, -searches and -edits at least 0")

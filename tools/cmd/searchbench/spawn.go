@@ -66,7 +66,7 @@ func spawnBench(ctx context.Context, bin string, args []string, docsDir string, 
 			var times []time.Duration
 			calls := 0
 			for range cfg.Spawns {
-				n, k, d, err := spawnSearch(ctx, bin, append(slices.Clone(args), m.args...), q.Text, cfg.Limit)
+				n, k, d, err := spawnSearch(ctx, bin, append(slices.Clone(args), m.args...), cfg.Version, q.Text, cfg.Limit)
 				if err != nil {
 					return fmt.Errorf("%s, %q: %w", m.name, q.Text, err)
 				}
@@ -91,13 +91,14 @@ func spawnBench(ctx context.Context, bin string, args []string, docsDir string, 
 // spawnSearch starts the server, initializes, searches until the answer is
 // complete, and stops it: the matches, the calls, and the time from the
 // spawn to the answer.
-func spawnSearch(ctx context.Context, bin string, args []string, text string, limit int) (int, int, time.Duration, error) {
+func spawnSearch(ctx context.Context, bin string, args []string, version, text string, limit int) (int, int, time.Duration, error) {
 	begin := time.Now()
 	cl, proc, err := startServer(ctx, bin, append(args, "--stdio", "--log-level", "warn"), io.Discard)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer stop(cl, proc)
+	cl.version = version
 	if err := cl.initialize(ctx); err != nil {
 		return 0, 0, 0, err
 	}

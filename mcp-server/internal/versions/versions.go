@@ -1,0 +1,327 @@
+// Package versions serves the docs of release tags beside the working
+// tree: the tags a selector picks (--versions), each one's docs, hook
+// registry and contribution guide read from git's objects (gitdocs), kept
+// in step with the tags as they are made and deleted.
+//
+// Releases share what did not change: a doc whose blob is the same at the
+// same path as in an older release loaded already is that release's
+// *docs.Doc, so its text is held once, and its index is stacked on the
+// older release's (search.BuildStacked): the segments of the docs shared
+// are that release's, and only the docs new to the release are indexed
+// (releases are loaded oldest first, each indexed after the one before
+// it). The oldest release shares so with the working tree, when the
+// server gives it (Config.WorkingTree): a release then costs, beside the
+// working tree, about the docs whose text differs from it.
+package versions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+)
+
+// Latest names the newest selected release in a tool's version argument.
+const Latest = "latest"
+
+// DefaultPollInterval is how often the tags are read to see one made or
+// deleted: reading them is listing .git/refs/tags and packed-refs.
+const DefaultPollInterval = 2 * time.Second
+
+// Config says which releases are served and where their files are.
+type Config struct {
+	Repo     *gitdocs.Repo
+	Selector gitdocs.Selector
+	// Paths relative to the repository's root, slash-separated.
+	DocsDir, RegistryPath, ContributingPath string
+	MaxDocBytes                             int64
+	PollInterval                            time.Duration // 0: DefaultPollInterval
+	Logger                                  *slog.Logger
+	// WorkingTree, when not nil, returns the working tree's docs as served,
+	// with their index, waiting for them (nil when there are none, as when
+	// ctx ends first). Releases are then stacked on the working tree: a
+	// doc of a release whose blob is the working tree's file at the same
+	// path is the working tree's doc, and indexed there, so that the
+	// releases cost, beside the working tree, about the docs that differ
+	// from it. Without it, the oldest release is loaded and indexed whole.
+	WorkingTree func(ctx context.Context) *docs.Snapshot
+}
+
+// Release is one release served: its tag, its docs and the two files.
+type Release struct {
+	gitdocs.Version
+	Docs         *docs.Snapshot
+	Registry     []byte // nil when the release has no registry
+	Contributing []byte // nil when the release has no CONTRIBUTING.md
+
+	repo     *gitdocs.Repo
+	docsDir  string
+	histOnce sync.Once
+	hist     *gitdocs.History
+	histErr  error
+}
+
+// Tree is the whole tree at the tag, for gitdocs.Changes. It is opened
+// anew for each caller rather than kept: a tree read whole keeps every
+// subtree it decoded (go-git caches them in the tree), on 4,000 docs about
+// 130 KB a release, for as long as the release is served.
+func (r *Release) Tree() (fs.FS, error) { return r.repo.FS(r.Version) }
+
+// History is the last commit of each doc of the release, up to its tag
+// (gitdocs.LastCommitsAt), walked once, when first asked for.
+func (r *Release) History() (*gitdocs.History, error) {
+	r.histOnce.Do(func() { r.hist, r.histErr = r.repo.LastCommitsAt(r.Commit, r.docsDir) })
+	return r.hist, r.histErr
+}
+
+// Set is the releases served, newest first.
+type Set struct {
+	cfg    Config
+	loaded chan struct{} // closed after the first Refresh
+
+	mu       sync.Mutex
+	releases []*Release
+	once     sync.Once
+}
+
+// New returns a set with no releases yet: Run loads them.
+func New(cfg Config) *Set {
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Set{cfg: cfg, loaded: make(chan struct{})}
+}
+
+// Run loads the selected releases, then reads the tags every poll interval
+// and loads a release tagged since, or drops one whose tag is gone (or
+// moved), until ctx ends. A failure to read the tags is logged, and the
+// releases loaded are served meanwhile.
+func (s *Set) Run(ctx context.Context) {
+	t := time.NewTicker(s.cfg.PollInterval)
+	defer t.Stop()
+	for {
+		if err := s.Refresh(ctx); err != nil && ctx.Err() == nil {
+			s.cfg.Logger.Warn("versions: cannot read the release tags", "err", err)
+		}
+		s.once.Do(func() { close(s.loaded) })
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Refresh brings the releases in step with the tags once.
+func (s *Set) Refresh(ctx context.Context) error {
+	vs, err := s.cfg.Repo.Versions(s.cfg.Selector)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	have := map[gitdocs.Version]*Release{}
+	for _, r := range s.releases {
+		have[r.Version] = r
+	}
+	s.mu.Unlock()
+	toLoad := slices.ContainsFunc(vs, func(v gitdocs.Version) bool { return have[v] == nil })
+	if len(have) == len(vs) && !toLoad {
+		return nil
+	}
+	next := make([]*Release, len(vs))
+	// Oldest first, so that each release shares with the ones before it,
+	// and the oldest with the working tree.
+	byKey := map[string]*docs.Doc{}
+	var prev *docs.Snapshot
+	if s.cfg.WorkingTree != nil && toLoad { // a tag deleted loads nothing
+		if wt := s.cfg.WorkingTree(ctx); wt != nil {
+			byBlob(wt, byKey)
+			prev = wt
+		}
+	}
+	for i := len(vs) - 1; i >= 0; i-- {
+		r := have[vs[i]]
+		if r == nil {
+			began := time.Now()
+			if r, err = s.load(ctx, vs[i], byKey, prev); err != nil {
+				return fmt.Errorf("release %s: %w", vs[i].Name, err)
+			}
+			s.cfg.Logger.Info("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(began))
+		} else {
+			s.index(r, byKey)
+		}
+		next[i], prev = r, r.Docs
+	}
+	s.mu.Lock()
+	s.releases = next
+	s.mu.Unlock()
+	return nil
+}
+
+// key names a doc by path and blob, to share it between releases.
+func key(p string, id gitdocs.BlobID) string { return string(id) + "\x00" + p }
+
+// byBlob records the docs of the working tree by key, their blob ids
+// those git gives their files: the text, or the text after a byte order
+// mark when the file is longer than the text by the mark's three bytes
+// (loading drops it). Hashing 37 MB of text is about 0.1 s of a core, paid
+// when a release is loaded.
+func byBlob(wt *docs.Snapshot, byKey map[string]*docs.Doc) {
+	const bom = "\ufeff"
+	buf := []byte(bom)
+	for _, d := range wt.Docs() {
+		buf = d.AppendText(buf[:len(bom)])
+		switch n := int64(len(buf) - len(bom)); d.Size {
+		case n:
+			byKey[key(d.Path, gitdocs.BlobIDOf(buf[len(bom):]))] = d
+		case n + int64(len(bom)):
+			byKey[key(d.Path, gitdocs.BlobIDOf(buf))] = d
+		}
+	}
+}
+
+// index records the docs of r, loaded by an earlier Refresh, by key, for
+// the releases loaded after it.
+func (s *Set) index(r *Release, byKey map[string]*docs.Doc) {
+	tree, err := r.Tree()
+	if err != nil {
+		return
+	}
+	fsys, err := fs.Sub(tree, s.cfg.DocsDir)
+	if err != nil {
+		return
+	}
+	_ = fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if id, ok := gitdocs.BlobOf(e); ok {
+			if d, ok := r.Docs.Lookup(p); ok {
+				byKey[key(p, id)] = d
+			}
+		}
+		return nil
+	})
+}
+
+func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*docs.Doc, prev *docs.Snapshot) (*Release, error) {
+	tree, err := s.cfg.Repo.FS(v)
+	if err != nil {
+		return nil, err
+	}
+	r := &Release{Version: v, repo: s.cfg.Repo, docsDir: s.cfg.DocsDir}
+	if r.Registry, err = readOptional(tree, s.cfg.RegistryPath); err != nil {
+		return nil, err
+	}
+	if r.Contributing, err = readOptional(tree, s.cfg.ContributingPath); err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(tree, s.cfg.DocsDir)
+	if err != nil {
+		return nil, err
+	}
+	type blobAt struct {
+		path string
+		id   gitdocs.BlobID
+	}
+	var blobs []blobAt
+	shared := func(p string, e fs.DirEntry) *docs.Doc {
+		id, ok := gitdocs.BlobOf(e)
+		if !ok {
+			return nil
+		}
+		blobs = append(blobs, blobAt{p, id})
+		return byKey[key(p, id)]
+	}
+	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name)}
+	if r.Docs, err = docs.LoadFS(ctx, sub, opts, shared); err != nil {
+		return nil, err
+	}
+	// The release's docs by key, for the releases loaded after it, from
+	// the walk of the load rather than one more (see index): listing a
+	// tree from git is most of what a release that shares most of its
+	// docs costs to load.
+	for _, b := range blobs {
+		if d, ok := r.Docs.Lookup(b.path); ok {
+			byKey[key(b.path, b.id)] = d
+		}
+	}
+	search.BuildStacked(r.Docs, prev)
+	return r, nil
+}
+
+// readOptional reads a file of a release: nil when it has none, or when
+// the file is not in the repository (name "").
+func readOptional(fsys fs.FS, name string) ([]byte, error) {
+	if name == "" {
+		return nil, nil
+	}
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Loaded is closed once the releases were first loaded (or failed to).
+func (s *Set) Loaded() <-chan struct{} { return s.loaded }
+
+// Selector is the text of the selector of the tags served.
+func (s *Set) Selector() string { return s.cfg.Selector.String() }
+
+// List returns the releases served, newest first.
+func (s *Set) List() []*Release {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.releases)
+}
+
+// UnknownError is a version argument that names no release served.
+type UnknownError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownError) Error() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("no version %q: no release is served (none of the tags matches --versions)", e.Name)
+	}
+	return fmt.Sprintf("no version %q; the versions served are: %s (or %s, the newest, or omit version for the working tree)",
+		e.Name, strings.Join(e.Known, ", "), Latest)
+}
+
+// Get returns the release name names (a tag, or Latest), waiting for the
+// first load if it is not over.
+func (s *Set) Get(ctx context.Context, name string) (*Release, error) {
+	select {
+	case <-s.loaded:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	rs := s.List()
+	if name == Latest && len(rs) > 0 {
+		return rs[0], nil
+	}
+	for _, r := range rs {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	known := make([]string, len(rs))
+	for i, r := range rs {
+		known[i] = r.Name
+	}
+	return nil, &UnknownError{Name: name, Known: known}
+}
