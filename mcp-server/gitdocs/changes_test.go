@@ -1,0 +1,183 @@
+package gitdocs_test
+
+import (
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/google/go-cmp/cmp"
+)
+
+// treesOf opens the repository and returns each named tag's tree.
+func treesOf(t *testing.T, r *gitRepo, names ...string) map[string]fs.FS {
+	t.Helper()
+	repo, err := gitdocs.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("*")
+	vs, err := repo.Versions(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]fs.FS{}
+	for _, v := range vs {
+		if slices.Contains(names, v.Name) {
+			if out[v.Name], err = repo.FS(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return out
+}
+
+func TestChanges(t *testing.T) {
+	r, _ := releases(t)
+	// The working tree: an edit not committed, and a new doc not added.
+	r.write(map[string]string{
+		"docs/new.md":   "# New\n\nFresh.\n\n## Later\n\nAdded in the work tree.\n",
+		"docs/draft.md": "# Draft\n",
+	})
+	trees := treesOf(t, r, "v1.0.0", "v1.1.0", "v1.10.0")
+	trees["working tree"] = os.DirFS(r.dir)
+	for _, tc := range []struct {
+		from, to string
+		want     *gitdocs.Diff
+	}{
+		{"v1.0.0", "v1.1.0", &gitdocs.Diff{
+			Added:   []string{"new.md"},
+			Removed: []string{"old.md"},
+			Changed: []gitdocs.DocChange{{Path: "guide.md", Sections: []gitdocs.SectionChange{
+				{Anchor: "install", Heading: "Install", Change: gitdocs.Edited},
+				{Anchor: "upgrade", Heading: "Upgrade", Change: gitdocs.Added},
+			}}},
+			Hooks: gitdocs.HookChanges{Changed: true, Added: []string{"c.three"}, Removed: []string{"b.two"}, Edited: []string{"a.one"}},
+		}},
+		{"v1.1.0", "v1.0.0", &gitdocs.Diff{
+			Added:   []string{"old.md"},
+			Removed: []string{"new.md"},
+			Changed: []gitdocs.DocChange{{Path: "guide.md", Sections: []gitdocs.SectionChange{
+				{Anchor: "install", Heading: "Install", Change: gitdocs.Edited},
+				{Anchor: "upgrade", Heading: "Upgrade", Change: gitdocs.Removed},
+			}}},
+			Hooks: gitdocs.HookChanges{Changed: true, Added: []string{"b.two"}, Removed: []string{"c.three"}, Edited: []string{"a.one"}},
+		}},
+		{"v1.1.0", "v1.10.0", &gitdocs.Diff{
+			Changed: []gitdocs.DocChange{{Path: "ref/hooks.md", Sections: []gitdocs.SectionChange{
+				{Anchor: "events", Heading: "Events", Change: gitdocs.Edited},
+			}}},
+		}},
+		{"v1.10.0", "working tree", &gitdocs.Diff{
+			Added: []string{"draft.md"},
+			Changed: []gitdocs.DocChange{{Path: "new.md", Sections: []gitdocs.SectionChange{
+				{Anchor: "later", Heading: "Later", Change: gitdocs.Added},
+			}}},
+		}},
+		{"v1.10.0", "v1.10.0", &gitdocs.Diff{}},
+	} {
+		got, err := gitdocs.Changes(trees[tc.from], trees[tc.to])
+		if err != nil {
+			t.Fatalf("Changes(%s, %s): %v", tc.from, tc.to, err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Changes(%s, %s) (-want +got):\n%s", tc.from, tc.to, diff)
+		}
+	}
+}
+
+// TestChangesMatchGitDiff checks the changed sections against git's own
+// diff of the two tags: every hunk of `git diff` (blank-line changes
+// aside) falls in a section Changes names, and every section it names
+// holds a hunk. The docs are edited in many ways at once.
+func TestChangesMatchGitDiff(t *testing.T) {
+	r := newGitRepo(t)
+	before := "---\ntitle: Big\n---\nLead text.\n\n# Big\n\nIntro.\n\n## A\n\nA text.\n\n### A.1\n\nDeep.\n\n## B\n\nB text.\n\n" +
+		"```\n# not a heading\n```\n\n## A\n\nSecond A.\n\nSetext\n------\n\nUnder setext.\n\n## Gone\n\nBye.\n"
+	after := "---\ntitle: Big\n---\nLead text, edited.\n\n# Big\n\nIntro.\n\n## A\n\nA text.\n\n### A.1\n\nDeeper.\n\n## B\n\nB text.\n\n" +
+		"```\n# still not a heading, but edited\n```\n\n## A\n\nSecond A, edited.\n\nSetext\n------\n\nUnder setext.\n\n## Fresh\n\nHi.\n"
+	r.write(map[string]string{"docs/big.md": before, "docs/same.md": "# Same\n", "docs/gone.md": "# Gone\n"})
+	r.commit("before")
+	r.git("tag", "before")
+	r.write(map[string]string{"docs/big.md": after, "docs/gone.md": "", "docs/sub/fresh.md": "# Fresh\n"})
+	r.commit("after")
+	r.git("tag", "after")
+	trees := treesOf(t, r, "before", "after")
+	got, err := gitdocs.Changes(trees["before"], trees["after"])
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Added and removed docs, from git's name-status.
+	var added, removed []string
+	for line := range strings.Lines(r.git("diff", "--name-status", "before", "after", "--", "docs")) {
+		status, p, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		p = strings.TrimPrefix(p, "docs/")
+		switch status {
+		case "A":
+			added = append(added, p)
+		case "D":
+			removed = append(removed, p)
+		}
+	}
+	if diff := cmp.Diff(added, got.Added); diff != "" {
+		t.Errorf("added docs, git diff vs Changes (-git +Changes):\n%s", diff)
+	}
+	if diff := cmp.Diff(removed, got.Removed); diff != "" {
+		t.Errorf("removed docs, git diff vs Changes (-git +Changes):\n%s", diff)
+	}
+
+	// The sections git's hunks fall in.
+	hunk := regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+	anchorAt := func(text string) func(line int) string {
+		hs := docs.Headings(text)
+		anchors := docs.Anchors(hs)
+		return func(line int) string {
+			a := ""
+			for i, h := range hs {
+				if h.Line <= line {
+					a = anchors[i]
+				}
+			}
+			return a
+		}
+	}
+	oldAt, newAt := anchorAt(before), anchorAt(after)
+	num := func(s string, def int) int {
+		if s == "" {
+			return def
+		}
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	fromGit := map[string]bool{}
+	for _, m := range hunk.FindAllStringSubmatch(r.git("diff", "-U0", "--ignore-blank-lines", "before", "after", "--", "docs/big.md"), -1) {
+		oldStart, oldN, newStart, newN := num(m[1], 0), num(m[2], 1), num(m[3], 0), num(m[4], 1)
+		for l := oldStart; l < oldStart+oldN; l++ {
+			fromGit[oldAt(l)] = true
+		}
+		for l := newStart; l < newStart+newN; l++ {
+			fromGit[newAt(l)] = true
+		}
+	}
+	if len(got.Changed) != 1 || got.Changed[0].Path != "big.md" {
+		t.Fatalf("changed docs: %+v, want big.md alone", got.Changed)
+	}
+	fromChanges := map[string]bool{}
+	for _, s := range got.Changed[0].Sections {
+		fromChanges[s.Anchor] = true
+	}
+	if diff := cmp.Diff(fromGit, fromChanges); diff != "" {
+		t.Errorf("changed sections of big.md, git diff vs Changes (-git +Changes):\n%s", diff)
+	}
+	// The repeated "A" is told apart as the wiki does: a-1.
+	want := map[string]bool{"": true, "a1": true, "b": true, "a-1": true, "gone": true, "fresh": true}
+	if diff := cmp.Diff(want, fromChanges); diff != "" {
+		t.Errorf("changed sections of big.md (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,200 @@
+// Package gitdocs reads the docs of a repository's release tags straight
+// from its git objects, and tells what changed in the docs between two
+// trees.
+//
+// It is public (like watch and mcptest) because two modules need it: the
+// MCP server (mcp-server) serves every selected release beside the working
+// tree, and the wiki build (the tools module) renders a site per release
+// and a "What changed in vX" page; both must agree on which tags are
+// selected, in which order, what a tag's tree holds and which sections
+// changed, so the one implementation lives here.
+//
+// It is built on go-git, a pure-Go git library: no checkout is made and no
+// git binary is run, so the distroless image needs neither. A tag's tree
+// is an fs.FS read from the objects on demand; a file's fs.FileInfo.Sys()
+// is its BlobID, which lets a reader share the text and index of a file
+// unchanged between two tags.
+package gitdocs
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"golang.org/x/mod/semver"
+)
+
+// ErrNotRepository is returned by Open for a folder that is not the top of
+// a git work tree (or a bare repository).
+var ErrNotRepository = errors.New("not a git repository")
+
+// Repo is an open git repository. Its methods are safe for concurrent use:
+// go-git's object reads are not, so they take turns (one mutex), which
+// costs little next to the parsing a reader does with what it read.
+type Repo struct {
+	root string
+
+	mu   sync.Mutex
+	repo *git.Repository
+}
+
+// Open opens the git repository whose work tree (or bare repository) is
+// root. A linked work tree (git worktree add) works too. A root without a
+// .git of its own is ErrNotRepository: parent folders are not searched, as
+// the paths of a tag's tree are read relative to root.
+func Open(root string) (*Repo, error) {
+	r, err := open(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Repo{root: root, repo: r}, nil
+}
+
+func open(root string) (*git.Repository, error) {
+	r, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("open %s: %w", root, ErrNotRepository)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open git repository %s: %w", root, err)
+	}
+	return r, nil
+}
+
+// Version is a release tag and the commit it names.
+type Version struct {
+	Name   string    // the tag's name, like "v1.2.0"
+	Commit string    // the full hex id of the commit
+	Date   time.Time // the commit's committer date
+}
+
+// Versions returns the tags the selector selects, newest first (see
+// Selector for the order). Tags are read afresh on every call, so a tag
+// made or deleted since the last call is seen. A tag that names neither a
+// commit nor an annotated tag of a commit (a tag of a tree or a blob) is
+// left out.
+func (r *Repo) Versions(sel Selector) ([]Version, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	vs, err := r.versions(sel)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// go-git lists a repository's packs once; a gc or a fetch since may
+		// have moved objects into a pack it does not know. Reopen and retry.
+		var rr *git.Repository
+		if rr, err = open(r.root); err != nil {
+			return nil, err
+		}
+		r.repo = rr
+		vs, err = r.versions(sel)
+	}
+	return vs, err
+}
+
+func (r *Repo) versions(sel Selector) ([]Version, error) {
+	refs, err := r.repo.Tags()
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	defer refs.Close()
+	var out []Version
+	err = refs.ForEach(func(ref *plumbing.Reference) error {
+		name := ref.Name().Short()
+		if !sel.Match(name) {
+			return nil
+		}
+		c, err := r.commitOf(ref.Hash())
+		if errors.Is(err, errNotCommit) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("tag %s: %w", name, err)
+		}
+		out = append(out, Version{Name: name, Commit: c.Hash.String(), Date: c.Committer.When})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, newerFirst)
+	if sel.Newest > 0 && len(out) > sel.Newest {
+		out = out[:sel.Newest]
+	}
+	return out, nil
+}
+
+var errNotCommit = errors.New("not a commit")
+
+// commitOf peels an annotated tag (or a chain of them) to its commit.
+func (r *Repo) commitOf(h plumbing.Hash) (*object.Commit, error) {
+	for range 16 {
+		o, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return nil, err
+		}
+		switch o.Type() {
+		case plumbing.CommitObject:
+			return object.DecodeCommit(r.repo.Storer, o)
+		case plumbing.TagObject:
+			t, err := object.DecodeTag(r.repo.Storer, o)
+			if err != nil {
+				return nil, err
+			}
+			h = t.Target
+		default:
+			return nil, errNotCommit
+		}
+	}
+	return nil, errNotCommit
+}
+
+// newerFirst orders tags newest first: tags named by semantic versions
+// (v1.2.0, v1.10.0-rc.1) by version precedence, highest first, before any
+// other tags, which go by commit date, then by name. Precedence rather
+// than date, because a fix release of an old line (v1.2.5 tagged after
+// v2.0.0) is not the newest release.
+func newerFirst(a, b Version) int {
+	sa, sb := semver.IsValid(a.Name), semver.IsValid(b.Name)
+	switch {
+	case sa && sb:
+		if c := semver.Compare(b.Name, a.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name) // v1.0.0 and v1.0.0+meta
+	case sa:
+		return -1
+	case sb:
+		return 1
+	}
+	if c := b.Date.Compare(a.Date); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Name, a.Name)
+}
+
+// FS returns the repository's tree at v's commit as a read-only file
+// system, read from the objects as files are opened. Paths are relative to
+// the repository's root ("docs/guide.md"). Every file's ModTime is the
+// commit's date and its Sys() is its BlobID. Symlinks and submodules are
+// listed (with fs.ModeSymlink, or as an irregular file) but cannot be
+// opened: a link is not followed, so nothing outside the tree is read.
+func (r *Repo) FS(v Version) (fs.FS, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, err := r.repo.CommitObject(plumbing.NewHash(v.Commit))
+	if err != nil {
+		return nil, fmt.Errorf("version %s: commit %s: %w", v.Name, v.Commit, err)
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("version %s: tree of %s: %w", v.Name, v.Commit, err)
+	}
+	return &treeFS{repo: r, root: t, mod: c.Committer.When}, nil
+}

@@ -1,0 +1,205 @@
+package gitdocs_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestOpenNotRepository(t *testing.T) {
+	_, err := gitdocs.Open(t.TempDir())
+	if !errors.Is(err, gitdocs.ErrNotRepository) {
+		t.Fatalf("Open of a plain folder: got %v, want ErrNotRepository", err)
+	}
+}
+
+func TestParseSelector(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want gitdocs.Selector
+	}{
+		{"v*", gitdocs.Selector{Patterns: []string{"v*"}}},
+		{"v*:5", gitdocs.Selector{Patterns: []string{"v*"}, Newest: 5}},
+		{"v1.*, v2.*:2", gitdocs.Selector{Patterns: []string{"v1.*", "v2.*"}, Newest: 2}},
+	} {
+		got, err := gitdocs.ParseSelector(tc.text)
+		if err != nil {
+			t.Fatalf("ParseSelector(%q): %v", tc.text, err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("ParseSelector(%q) (-want +got):\n%s", tc.text, diff)
+		}
+		if again, err := gitdocs.ParseSelector(got.String()); err != nil || !cmp.Equal(again, got) {
+			t.Errorf("ParseSelector(%q.String() = %q) = %v, %v", tc.text, got.String(), again, err)
+		}
+	}
+	for _, bad := range []string{"", "v*:", "v*:0", "v*:-1", "v*:x", "v*,", "[", ",v*"} {
+		if _, err := gitdocs.ParseSelector(bad); err == nil {
+			t.Errorf("ParseSelector(%q): no error", bad)
+		}
+	}
+}
+
+// releases makes a repository with three release tags and a working tree
+// edited since the last, and returns it with the commits of the tags.
+func releases(t *testing.T) (*gitRepo, map[string]string) {
+	r := newGitRepo(t)
+	commits := map[string]string{}
+	r.write(map[string]string{
+		"docs/guide.md":             "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nUse it.\n",
+		"docs/old.md":               "# Old\n\nGoing away.\n",
+		"docs/ref/hooks.md":         "# Hooks\n\n## Events\n\nSome.\n",
+		"docs/node_modules/skip.md": "# not a doc\n",
+		"README.md":                 "# Repo\n",
+		gitdocs.HooksPath:           `{"hooks":[{"name":"a.one","summary":"One."},{"name":"b.two","summary":"Two."}]}`,
+	})
+	commits["v1.0.0"] = r.commit("first release")
+	r.git("tag", "v1.0.0")
+	r.write(map[string]string{
+		"docs/guide.md":   "# Guide\n\nIntro.\n\n## Install\n\nRun it twice.\n\n## Use\n\nUse it.\n\n## Upgrade\n\nNew.\n",
+		"docs/old.md":     "",
+		"docs/new.md":     "# New\n\nFresh.\n",
+		gitdocs.HooksPath: `{"hooks":[{"name":"a.one","summary":"One, changed."},{"name":"c.three","summary":"Three."}]}`,
+	})
+	commits["v1.1.0"] = r.commit("second release")
+	r.git("tag", "-a", "-m", "release 1.1.0", "v1.1.0") // annotated
+	r.write(map[string]string{"docs/ref/hooks.md": "# Hooks\n\n## Events\n\nMany.\n"})
+	commits["v1.10.0"] = r.commit("third release")
+	r.git("tag", "v1.10.0")
+	r.git("tag", "nightly")
+	r.git("tag", "vtree", "HEAD^{tree}") // names a tree, not a commit
+	return r, commits
+}
+
+func TestVersions(t *testing.T) {
+	r, commits := releases(t)
+	repo, err := gitdocs.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := func(n int) time.Time { return time.Date(2026, 1, 1+n, 12, 0, 0, 0, time.UTC) }
+	all := []gitdocs.Version{
+		{Name: "v1.10.0", Commit: commits["v1.10.0"], Date: day(2)},
+		{Name: "v1.1.0", Commit: commits["v1.1.0"], Date: day(1)},
+		{Name: "v1.0.0", Commit: commits["v1.0.0"], Date: day(0)},
+	}
+	for _, tc := range []struct {
+		sel  string
+		want []gitdocs.Version
+	}{
+		{"v*", all},
+		{"v*:2", all[:2]},
+		{"v1.1*", all[:2]},
+		{"v1.0.0,v1.10.0", []gitdocs.Version{all[0], all[2]}},
+		{"x*", nil},
+	} {
+		sel, err := gitdocs.ParseSelector(tc.sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.Versions(sel)
+		if err != nil {
+			t.Fatalf("Versions(%s): %v", tc.sel, err)
+		}
+		if diff := cmp.Diff(tc.want, got, cmp.Comparer(time.Time.Equal)); diff != "" {
+			t.Errorf("Versions(%s) (-want +got):\n%s", tc.sel, diff)
+		}
+	}
+
+	// A tag made and one deleted after Open are seen.
+	r.git("tag", "v2.0.0")
+	r.git("tag", "-d", "v1.0.0")
+	sel, _ := gitdocs.ParseSelector("v*")
+	got, err := repo.Versions(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, v := range got {
+		names = append(names, v.Name)
+	}
+	if diff := cmp.Diff([]string{"v2.0.0", "v1.10.0", "v1.1.0"}, names); diff != "" {
+		t.Errorf("after tagging v2.0.0 and deleting v1.0.0 (-want +got):\n%s", diff)
+	}
+}
+
+func TestFS(t *testing.T) {
+	r, _ := releases(t)
+	r.write(map[string]string{"docs/guide.md": "# Guide\n\nEdited in the work tree.\n"})
+	if err := os.Symlink("/etc/passwd", filepath.Join(r.dir, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	r.commit("a link") // untagged
+	repo, err := gitdocs.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v1.0.0")
+	vs, err := repo.Versions(sel)
+	if err != nil || len(vs) != 1 {
+		t.Fatalf("Versions: %v, %v", vs, err)
+	}
+	fsys, err := repo.FS(vs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fstest.TestFS(fsys, "docs/guide.md", "docs/old.md", "docs/ref/hooks.md", "README.md", gitdocs.HooksPath); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"README.md", "docs/guide.md", "docs/node_modules/skip.md", "docs/old.md", "docs/ref/hooks.md", gitdocs.HooksPath}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Errorf("files of v1.0.0 (-want +got):\n%s", diff)
+	}
+	text, err := fs.ReadFile(fsys, "docs/guide.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nUse it.\n"; string(text) != want {
+		t.Errorf("docs/guide.md at v1.0.0 = %q, want %q", text, want)
+	}
+	info, err := fs.Stat(fsys, "docs/guide.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := info.Sys().(gitdocs.BlobID); id != gitdocs.BlobIDOf(text) || id != gitdocs.BlobID(r.git("rev-parse", "v1.0.0:docs/guide.md")) {
+		t.Errorf("Sys() = %v, want the blob id %s", info.Sys(), r.git("rev-parse", "v1.0.0:docs/guide.md"))
+	}
+	if !info.ModTime().Equal(vs[0].Date) {
+		t.Errorf("ModTime = %v, want the commit date %v", info.ModTime(), vs[0].Date)
+	}
+
+	// The symlink committed later is listed but never followed.
+	head, err := repo.FS(gitdocs.Version{Name: "HEAD", Commit: r.git("rev-parse", "HEAD")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err = fs.Stat(head, "docs/link.md")
+	if err != nil || info.Mode().Type() != fs.ModeSymlink {
+		t.Errorf("Stat(docs/link.md) = %v, %v; want a symlink", info, err)
+	}
+	if data, err := fs.ReadFile(head, "docs/link.md"); err == nil {
+		t.Errorf("ReadFile of a symlink read %q", data)
+	}
+	for _, bad := range []string{"../x", "/etc/passwd", "docs/../docs/guide.md", "docs/none.md"} {
+		if _, err := fs.ReadFile(head, bad); err == nil {
+			t.Errorf("ReadFile(%q): no error", bad)
+		}
+	}
+}

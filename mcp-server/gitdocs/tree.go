@@ -1,0 +1,248 @@
+package gitdocs
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// BlobID is the hex id of a file's git blob: two files with the same
+// BlobID hold the same bytes. The fs.FileInfo of a file of a tag's tree
+// gives it as Sys().
+type BlobID string
+
+// BlobIDOf is the BlobID git gives a file holding data, so that a file on
+// disk can be matched with a tag's blob without reading the blob.
+func BlobIDOf(data []byte) BlobID {
+	return BlobID(plumbing.ComputeHash(plumbing.BlobObject, data).String())
+}
+
+// treeFS is a commit's tree as an fs.FS. Every look-up takes the repo's
+// mutex: go-git's Tree caches the subtrees it has walked into, unguarded.
+type treeFS struct {
+	repo *Repo
+	root *object.Tree
+	mod  time.Time
+}
+
+var (
+	_ fs.ReadDirFS  = (*treeFS)(nil)
+	_ fs.ReadFileFS = (*treeFS)(nil)
+	_ fs.StatFS     = (*treeFS)(nil)
+)
+
+// entry finds name's tree entry; the root is a zero entry with the
+// root tree's mode.
+func (t *treeFS) entry(op, name string) (object.TreeEntry, error) {
+	if !fs.ValidPath(name) {
+		return object.TreeEntry{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	if name == "." {
+		return object.TreeEntry{Name: ".", Mode: filemode.Dir, Hash: t.root.Hash}, nil
+	}
+	e, err := t.root.FindEntry(name)
+	if err != nil {
+		return object.TreeEntry{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	return *e, nil
+}
+
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+	t.repo.mu.Lock()
+	defer t.repo.mu.Unlock()
+	e, err := t.entry("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return t.info(e)
+}
+
+// info describes an entry; a blob's size is read from the object header.
+func (t *treeFS) info(e object.TreeEntry) (fileInfo, error) {
+	fi := fileInfo{name: e.Name, mode: e.Mode, mod: t.mod, id: BlobID(e.Hash.String())}
+	if e.Mode.IsFile() {
+		o, err := t.repo.repo.Storer.EncodedObject(plumbing.BlobObject, e.Hash)
+		if err != nil {
+			return fileInfo{}, &fs.PathError{Op: "stat", Path: e.Name, Err: err}
+		}
+		fi.size = o.Size()
+	}
+	return fi, nil
+}
+
+func (t *treeFS) ReadFile(name string) ([]byte, error) {
+	t.repo.mu.Lock()
+	defer t.repo.mu.Unlock()
+	e, err := t.entry("read", name)
+	if err != nil {
+		return nil, err
+	}
+	return t.read(name, e)
+}
+
+func (t *treeFS) read(name string, e object.TreeEntry) ([]byte, error) {
+	switch {
+	case e.Mode == filemode.Dir:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	case !e.Mode.IsRegular():
+		// A symlink or a submodule: not followed (see Repo.FS).
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	b, err := object.GetBlob(t.repo.repo.Storer, e.Hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	rc, err := b.Reader()
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	defer rc.Close()
+	data := make([]byte, b.Size)
+	if _, err := io.ReadFull(rc, data); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return data, nil
+}
+
+func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	t.repo.mu.Lock()
+	defer t.repo.mu.Unlock()
+	return t.readDir(name)
+}
+
+func (t *treeFS) readDir(name string) ([]fs.DirEntry, error) {
+	e, err := t.entry("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Mode != filemode.Dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	sub := t.root
+	if name != "." {
+		if sub, err = t.root.Tree(name); err != nil {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+	}
+	out := make([]fs.DirEntry, 0, len(sub.Entries))
+	for _, e := range sub.Entries {
+		out = append(out, dirEntry{t: t, e: e})
+	}
+	// git sorts a folder "a" as "a/", fs.ReadDir promises plain name order.
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+func (t *treeFS) Open(name string) (fs.File, error) {
+	t.repo.mu.Lock()
+	defer t.repo.mu.Unlock()
+	e, err := t.entry("open", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := t.info(e)
+	if err != nil {
+		return nil, err
+	}
+	fi.name = path.Base(name)
+	if e.Mode == filemode.Dir {
+		entries, err := t.readDir(name)
+		if err != nil {
+			return nil, err
+		}
+		return &dirFile{info: fi, entries: entries}, nil
+	}
+	data, err := t.read(name, e)
+	if err != nil {
+		return nil, err
+	}
+	return &file{info: fi, Reader: bytes.NewReader(data)}, nil
+}
+
+// fileInfo describes a tree entry.
+type fileInfo struct {
+	name string
+	size int64
+	mode filemode.FileMode
+	mod  time.Time
+	id   BlobID
+}
+
+func (fi fileInfo) Name() string       { return fi.name }
+func (fi fileInfo) Size() int64        { return fi.size }
+func (fi fileInfo) ModTime() time.Time { return fi.mod }
+func (fi fileInfo) IsDir() bool        { return fi.mode == filemode.Dir }
+func (fi fileInfo) Sys() any           { return fi.id }
+func (fi fileInfo) Mode() fs.FileMode {
+	switch fi.mode {
+	case filemode.Dir:
+		return fs.ModeDir | 0o555
+	case filemode.Symlink:
+		return fs.ModeSymlink | 0o777
+	case filemode.Executable:
+		return 0o555
+	case filemode.Regular, filemode.Deprecated:
+		return 0o444
+	}
+	return fs.ModeIrregular // a submodule
+}
+
+// dirEntry is a folder's entry; Info reads the blob's size only if asked.
+type dirEntry struct {
+	t *treeFS
+	e object.TreeEntry
+}
+
+func (d dirEntry) Name() string      { return d.e.Name }
+func (d dirEntry) IsDir() bool       { return d.e.Mode == filemode.Dir }
+func (d dirEntry) Type() fs.FileMode { return fileInfo{mode: d.e.Mode}.Mode().Type() }
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	d.t.repo.mu.Lock()
+	defer d.t.repo.mu.Unlock()
+	return d.t.info(d.e)
+}
+
+// file is an open file: its bytes are read when it is opened.
+type file struct {
+	info fileInfo
+	*bytes.Reader
+}
+
+func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *file) Close() error               { return nil }
+
+// dirFile is an open folder.
+type dirFile struct {
+	info    fileInfo
+	entries []fs.DirEntry
+	off     int
+}
+
+func (d *dirFile) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *dirFile) Close() error               { return nil }
+func (d *dirFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: errors.New("is a directory")}
+}
+
+func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.entries[d.off:]
+	if n <= 0 {
+		d.off = len(d.entries)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	rest = rest[:min(n, len(rest))]
+	d.off += len(rest)
+	return rest, nil
+}
