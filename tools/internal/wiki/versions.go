@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 )
 
 // Version is a release of the docs that a build shows beside the working
@@ -31,6 +33,38 @@ type Version struct {
 	// FS is the tree at the tag, as in the repository: docs/,
 	// CONTRIBUTING.md and framework/mod_hooks.json are read from it.
 	FS fs.FS
+}
+
+// Releases reads the release tags that selector picks (gitdocs'
+// selector: globs separated by commas, and :N to keep the newest N) from
+// the git repository whose work tree is root, newest first, each with its
+// tree read from the repository's objects: no checkout, no git binary.
+// None matching is no error.
+func Releases(root, selector string) ([]Version, error) {
+	sel, err := gitdocs.ParseSelector(selector)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := gitdocs.Open(root)
+	if errors.Is(err, gitdocs.ErrNotRepository) {
+		return nil, fmt.Errorf("%s is not the top of a git repository, where release tags are read: %w", root, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tags, err := repo.Versions(sel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Version, len(tags))
+	for i, t := range tags {
+		fsys, err := repo.FS(t)
+		if err != nil {
+			return nil, fmt.Errorf("tag %s: %w", t.Name, err)
+		}
+		out[i] = Version{Name: t.Name, Date: t.Date, FS: fsys}
+	}
+	return out, nil
 }
 
 // NewestLabel is how the switcher and the banner name the working tree, the
@@ -313,7 +347,32 @@ func (p *versionPlan) site(i int) (*versionSite, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &versionSite{current: p.entries[i].Name, data: data}, nil
+	site := &versionSite{current: p.entries[i].Name, data: data}
+	if i+1 < len(p.entries) {
+		newer, older := sideOf(p.entries[i], p.tree(i)), sideOf(p.entries[i+1], p.tree(i+1))
+		site.changes, err = changesFor(older, newer, p.fsys(i+1), p.fsys(i))
+		if err != nil {
+			return nil, fmt.Errorf("what changed from %s to %s: %w", older.label, newer.label, err)
+		}
+	}
+	return site, nil
+}
+
+// tree is entry i's tree.
+func (p *versionPlan) tree(i int) *Tree {
+	if i == 0 {
+		return p.newest
+	}
+	return p.trees[i-1].tree
+}
+
+// fsys is entry i's repository tree: the working tree's folder, or the
+// release's tree at its tag.
+func (p *versionPlan) fsys(i int) fs.FS {
+	if i == 0 {
+		return os.DirFS(p.newest.Root)
+	}
+	return p.trees[i-1].fsys
 }
 
 // versionSite is what one version's build adds to the generated part of

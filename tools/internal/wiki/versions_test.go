@@ -3,12 +3,21 @@ package wiki
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
 // release is one tag of the repository versionedRepo makes, and what it
@@ -26,6 +35,8 @@ type release struct {
 var releases = []release{
 	{"v1.0.0", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC), func(t *testing.T, root string) {
 		writeFile(t, root, "docs/legacy.md", "# Legacy API\n\nThe old way.\n\n## Old hooks\n\nUse `OnOld`.\n")
+		// A name Hugo changes for the URL: the switcher must find it all the same.
+		writeFile(t, root, "docs/clients/Zed Editor.md", "# Zed\n\nZed speaks MCP too.\n")
 	}},
 	{"v1.1.0", time.Date(2026, 6, 15, 10, 0, 0, 0, time.UTC), func(t *testing.T, root string) {
 		if err := os.Remove(filepath.Join(root, "docs", "legacy.md")); err != nil {
@@ -41,42 +52,24 @@ var releases = []release{
 }
 
 // versionedRepo makes a git repository of the fixture with the tags of
-// releases, then edits a section in the working tree (committed). It
-// returns the repository's root and the versions, newest first.
-func versionedRepo(t *testing.T) (string, []Version) {
+// releases, then commits an edit of a section after the last one. It
+// returns the repository's root.
+func versionedRepo(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		missing(t, "no git on PATH")
 	}
 	root := fixture(t)
-	snapshots := t.TempDir()
 	git(t, root, time.Time{}, "init", "-q", "-b", "main")
-	var versions []Version
-	for i, r := range releases {
+	for _, r := range releases {
 		r.change(t, root)
 		git(t, root, r.date, "add", "-A")
 		git(t, root, r.date, "commit", "-q", "-m", "release "+r.tag)
 		git(t, root, r.date, "tag", r.tag)
-		snap := filepath.Join(snapshots, r.tag)
-		entries, err := os.ReadDir(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			if e.Name() != ".git" {
-				copyPath(t, filepath.Join(root, e.Name()), filepath.Join(snap, e.Name()))
-			}
-		}
-		versions = append(versions, Version{Name: r.tag, Date: r.date, FS: os.DirFS(snap)})
-		_ = i
 	}
 	replaceIn(t, root, "docs/getting-started.md", "Run this:", "Run this, with Go 1.26 or newer:")
-	after := releases[len(releases)-1].date.Add(24 * time.Hour)
-	git(t, root, after, "commit", "-q", "-am", "getting started: the Go version")
-	for i, j := 0, len(versions)-1; i < j; i, j = i+1, j-1 {
-		versions[i], versions[j] = versions[j], versions[i]
-	}
-	return root, versions
+	git(t, root, releases[len(releases)-1].date.Add(24*time.Hour), "commit", "-q", "-am", "getting started: the Go version")
+	return root
 }
 
 // git runs git in dir with date as the author's and committer's.
@@ -126,18 +119,340 @@ func appendTo(t *testing.T, root, name, text string) {
 	writeFile(t, root, name, string(b)+text)
 }
 
-func TestVersionsBuild(t *testing.T) {
-	root, versions := versionedRepo(t)
+// buildVersions builds the repository versionedRepo makes with its three
+// tags, served by docs-mcp under an absolute base URL (canonical links and
+// a sitemap), and returns the server's URL and the repository.
+func buildVersions(t *testing.T) (server, root string) {
+	t.Helper()
+	root = versionedRepo(t)
 	opt := options(t, root)
-	opt.Versions = versions
-	opt.BaseURL = "https://docs.example.org/modkit/"
-	out, res := build(t, opt)
-	t.Logf("%d pages, %d versions, Hugo ran %s", res.Pages, res.Versions, res.Duration)
-	for _, p := range []string{"v1.0.0/legacy/index.html", "v1.1.0/server/configuration/index.html", "server/configuration/index.html"} {
-		b, _ := os.ReadFile(filepath.Join(out, p))
-		t.Logf("%s:\n%s", p, b)
+	var err error
+	if opt.Versions, err = Releases(root, "v*"); err != nil {
+		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(out, "sitemap.xml"))
-	t.Logf("%s", b)
-	_ = context.Background
+	var names []string
+	for _, v := range opt.Versions {
+		names = append(names, v.Name)
+	}
+	if diff := cmp.Diff([]string{"v1.2.0", "v1.1.0", "v1.0.0"}, names); diff != "" {
+		t.Fatalf("Releases (-want +got):\n%s", diff)
+	}
+	// The server opens its site folder on every request: it can start
+	// before the build, which needs its address for the base URL.
+	out := filepath.Join(t.TempDir(), "wiki")
+	server = serveSite(t, out, root)
+	opt.BaseURL = server + "/wiki/"
+	res, err := Build(context.Background(), opt, out)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	t.Logf("%d HTML pages in %d versions and the working tree; Hugo ran %s", res.Pages, res.Versions, res.Duration.Round(time.Millisecond))
+	return server, root
+}
+
+// versionHomes are the versions' homes in the order the switcher lists
+// them: the working tree (the newest), then the tags newest first.
+var versionHomes = []struct{ label, home string }{
+	{NewestLabel, "/wiki/"},
+	{"v1.2.0", "/wiki/v1.2.0/"},
+	{"v1.1.0", "/wiki/v1.1.0/"},
+	{"v1.0.0", "/wiki/v1.0.0/"},
+}
+
+// versionOf is the index in versionHomes of the version a page is in.
+func versionOf(urlPath string) int {
+	for i := len(versionHomes) - 1; i > 0; i-- {
+		if strings.HasPrefix(urlPath, versionHomes[i].home) {
+			return i
+		}
+	}
+	return 0
+}
+
+// TestVersions builds the working tree and three release tags of a real
+// repository and checks every page of every version as served: the
+// switcher leads to the same page in each version when that version has
+// it, else to its home; older versions' pages carry the banner and a
+// canonical link to the newest page; the sitemap lists the newest pages
+// only; a missing page under a version gets that version's 404 page; and
+// each "What changed" page lists what git's diff says changed.
+func TestVersions(t *testing.T) {
+	server, root := buildVersions(t)
+	c := crawl.Crawler{Base: server + "/wiki/"}
+	res, err := c.Crawl(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Broken {
+		t.Errorf("broken: %s", b) // a switcher, banner or What changed link (anchors included)
+	}
+
+	// The pages of each version, by their path under the version's home.
+	pages := make([]map[string]bool, len(versionHomes))
+	for i := range pages {
+		pages[i] = map[string]bool{}
+	}
+	for u, p := range res.Pages {
+		if p.Status == 200 && strings.HasSuffix(u, "/") && strings.HasPrefix(p.ContentType, "text/html") {
+			v := versionOf(u)
+			pages[v][strings.TrimPrefix(u, versionHomes[v].home)] = true
+		}
+	}
+	for i, v := range versionHomes {
+		if !pages[i][""] {
+			t.Fatalf("%s: its home %s was not reached from /wiki/", v.label, v.home)
+		}
+	}
+	for _, want := range []struct {
+		version int
+		page    string
+		present bool
+	}{
+		{3, "legacy/", true}, {2, "legacy/", false}, {0, "legacy/", false}, // removed in v1.1.0
+		{3, "clients/cursor/", false}, {2, "clients/cursor/", true}, {0, "clients/cursor/", true}, // added in v1.1.0
+		{0, "clients/zed-editor/", true}, {3, "clients/zed-editor/", true},
+		{0, "what-changed/", true}, {1, "what-changed/", true}, {3, "what-changed/", false}, // the oldest has no older one
+	} {
+		if pages[want.version][want.page] != want.present {
+			t.Errorf("%s%s: present %v, want %v", versionHomes[want.version].home, want.page, !want.present, want.present)
+		}
+	}
+
+	checked := 0
+	for u, p := range res.Pages {
+		v := versionOf(u)
+		rel := strings.TrimPrefix(u, versionHomes[v].home)
+		if !pages[v][rel] {
+			continue
+		}
+		doc, err := html.Parse(bytes.NewReader(p.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The switcher: each version's same page, else its home.
+		var got, want []string
+		for n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "a" && hasAncestorClass(n, "versions") && !strings.Contains(attr(n, "class"), "versions-changes") {
+				cur := ""
+				if attr(n, "aria-current") == "page" {
+					cur = " (current)"
+				}
+				got = append(got, text(n)+" → "+attr(n, "href")+cur)
+			}
+		}
+		for i, o := range versionHomes {
+			href := o.home
+			if pages[i][rel] {
+				href += rel
+			}
+			label := o.label
+			if i > 0 {
+				label += " " + releases[len(releases)-i].date.Format(dateFormat)
+			}
+			cur := ""
+			if i == v {
+				cur = " (current)"
+			}
+			want = append(want, label+" → "+href+cur)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: switcher (-want +got):\n%s", u, diff)
+		}
+
+		// The banner, on older versions only, and the canonical link.
+		banner := ""
+		canonical := ""
+		for n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "div" && attr(n, "class") == "version-banner" {
+				for a := range descendants(n) {
+					if a.Type == html.ElementNode && a.Data == "a" {
+						banner = attr(a, "href")
+					}
+				}
+			}
+			if n.Type == html.ElementNode && n.Data == "link" && attr(n, "rel") == "canonical" {
+				canonical = attr(n, "href")
+			}
+		}
+		wantBanner, wantCanonical := "", server+u
+		if v > 0 {
+			wantBanner = "/wiki/"
+			if pages[0][rel] {
+				wantBanner += rel
+				wantCanonical = server + "/wiki/" + rel
+			}
+		}
+		if banner != wantBanner {
+			t.Errorf("%s: banner links to %q, want %q", u, banner, wantBanner)
+		}
+		if canonical != wantCanonical {
+			t.Errorf("%s: canonical %q, want %q", u, canonical, wantCanonical)
+		}
+		checked++
+	}
+	t.Logf("switcher, banner and canonical link checked on %d pages", checked)
+
+	// The sitemap: the working tree's pages, none of an older version.
+	var sitemap struct {
+		URLs []struct {
+			Loc string `xml:"loc"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal([]byte(fetch(t, server+"/wiki/sitemap.xml")), &sitemap); err != nil {
+		t.Fatal(err)
+	}
+	var locs, newest []string
+	for _, u := range sitemap.URLs {
+		locs = append(locs, strings.TrimPrefix(u.Loc, server+"/wiki/"))
+	}
+	for rel := range pages[0] {
+		if rel != "search/" {
+			newest = append(newest, rel)
+		}
+	}
+	slices.Sort(locs)
+	slices.Sort(newest)
+	if diff := cmp.Diff(newest, locs); diff != "" {
+		t.Errorf("sitemap (-want +got):\n%s", diff)
+	}
+
+	// A missing page under a version: that version's 404 page.
+	resp, err := http.Get(server + "/wiki/v1.1.0/no-such-page/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.Contains(string(body), `class="brand" href="/wiki/v1.1.0/"`) {
+		t.Errorf("GET /wiki/v1.1.0/no-such-page/: %d, want 404 with v1.1.0's own page; got:\n%.400s", resp.StatusCode, body)
+	}
+
+	// What changed: the docs git's diff names, and the sections edited.
+	for _, c := range []struct {
+		from, to, page string
+		sections       []string
+	}{
+		{"v1.0.0", "v1.1.0", "/wiki/v1.1.0/what-changed/", nil},
+		{"v1.1.0", "v1.2.0", "/wiki/v1.2.0/what-changed/", []string{
+			"docs/server/configuration.md: changed: Limits → /wiki/v1.2.0/server/configuration/#limits",
+			"docs/server/configuration.md: added: Timeouts → /wiki/v1.2.0/server/configuration/#timeouts",
+			"hooks: changed: lifecycle.server_started → /wiki/v1.2.0/hook-reference/#lifecycle.server_started",
+		}},
+		{"v1.2.0", "HEAD", "/wiki/what-changed/", []string{
+			"docs/getting-started.md: changed: Install → /wiki/getting-started/#install",
+		}},
+	} {
+		want := gitDocChanges(t, root, c.from, c.to)
+		want = append(want, c.sections...)
+		got := changesListed(t, []byte(fetch(t, server+c.page)))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (%s..%s) (-want +got):\n%s", c.page, c.from, c.to, diff)
+		}
+	}
+}
+
+// hasAncestorClass reports whether an element above n has class class.
+func hasAncestorClass(n *html.Node, class string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && slices.Contains(strings.Fields(attr(p, "class")), class) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitDocChanges is what git's own diff says of docs/ between two commits:
+// "added: docs/x.md → URL" lines, in the page's order (added, removed,
+// changed), each with the URL of the doc in the version that has it.
+func gitDocChanges(t *testing.T, root, from, to string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "-C", root, "-c", "core.quotePath=false", "diff", "--no-renames", "--name-status", from, to, "--", "docs")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git diff: %v", err)
+	}
+	home := func(rev string) string {
+		if rev == "HEAD" {
+			return "/wiki/"
+		}
+		return "/wiki/" + rev + "/"
+	}
+	url := func(rev, doc string) string {
+		p := strings.TrimSuffix(strings.TrimPrefix(doc, "docs/"), ".md")
+		return home(rev) + strings.ReplaceAll(strings.ToLower(p), " ", "-") + "/"
+	}
+	var added, removed, changed []string
+	for line := range strings.Lines(string(out)) {
+		status, doc, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		switch status {
+		case "A":
+			added = append(added, "added: "+doc+" → "+url(to, doc))
+		case "D":
+			removed = append(removed, "removed: "+doc+" → "+url(from, doc))
+		case "M":
+			changed = append(changed, "changed: "+doc+" → "+url(to, doc))
+		default:
+			t.Fatalf("git diff: unexpected line %q", line)
+		}
+	}
+	return slices.Concat(added, removed, changed)
+}
+
+// changesListed reads a "What changed" page back into the lines
+// gitDocChanges makes, followed by the changed sections ("docs/x.md:
+// changed: Heading → URL") and hooks ("hooks: changed: name → URL").
+func changesListed(t *testing.T, page []byte) []string {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var article *html.Node
+	for n := range descendants(doc) {
+		if n.Type == html.ElementNode && n.Data == "article" {
+			article = n
+			break
+		}
+	}
+	if article == nil {
+		t.Fatal("no article")
+	}
+	var docs, sections []string
+	h2, h3 := "", ""
+	// A heading's text, without the permalink (#) the layouts add.
+	heading := func(n *html.Node) string { return strings.TrimSpace(strings.TrimSuffix(text(n), "#")) }
+	for n := range descendants(article) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		switch n.Data {
+		case "h2":
+			h2, h3 = strings.ToLower(heading(n)), ""
+		case "h3":
+			h3 = heading(n)
+			if h2 == "changed" {
+				docs = append(docs, "changed: "+h3+" → "+firstHref(n))
+			}
+		case "li":
+			item, link := text(n), firstHref(n)
+			switch h2 {
+			case "added", "removed":
+				docs = append(docs, h2+": "+item+" → "+link)
+			case "changed":
+				sections = append(sections, h3+": "+item+" → "+link)
+			case "hooks":
+				sections = append(sections, "hooks: "+item+" → "+link)
+			}
+		}
+	}
+	return append(docs, sections...)
+}
+
+func firstHref(n *html.Node) string {
+	for a := range descendants(n) {
+		if a.Type == html.ElementNode && a.Data == "a" {
+			return attr(a, "href")
+		}
+	}
+	return ""
 }
