@@ -127,4 +127,3 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("unknown command %q", args[0])
 	}
 }
-
