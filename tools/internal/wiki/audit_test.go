@@ -21,10 +21,7 @@ var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "
 // and the hook reference, each in light and dark and at a desktop and a
 // phone width, and fails on any violation, naming the rule and the elements.
 func TestAccessibility(t *testing.T) {
-	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		missing(t, "axe-core is not installed (npm ci --prefix tools/internal/wiki/testdata/axe): %v", err)
-	}
+	axe := loadAxe(t)
 	opt := repoOptions(t)
 	pages := []string{"", "server/configuration/", "hook-reference/"}
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "server", "configuration.md")); err != nil {
@@ -32,18 +29,6 @@ func TestAccessibility(t *testing.T) {
 	}
 	b, server, _ := startBrowserFor(t, opt, 10*time.Minute)
 
-	type violation struct {
-		ID      string     `json:"id"`
-		Impact  string     `json:"impact"`
-		Help    string     `json:"help"`
-		Targets [][]string `json:"targets"`
-	}
-	tags, err := json.Marshal(axeTags)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
-		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
 	runs := 0
 	for _, width := range []int64{1366, 390} {
 		var view chromedp.Action[chromedp.Void] = chromedp.EmulateViewport(width, 768)
@@ -57,15 +42,45 @@ func TestAccessibility(t *testing.T) {
 					view, colorScheme(scheme),
 					chromedp.Navigate(server+"/wiki/"+p),
 					chromedp.WaitVisible(chromedp.CSS(`article`)),
-					chromedp.Evaluate[chromedp.Void](string(axe)),
 				)
-				vs := get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise))
-				for _, v := range vs {
-					t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
-				}
+				audit(b, name, axe)
 				runs++
 			}
 		}
 	}
 	t.Logf("%d axe runs over %d pages (tags %s)", runs, len(pages), strings.Join(axeTags, ", "))
+}
+
+// loadAxe reads axe-core (from npm: testdata/axe, installed with npm ci),
+// skipping the test (failing it in CI) when it is not installed.
+func loadAxe(t *testing.T) string {
+	t.Helper()
+	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		missing(t, "axe-core is not installed (npm ci --prefix tools/internal/wiki/testdata/axe): %v", err)
+	}
+	return string(axe)
+}
+
+// audit runs axe (loadAxe's) over the page open in b, with the rules of
+// axeTags, and fails the test on every violation, naming the page, the
+// rule and the elements.
+func audit(b browser, name, axe string) {
+	b.t.Helper()
+	type violation struct {
+		ID      string     `json:"id"`
+		Impact  string     `json:"impact"`
+		Help    string     `json:"help"`
+		Targets [][]string `json:"targets"`
+	}
+	tags, err := json.Marshal(axeTags)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
+		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
+	b.do(name+": load axe", chromedp.Evaluate[chromedp.Void](axe))
+	for _, v := range get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise)) {
+		b.t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
+	}
 }
