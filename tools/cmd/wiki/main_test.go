@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,72 @@ func TestBuildCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(other, "keep.txt")); err != nil {
 		t.Errorf("the foreign folder was touched: %v", err)
+	}
+}
+
+// gitRun runs git in dir, with a fixed identity and no user config.
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestBuildVersions builds a repository with a release tag: the tag's
+// pages go to its folder, and what cannot be built is refused with a
+// reason (not a repository, a bad selector, a tag named like a folder of
+// the docs).
+func TestBuildVersions(t *testing.T) {
+	needGo(t)
+	testenv.LookPath(t, "git", "the test makes a repository with tags")
+	root := fixture(t)
+	gitRun(t, root, "init", "-q", "-b", "main")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-q", "-m", "first release")
+	gitRun(t, root, "tag", "v1.0.0")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "new.md"), "# New\n\nAfter the release.\n")
+	out := filepath.Join(t.TempDir(), "site")
+
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-versions", "v*"}, &stderr); err != nil {
+		t.Fatalf("build -versions: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "(the working tree and 1 release versions)") {
+		t.Errorf("build -versions did not say what it built:\n%s", stderr.String())
+	}
+	for _, p := range []string{"new/index.html", "v1.0.0/index.html", "what-changed/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("build -versions: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "v1.0.0", "new", "index.html")); err == nil {
+		t.Error("v1.0.0 has a page for docs/new.md, made after it")
+	}
+	if _, err := os.Stat(filepath.Join(out, "v1.0.0", "what-changed", "index.html")); err == nil {
+		t.Error("v1.0.0, the oldest version, has a What changed page")
+	}
+
+	stderr.Reset()
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-versions", "release-*"}, &stderr); err != nil {
+		t.Fatalf("build -versions release-*: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "no tag matches -versions release-*") {
+		t.Errorf("a selector matching nothing was not reported:\n%s", stderr.String())
+	}
+
+	gitRun(t, root, "tag", "clients")
+	for _, c := range []struct {
+		root, selector, want string
+	}{
+		{fixture(t), "v*", "is not the top of a git repository"},
+		{root, "v*:0", "how many of the newest tags to keep"},
+		{root, "clients", "its pages would go to /wiki/clients/, which the working tree's site has already"},
+	} {
+		err := run(context.Background(), []string{"build", "-root", c.root, "-o", out, "-versions", c.selector}, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("build -versions %s = %v, want an error saying %q", c.selector, err, c.want)
+		}
 	}
 }
