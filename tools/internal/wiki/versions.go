@@ -204,6 +204,7 @@ type versionPlan struct {
 	entries []versionEntry
 	trees   []*versionTree // entries[1:]
 	newest  *Tree
+	taken   map[string]string // the working tree's site's top-level names, by lower case (see claim)
 }
 
 // versionEntry is one version as the layouts read it from
@@ -241,9 +242,9 @@ func newVersionPlan(base string, newest *Tree, versions versionTrees) (*versionP
 				date = versions[i-1].date.UTC().Format(dateFormat)
 			}
 		}
+		taken := strings.TrimPrefix(changesPage, "/")
 		for _, doc := range t.Docs {
-			if strings.HasPrefix(strings.ToLower(doc), strings.TrimPrefix(changesPage, "/")+".md") ||
-				strings.HasPrefix(strings.ToLower(doc), strings.TrimPrefix(changesPage, "/")+"/") {
+			if d := strings.ToLower(doc); d == taken+".md" || strings.HasPrefix(d, taken+"/") {
 				return nil, fmt.Errorf("docs/%s: with versions, this path is taken by the \"What changed\" page; rename the file", doc)
 			}
 		}
@@ -283,20 +284,28 @@ func escapeName(name string) string {
 	return name + "/"
 }
 
-// folder is where version name's site goes in the site at dir. It refuses
-// a version whose folder would take the place of a page or file of the
-// working tree's site (a tag named like a folder of docs/), which dir holds
-// already.
-func (p *versionPlan) folder(dir, name string) (string, error) {
-	first, _, _ := strings.Cut(name, "/")
+// claim notes what the working tree's site, just written to dir, holds at
+// its top, so that folder can keep the versions out of its way.
+func (p *versionPlan) claim(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
+	p.taken = map[string]string{}
 	for _, e := range entries {
-		if strings.EqualFold(e.Name(), first) {
-			return "", fmt.Errorf("version %s: its pages would go to %s%s/, which the working tree's site has already (%s): leave the tag out of the selection", name, p.pathOf(""), first, e.Name())
-		}
+		p.taken[strings.ToLower(e.Name())] = e.Name()
+	}
+	return nil
+}
+
+// folder is where version name's site goes in the site at dir. It refuses
+// a version whose folder would take the place of a page or file of the
+// working tree's site (a tag named like a folder of docs/), as claim found
+// them. Tags may share a first segment (release/v1, release/v2).
+func (p *versionPlan) folder(dir, name string) (string, error) {
+	first, _, _ := strings.Cut(name, "/")
+	if have, ok := p.taken[strings.ToLower(first)]; ok {
+		return "", fmt.Errorf("version %s: its pages would go to %s%s/, which the working tree's site has already (%s): leave the tag out of the selection", name, p.pathOf(""), first, have)
 	}
 	return filepath.Join(dir, filepath.FromSlash(name)), nil
 }

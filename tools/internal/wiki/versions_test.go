@@ -456,3 +456,57 @@ func firstHref(n *html.Node) string {
 	}
 	return ""
 }
+
+// TestVersionFolders: a tag goes to its own folder unless the working
+// tree's site has that name at its top; tags may share a first segment.
+func TestVersionFolders(t *testing.T) {
+	site := t.TempDir()
+	writeFile(t, site, "index.html", "home")
+	writeFile(t, site, "server/index.html", "a folder of docs/")
+	p := &versionPlan{root: "/wiki/"}
+	if err := p.claim(site); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"release/v1", "release/v2", "v1.0.0"} {
+		dir, err := p.folder(site, name)
+		if err != nil {
+			t.Fatalf("folder(%s): %v", name, err)
+		}
+		if want := filepath.Join(site, filepath.FromSlash(name)); dir != want {
+			t.Errorf("folder(%s) = %s, want %s", name, dir, want)
+		}
+		writeFile(t, dir, "index.html", name) // as the build does before the next tag
+	}
+	for _, name := range []string{"server", "Server/v1", "index.html"} {
+		if _, err := p.folder(site, name); err == nil || !strings.Contains(err.Error(), "which the working tree's site has already") {
+			t.Errorf("folder(%s) = %v, want a refusal", name, err)
+		}
+	}
+}
+
+// TestVersionNames: a version whose name would need escaping in a URL, or
+// climb out of its folder, or come twice, is refused before anything is
+// built.
+func TestVersionNames(t *testing.T) {
+	root := fixture(t)
+	tag := os.DirFS(root)
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"v1 beta"}, "becomes a folder of the site"},
+		{[]string{"../up"}, "becomes a folder of the site"},
+		{[]string{"v1/../../up"}, "becomes a folder of the site"},
+		{[]string{"v1#x"}, "becomes a folder of the site"},
+		{[]string{"v1.0.0", "V1.0.0"}, "is given twice"},
+	} {
+		opt := Options{Repo: t.TempDir(), Root: root}
+		for _, n := range c.names {
+			opt.Versions = append(opt.Versions, Version{Name: n, FS: tag})
+		}
+		_, err := Build(context.Background(), opt, filepath.Join(t.TempDir(), "out"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("versions %q: Build = %v, want an error saying %q", c.names, err, c.want)
+		}
+	}
+}

@@ -54,7 +54,8 @@ type Options struct {
 	EditURL string
 	// Versions are the releases built beside the working tree, newest
 	// first, each at BaseURL followed by its name (see Version). None
-	// builds the working tree alone.
+	// builds the working tree alone. Build (and Watch, on every change)
+	// builds them; Serve previews the working tree only.
 	Versions []Version
 }
 
@@ -249,6 +250,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if err := b.render(ctx, res, tree, nil, tmp, base, b.params, newest); err != nil {
+		return nil, err
+	}
+	if err := plan.claim(tmp); err != nil {
 		return nil, err
 	}
 	for i, v := range versions {
