@@ -349,12 +349,14 @@ var (
 	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?\b`)
 	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?\b`)
+	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`) // a doc's last commit (provenance)
+	dateTime = regexp.MustCompile(`"date":"[^"]*"`)                   // and its date
 )
 
 // normalise makes lines comparable across runs: the repository at root
 // written as docRoot, and times, durations, numbers and the cache file's
 // path (a temporary folder's, named by a hash of the docs folder's path)
-// replaced.
+// replaced, and the short ids of the commits that answers name.
 func normalise(lines []string, root string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range withRoot(lines, root) {
@@ -362,6 +364,8 @@ func normalise(lines []string, root string) []string {
 		l = cacheDir.ReplaceAllString(l, "path=CACHE")
 		l = duration.ReplaceAllString(l, "=D")
 		l = number.ReplaceAllString(l, "=N")
+		l = commitID.ReplaceAllString(l, "${1}C")
+		l = dateTime.ReplaceAllString(l, `"date":"D"`)
 		if strings.HasPrefix(l, "{") { // a JSON-RPC answer: line numbers and counts follow the docs
 			l = anyNum.ReplaceAllString(l, "N")
 		}

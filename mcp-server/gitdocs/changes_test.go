@@ -11,13 +11,14 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/google/go-cmp/cmp"
 )
 
 // treesOf opens the repository and returns each named tag's tree.
-func treesOf(t *testing.T, r *gitRepo, names ...string) map[string]fs.FS {
+func treesOf(t *testing.T, r *mcptest.GitRepo, names ...string) map[string]fs.FS {
 	t.Helper()
-	repo, err := gitdocs.Open(r.dir)
+	repo, err := gitdocs.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +41,12 @@ func treesOf(t *testing.T, r *gitRepo, names ...string) map[string]fs.FS {
 func TestChanges(t *testing.T) {
 	r, _ := releases(t)
 	// The working tree: an edit not committed, and a new doc not added.
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"docs/new.md":   "# New\n\nFresh.\n\n## Later\n\nAdded in the work tree.\n",
 		"docs/draft.md": "# Draft\n",
 	})
 	trees := treesOf(t, r, "v1.0.0", "v1.1.0", "v1.10.0")
-	trees["working tree"] = os.DirFS(r.dir)
+	trees["working tree"] = os.DirFS(r.Dir)
 	for _, tc := range []struct {
 		from, to string
 		want     *gitdocs.Diff
@@ -96,17 +97,17 @@ func TestChanges(t *testing.T) {
 // aside) falls in a section Changes names, and every section it names
 // holds a hunk. The docs are edited in many ways at once.
 func TestChangesMatchGitDiff(t *testing.T) {
-	r := newGitRepo(t)
+	r := mcptest.NewGitRepo(t)
 	before := "---\ntitle: Big\n---\nLead text.\n\n# Big\n\nIntro.\n\n## A\n\nA text.\n\n### A.1\n\nDeep.\n\n## B\n\nB text.\n\n" +
 		"```\n# not a heading\n```\n\n## A\n\nSecond A.\n\nSetext\n------\n\nUnder setext.\n\n## Gone\n\nBye.\n"
 	after := "---\ntitle: Big\n---\nLead text, edited.\n\n# Big\n\nIntro.\n\n## A\n\nA text.\n\n### A.1\n\nDeeper.\n\n## B\n\nB text.\n\n" +
 		"```\n# still not a heading, but edited\n```\n\n## A\n\nSecond A, edited.\n\nSetext\n------\n\nUnder setext.\n\n## Fresh\n\nHi.\n"
-	r.write(map[string]string{"docs/big.md": before, "docs/same.md": "# Same\n", "docs/gone.md": "# Gone\n"})
-	r.commit("before")
-	r.git("tag", "before")
-	r.write(map[string]string{"docs/big.md": after, "docs/gone.md": "", "docs/sub/fresh.md": "# Fresh\n"})
-	r.commit("after")
-	r.git("tag", "after")
+	r.Write(map[string]string{"docs/big.md": before, "docs/same.md": "# Same\n", "docs/gone.md": "# Gone\n"})
+	r.Commit("before")
+	r.Git("tag", "before")
+	r.Write(map[string]string{"docs/big.md": after, "docs/gone.md": "", "docs/sub/fresh.md": "# Fresh\n"})
+	r.Commit("after")
+	r.Git("tag", "after")
 	trees := treesOf(t, r, "before", "after")
 	got, err := gitdocs.Changes(trees["before"], trees["after"])
 	if err != nil {
@@ -115,7 +116,7 @@ func TestChangesMatchGitDiff(t *testing.T) {
 
 	// Added and removed docs, from git's name-status.
 	var added, removed []string
-	for line := range strings.Lines(r.git("diff", "--name-status", "before", "after", "--", "docs")) {
+	for line := range strings.Lines(r.Git("diff", "--name-status", "before", "after", "--", "docs")) {
 		status, p, _ := strings.Cut(strings.TrimSpace(line), "\t")
 		p = strings.TrimPrefix(p, "docs/")
 		switch status {
@@ -156,7 +157,7 @@ func TestChangesMatchGitDiff(t *testing.T) {
 		return n
 	}
 	fromGit := map[string]bool{}
-	for _, m := range hunk.FindAllStringSubmatch(r.git("diff", "-U0", "--ignore-blank-lines", "before", "after", "--", "docs/big.md"), -1) {
+	for _, m := range hunk.FindAllStringSubmatch(r.Git("diff", "-U0", "--ignore-blank-lines", "before", "after", "--", "docs/big.md"), -1) {
 		oldStart, oldN, newStart, newN := num(m[1], 0), num(m[2], 1), num(m[3], 0), num(m[4], 1)
 		for l := oldStart; l < oldStart+oldN; l++ {
 			fromGit[oldAt(l)] = true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,10 +50,10 @@ func TestParseSelector(t *testing.T) {
 
 // releases makes a repository with three release tags and a working tree
 // edited since the last, and returns it with the commits of the tags.
-func releases(t *testing.T) (*gitRepo, map[string]string) {
-	r := newGitRepo(t)
+func releases(t *testing.T) (*mcptest.GitRepo, map[string]string) {
+	r := mcptest.NewGitRepo(t)
 	commits := map[string]string{}
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"docs/guide.md":             "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nUse it.\n",
 		"docs/old.md":               "# Old\n\nGoing away.\n",
 		"docs/ref/hooks.md":         "# Hooks\n\n## Events\n\nSome.\n",
@@ -60,27 +61,27 @@ func releases(t *testing.T) (*gitRepo, map[string]string) {
 		"README.md":                 "# Repo\n",
 		gitdocs.HooksPath:           `{"hooks":[{"name":"a.one","summary":"One."},{"name":"b.two","summary":"Two."}]}`,
 	})
-	commits["v1.0.0"] = r.commit("first release")
-	r.git("tag", "v1.0.0")
-	r.write(map[string]string{
+	commits["v1.0.0"] = r.Commit("first release")
+	r.Git("tag", "v1.0.0")
+	r.Write(map[string]string{
 		"docs/guide.md":   "# Guide\n\nIntro.\n\n## Install\n\nRun it twice.\n\n## Use\n\nUse it.\n\n## Upgrade\n\nNew.\n",
 		"docs/old.md":     "",
 		"docs/new.md":     "# New\n\nFresh.\n",
 		gitdocs.HooksPath: `{"hooks":[{"name":"a.one","summary":"One, changed."},{"name":"c.three","summary":"Three."}]}`,
 	})
-	commits["v1.1.0"] = r.commit("second release")
-	r.git("tag", "-a", "-m", "release 1.1.0", "v1.1.0") // annotated
-	r.write(map[string]string{"docs/ref/hooks.md": "# Hooks\n\n## Events\n\nMany.\n"})
-	commits["v1.10.0"] = r.commit("third release")
-	r.git("tag", "v1.10.0")
-	r.git("tag", "nightly")
-	r.git("tag", "vtree", "HEAD^{tree}") // names a tree, not a commit
+	commits["v1.1.0"] = r.Commit("second release")
+	r.Git("tag", "-a", "-m", "release 1.1.0", "v1.1.0") // annotated
+	r.Write(map[string]string{"docs/ref/hooks.md": "# Hooks\n\n## Events\n\nMany.\n"})
+	commits["v1.10.0"] = r.Commit("third release")
+	r.Git("tag", "v1.10.0")
+	r.Git("tag", "nightly")
+	r.Git("tag", "vtree", "HEAD^{tree}") // names a tree, not a commit
 	return r, commits
 }
 
 func TestVersions(t *testing.T) {
 	r, commits := releases(t)
-	repo, err := gitdocs.Open(r.dir)
+	repo, err := gitdocs.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +115,8 @@ func TestVersions(t *testing.T) {
 	}
 
 	// A tag made and one deleted after Open are seen.
-	r.git("tag", "v2.0.0")
-	r.git("tag", "-d", "v1.0.0")
+	r.Git("tag", "v2.0.0")
+	r.Git("tag", "-d", "v1.0.0")
 	sel, _ := gitdocs.ParseSelector("v*")
 	got, err := repo.Versions(sel)
 	if err != nil {
@@ -132,12 +133,12 @@ func TestVersions(t *testing.T) {
 
 func TestFS(t *testing.T) {
 	r, _ := releases(t)
-	r.write(map[string]string{"docs/guide.md": "# Guide\n\nEdited in the work tree.\n"})
-	if err := os.Symlink("/etc/passwd", filepath.Join(r.dir, "docs", "link.md")); err != nil {
+	r.Write(map[string]string{"docs/guide.md": "# Guide\n\nEdited in the work tree.\n"})
+	if err := os.Symlink("/etc/passwd", filepath.Join(r.Dir, "docs", "link.md")); err != nil {
 		t.Fatal(err)
 	}
-	r.commit("a link") // untagged
-	repo, err := gitdocs.Open(r.dir)
+	r.Commit("a link") // untagged
+	repo, err := gitdocs.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,15 +179,15 @@ func TestFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id, _ := info.Sys().(gitdocs.BlobID); id != gitdocs.BlobIDOf(text) || id != gitdocs.BlobID(r.git("rev-parse", "v1.0.0:docs/guide.md")) {
-		t.Errorf("Sys() = %v, want the blob id %s", info.Sys(), r.git("rev-parse", "v1.0.0:docs/guide.md"))
+	if id, _ := info.Sys().(gitdocs.BlobID); id != gitdocs.BlobIDOf(text) || id != gitdocs.BlobID(r.Git("rev-parse", "v1.0.0:docs/guide.md")) {
+		t.Errorf("Sys() = %v, want the blob id %s", info.Sys(), r.Git("rev-parse", "v1.0.0:docs/guide.md"))
 	}
 	if !info.ModTime().Equal(vs[0].Date) {
 		t.Errorf("ModTime = %v, want the commit date %v", info.ModTime(), vs[0].Date)
 	}
 
 	// The symlink committed later is listed but never followed.
-	head, err := repo.FS(gitdocs.Version{Name: "HEAD", Commit: r.git("rev-parse", "HEAD")})
+	head, err := repo.FS(gitdocs.Version{Name: "HEAD", Commit: r.Git("rev-parse", "HEAD")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -246,3 +246,14 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.off += len(rest)
 	return rest, nil
 }
+
+// BlobOf returns the BlobID of a file listed by a tag's tree (the entries
+// fs.ReadDir and fs.WalkDir give), without reading anything; ok is false
+// for an entry of another file system, or a folder.
+func BlobOf(e fs.DirEntry) (id BlobID, ok bool) {
+	d, ok := e.(dirEntry)
+	if !ok || d.e.Mode == filemode.Dir {
+		return "", false
+	}
+	return BlobID(d.e.Hash.String()), true
+}

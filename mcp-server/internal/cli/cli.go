@@ -17,12 +17,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // Exit codes.
@@ -150,6 +152,19 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		m = metrics.New(cfg.Version)
 		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
 	}
+	// Answers tell each doc's last commit when the data root is a git
+	// repository; when it is not, they say nothing of it, and no error.
+	switch git, err := gitdocs.Open(cfg.DataRoot); {
+	case err == nil:
+		opts.Git = git
+		if cfg.Versions != nil {
+			vc := *cfg.Versions
+			vc.Repo, vc.Logger = git, log
+			opts.Releases = versions.New(vc)
+		}
+	case !errors.Is(err, gitdocs.ErrNotRepository):
+		log.Warn("answers will not tell the docs' last commits", "err", err)
+	}
 	corp := corpus.New(corpusCfg)
 	srv := mcpserver.New(opts, corp)
 
@@ -168,6 +183,19 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		stopServing(nil)
 		<-ran
 	}()
+
+	if opts.Releases != nil {
+		// Release tags are loaded beside the working tree, and followed.
+		released := make(chan struct{})
+		go func() {
+			defer close(released)
+			opts.Releases.Run(serveCtx)
+		}()
+		defer func() {
+			stopServing(nil)
+			<-released
+		}()
+	}
 
 	var err error
 	if cfg.Stdio {

@@ -15,12 +15,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -37,6 +39,10 @@ type config struct {
 	PublicURL    string       // where clients reach the server (its wiki at /wiki/); empty: unknown
 	MaxLineBytes int          // stdio mode
 	UnknownEnv   []envWarning // DOCS_MCP_* variables no flag reads, warned of at start
+
+	// Versions selects the release tags served beside the working tree
+	// (--versions); nil: the working tree only.
+	Versions *versions.Config
 
 	Corpus corpus.Config    // the docs and how they are followed on disk
 	MCP    mcpserver.Config // the MCP surface and its limits
@@ -64,6 +70,8 @@ func flags() []cli.Flag {
 			Usage: "the repository to serve: it holds the docs folder, the framework folder and CONTRIBUTING.md"},
 		&cli.StringFlag{Name: "docs-dir", EnvVars: []string{envName("docs-dir")}, Value: "docs",
 			Usage: "the docs folder, relative to the data root unless absolute"},
+		&cli.StringFlag{Name: "versions", EnvVars: []string{envName("versions")},
+			Usage: "serve the docs of these release tags beside the working tree, read from the git repository at the data root: a glob such as v*, several separated by commas, and :N to keep the newest N (v*:5); empty: the working tree only"},
 		&cli.StringFlag{Name: "framework-dir", EnvVars: []string{envName("framework-dir")}, Value: "framework",
 			Usage: "the folder holding mod_hooks.json, relative to the data root unless absolute"},
 		&cli.IntFlag{Name: "max-result-bytes", EnvVars: []string{envName("max-result-bytes")}, Value: content.MaxResultBytes,
@@ -219,7 +227,12 @@ func configFrom(c *cli.Context) (config, error) {
 			cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
 		}
 	}
-	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath = root, registry, contributing
+	if text := c.String("versions"); text != "" {
+		if cfg.Versions, err = versionsConfig(text, root, docsPath, registry, c.Int64("max-doc-bytes")); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.MCP.DataRoot, cfg.MCP.RegistryPath, cfg.MCP.ContributingPath, cfg.MCP.DocsPath = root, registry, contributing, docsPath
 	if cfg.PublicURL != "" {
 		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"
 	}
@@ -435,4 +448,28 @@ func isDir(path string) error {
 		return fmt.Errorf("it is not a folder")
 	}
 	return nil
+}
+
+// versionsConfig checks --versions: a valid selector, and a data root that
+// is a git repository holding the docs folder.
+func versionsConfig(text, root, docsPath, registry string, maxDocBytes int64) (*versions.Config, error) {
+	sel, err := gitdocs.ParseSelector(text)
+	if err != nil {
+		return nil, usagef("--versions: %v", err)
+	}
+	if _, err := gitdocs.Open(root); err != nil {
+		return nil, usagef("--versions %s: the data root %s must be a git repository: %v", text, root, err)
+	}
+	rel := func(p string) string {
+		r, err := filepath.Rel(root, p)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "" // outside the repository: no release has it
+		}
+		return filepath.ToSlash(r)
+	}
+	docsDir := rel(docsPath)
+	if docsDir == "" {
+		return nil, usagef("--versions %s: the docs folder %s is outside the repository %s", text, docsPath, root)
+	}
+	return &versions.Config{Selector: sel, DocsDir: docsDir, RegistryPath: rel(registry), ContributingPath: "CONTRIBUTING.md", MaxDocBytes: maxDocBytes}, nil
 }

@@ -64,8 +64,8 @@ func TestStdioClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 7 {
-		t.Errorf("listed %d tools, want 7", len(tools.Tools))
+	if len(tools.Tools) != 9 {
+		t.Errorf("listed %d tools, want 9", len(tools.Tools))
 	}
 
 	call := mcp.CallToolRequest{}

@@ -52,7 +52,7 @@ func (s *Server) CompletePromptArgument(_ context.Context, prompt string, arg mc
 }
 
 // CompleteResourceArgument completes the resource templates' arguments.
-func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	switch {
 	case uri == docTemplate && arg.Name == "path":
 		if err := s.awaitDocs(ctx); err != nil {
@@ -61,6 +61,10 @@ func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg m
 		return completePath(s.corpus.Snapshot(), arg.Value), nil
 	case uri == hookTemplate && arg.Name == "name":
 		return s.completeHook(arg.Value), nil
+	case uri == versionTemplate && arg.Name == "version":
+		return s.completeVersion(arg.Value), nil
+	case uri == versionTemplate && arg.Name == "path":
+		return s.completeVersionedPath(ctx, cc.Arguments["version"], arg.Value), nil
 	}
 	return &mcp.Completion{}, nil
 }

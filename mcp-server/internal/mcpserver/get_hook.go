@@ -12,7 +12,8 @@ import (
 
 // GetHookInput are the arguments of mod_get_hook.
 type GetHookInput struct {
-	Name string `json:"name" jsonschema:"Exact hook name, category.snake_case, e.g. player.joined."`
+	Name    string `json:"name" jsonschema:"Exact hook name, category.snake_case, e.g. player.joined."`
+	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // GetHookOutput is the result of mod_get_hook.
@@ -27,11 +28,11 @@ func (s *Server) getHookTool() server.ServerTool {
 		s.getHook)
 }
 
-func (s *Server) getHook(_ context.Context, in GetHookInput) (GetHookOutput, string, error) {
+func (s *Server) getHook(ctx context.Context, in GetHookInput) (GetHookOutput, string, error) {
 	if strings.TrimSpace(in.Name) == "" {
 		return GetHookOutput{}, "", inputErrorf("name is empty; give a hook name such as player.joined (mod_hook_registry lists them all)")
 	}
-	reg, err := s.hooks()
+	reg, err := s.hooksIn(ctx, in.Version)
 	if err != nil {
 		return GetHookOutput{}, "", err
 	}
@@ -46,6 +47,22 @@ func (s *Server) getHook(_ context.Context, in GetHookInput) (GetHookOutput, str
 		return GetHookOutput{}, "", fmt.Errorf("%w: %s", errInput, msg)
 	}
 	return GetHookOutput{Hook: *h}, hookText(h), nil
+}
+
+// hooksIn is the parsed registry of a version (see hooks).
+func (s *Server) hooksIn(ctx context.Context, version string) (*registry.Registry, error) {
+	if version == "" || version == WorkingTree {
+		return s.hooks()
+	}
+	text, err := s.registryText(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	reg, problems := registry.Check([]byte(text))
+	if len(problems) > 0 {
+		return reg, invalidRegistryError(version+":"+s.rel(s.registryPath()), problems)
+	}
+	return reg, nil
 }
 
 func hookText(h *registry.Hook) string {

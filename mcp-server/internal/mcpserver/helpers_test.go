@@ -51,6 +51,7 @@ func withFixture(t testing.TB, dataRoot string) (Config, string) {
 	cfg.DataRoot = abs
 	cfg.RegistryPath = filepath.Join(abs, "framework", "mod_hooks.json")
 	cfg.ContributingPath = filepath.Join(abs, "CONTRIBUTING.md")
+	cfg.DocsPath = filepath.Join(abs, "docs")
 	return cfg, filepath.Join(abs, "docs")
 }
 

@@ -7,6 +7,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// HookRegistryInput are the arguments of mod_hook_registry.
+type HookRegistryInput struct {
+	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
+}
+
 // HookRegistryOutput is the result of mod_hook_registry.
 type HookRegistryOutput struct {
 	Path      string `json:"path" jsonschema:"Where the registry lives, relative to the repository root."`
@@ -22,8 +27,8 @@ func (s *Server) hookRegistryTool() server.ServerTool {
 		s.hookRegistry)
 }
 
-func (s *Server) hookRegistry(context.Context, struct{}) (HookRegistryOutput, string, error) {
-	content, err := s.readRepoFile(s.registryPath(), "the hook registry")
+func (s *Server) hookRegistry(ctx context.Context, in HookRegistryInput) (HookRegistryOutput, string, error) {
+	content, err := s.registryText(ctx, in.Version)
 	if err != nil {
 		return HookRegistryOutput{}, "", err
 	}
@@ -39,4 +44,20 @@ func (s *Server) hookRegistry(context.Context, struct{}) (HookRegistryOutput, st
 	text := fmt.Sprintf("%s\n\n[%s is %d bytes, more than the %d-byte cap: only lines 1-%d of %d are shown; read the resource %s for the whole file]",
 		r.Content, out.Path, out.Bytes, s.opts.MaxResultBytes, r.EndLine, r.TotalLines, registryURI)
 	return out, text, nil
+}
+
+// registryText is the registry's text in a version: on disk for the
+// working tree, from the objects for a release.
+func (s *Server) registryText(ctx context.Context, version string) (string, error) {
+	if version == "" || version == WorkingTree {
+		return s.readRepoFile(s.registryPath(), "the hook registry")
+	}
+	rel, err := s.release(ctx, version)
+	if err != nil {
+		return "", err
+	}
+	if rel.Registry == nil {
+		return "", fmt.Errorf("%w: release %s has no %s", errUnavailable, rel.Name, s.rel(s.registryPath()))
+	}
+	return string(rel.Registry), nil
 }

@@ -17,9 +17,10 @@ const (
 
 // ListDocPathsInput are the arguments of mod_list_doc_paths.
 type ListDocPathsInput struct {
-	Prefix string `json:"prefix,omitempty" jsonschema:"Only paths starting with this, e.g. clients/. Default: all."`
-	Limit  *int   `json:"limit,omitempty" jsonschema:"Most paths to return, 1 to 5000. Default 500."`
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same prefix."`
+	Prefix  string `json:"prefix,omitempty" jsonschema:"Only paths starting with this, e.g. clients/. Default: all."`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"Most paths to return, 1 to 5000. Default 500."`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same prefix."`
+	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // ListDocPathsOutput is the result of mod_list_doc_paths.
@@ -27,6 +28,7 @@ type ListDocPathsOutput struct {
 	Paths      []DocEntry `json:"paths" jsonschema:"Docs in path order."`
 	NextCursor string     `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page; absent on the last page."`
 	Generation uint64     `json:"generation" jsonschema:"Generation of the docs snapshot listed."`
+	Version    string     `json:"version,omitempty" jsonschema:"The release listed; absent for the working tree."`
 }
 
 // DocEntry describes one doc.
@@ -43,7 +45,7 @@ func (s *Server) listDocPathsTool() server.ServerTool {
 		s.listDocPaths)
 }
 
-func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocPathsOutput, string, error) {
+func (s *Server) listDocPaths(ctx context.Context, in ListDocPathsInput) (ListDocPathsOutput, string, error) {
 	var out ListDocPathsOutput
 	limit, err := limitOf(in.Limit, defaultListLimit, maxListLimit)
 	if err != nil {
@@ -54,6 +56,9 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 		return out, "", fmt.Errorf("prefix: %w", err)
 	}
 	fp := fingerprint(prefix)
+	if in.Version != "" {
+		fp = fingerprint(prefix, in.Version) // a cursor of one version is no cursor of another
+	}
 	from := prefix
 	if in.Cursor != "" {
 		c, err := decodeCursor(in.Cursor, "list", fp)
@@ -63,7 +68,13 @@ func (s *Server) listDocPaths(_ context.Context, in ListDocPathsInput) (ListDocP
 		from = max(prefix, c.Path+"\x00") // the smallest path after c.Path
 	}
 
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return out, "", err
+	}
+	if rel != nil {
+		out.Version = rel.Name
+	}
 	out.Generation = snap.Generation()
 	out.Paths = []DocEntry{}
 	all := snap.Docs()
@@ -97,6 +108,9 @@ func (o ListDocPathsOutput) text() string {
 		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
 	}
 	fmt.Fprintf(&b, "\n[%s", plural(len(o.Paths), "doc", "docs"))
+	if o.Version != "" {
+		fmt.Fprintf(&b, " in %s", o.Version)
+	}
 	if o.NextCursor != "" {
 		fmt.Fprintf(&b, "; more remain: call again with cursor=%q", o.NextCursor)
 	}

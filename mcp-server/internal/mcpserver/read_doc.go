@@ -15,6 +15,7 @@ type ReadDocInput struct {
 	Section   string `json:"section,omitempty" jsonschema:"Read only this section: a heading's anchor as mod_search_docs and the wiki give it (e.g. mod_read_doc in server/tools.md), or the heading's text. The section runs from the heading to the next heading of the same or a higher level."`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"First line to return (1-based). Default 1, or the section's first line. With section: a line inside it, to continue a cut section."`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line to return (1-based, inclusive). Default: the last line of the doc or of the section."`
+	Version   string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // ReadDocOutput is the result of mod_read_doc.
@@ -24,7 +25,8 @@ type ReadDocOutput struct {
 	URI     string       `json:"uri" jsonschema:"Resource URI of the doc (with #anchor when a section was read)."`
 	Section *SectionInfo `json:"section,omitempty" jsonschema:"The section read, when section was given."`
 	LineRange
-	Generation uint64 `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
+	Generation uint64      `json:"generation" jsonschema:"Generation of the docs snapshot read; it grows each time the docs change on disk."`
+	Provenance *Provenance `json:"provenance,omitempty" jsonschema:"What the doc was read from, when the data root is a git repository: the version and the last commit that changed the doc."`
 }
 
 // SectionInfo names a section of a doc and the lines it spans.
@@ -44,13 +46,21 @@ func (s *Server) readDocTool() server.ServerTool {
 }
 
 func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, string, error) {
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return ReadDocOutput{}, "", err
+	}
 	d, err := snap.Doc(ctx, in.Path)
 	if err != nil {
 		return ReadDocOutput{}, "", fmt.Errorf("%w (list valid paths with mod_list_doc_paths)", err)
 	}
 	text := d.Text() // decoded once, for the lines and the title
-	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: docURI(d.Path), Generation: snap.Generation()}
+	uri := docURI(d.Path)
+	if rel != nil {
+		uri = versionedDocURI(rel.Name, d.Path)
+	}
+	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: uri, Generation: snap.Generation(),
+		Provenance: s.provenanceIn(rel, d, text)}
 	start, end, name := in.StartLine, in.EndLine, d.Path
 	if in.Section != "" {
 		sec, err := section(ctx, d, text, in.Section)
@@ -67,7 +77,11 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 	if out.LineRange, err = window(text, start, end, s.textBudget()); err != nil {
 		return ReadDocOutput{}, "", err
 	}
-	return out, out.LineRange.text(name), nil
+	t := out.LineRange.text(name)
+	if out.Provenance != nil {
+		t += "\n[" + out.Provenance.text() + "]"
+	}
+	return out, t, nil
 }
 
 // section finds the section of d (whose text is given) that name names,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -89,6 +90,9 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
+	if s.opts.Releases != nil { // with --versions only
+		s.addVersionTemplate(m)
+	}
 	m.AddResourceTemplate(
 		mcp.NewResourceTemplate(hookTemplate, "hook",
 			mcp.WithTemplateTitle("A hook by name"),
@@ -150,8 +154,17 @@ func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequ
 	all := snap.Docs()
 	end := min(len(all), start+max(0, resourcePageSize-len(res.Resources)))
 	var buf []byte // each doc's text, decoded for its title
+	hist := s.history()
 	for _, d := range all[start:end] {
-		res.Resources = append(res.Resources, docResource(d.Path, d.TitleIn(&buf)))
+		text, _ := d.TextIn(&buf)
+		r := docResource(d.Path, docs.Title(d.Path, text))
+		// lastModified: when the doc's text was committed. A doc with
+		// edits not committed has none: its listing does not change
+		// with every edit (see docResource).
+		if c, uncommitted, ok := s.docCommit(hist, d, text); ok && !uncommitted {
+			r.Annotations = &mcp.Annotations{LastModified: c.Date.UTC().Format(time.RFC3339)}
+		}
+		res.Resources = append(res.Resources, r)
 	}
 	s.docsCacheHints(ctx, &res.CacheableResult)
 	res.NextCursor = ""
@@ -180,13 +193,19 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 	if err != nil {
 		return nil, err
 	}
-	var text string
+	var (
+		text string
+		prov *Provenance
+	)
 	if werr := s.work.Do(ctx, clientOf(ctx), func() {
 		var d *docs.Doc
 		if d, err = s.corpus.Snapshot().Doc(ctx, p); err != nil {
 			return
 		}
 		text = docText(d)
+		if hist := s.history(); hist != nil {
+			prov = s.provenance(hist, d, d.Text())
+		}
 		if frag != "" {
 			// The section is found within the client's turn of work too.
 			var sec docs.Section
@@ -201,7 +220,13 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 	if err != nil {
 		return nil, err
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}}, nil
+	contents := mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text}
+	if prov != nil {
+		// Contents carry no annotations in MCP; the provenance rides in
+		// _meta, as the tools give it.
+		contents.Meta = map[string]any{"provenance": prov}
+	}
+	return []mcp.ResourceContents{contents}, nil
 }
 
 // cutFragment splits a docs:// URI at its fragment, the anchor of a

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
@@ -38,15 +39,17 @@ type SearchDocsInput struct {
 	Match         string `json:"match,omitempty" jsonschema:"substring (the default): a line matches when it contains the query as written. all_terms: the query is split at spaces into terms, and a line matches when it contains every term, in any order (each still a plain substring)."`
 	Limit         *int   `json:"limit,omitempty" jsonschema:"Most matches to return, 1 to 200. Default 20."`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor from a previous call with the same query, to get the next page."`
+	Version       string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
 // SearchDocsOutput is the result of mod_search_docs.
 type SearchDocsOutput struct {
-	Matches    []SearchMatch `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
-	HasMore    bool          `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
-	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
-	Hooks      []HookMatch   `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
-	Generation uint64        `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Matches    []SearchMatch     `json:"matches" jsonschema:"Matching lines in path order, then line order; one per line."`
+	HasMore    bool              `json:"has_more" jsonschema:"True when the page is full and more matches remain, or when this query's candidate docs hold more text than one call reads (2 MiB) and the search stopped before the end of the docs; pass next_cursor to go on. The text's first sentence says which."`
+	NextCursor string            `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page, when has_more."`
+	Hooks      []HookMatch       `json:"hooks,omitempty" jsonschema:"Hooks of the registry whose name, summary or description contains the query (first page only, at most 10)."`
+	Generation uint64            `json:"generation" jsonschema:"Generation of the docs snapshot searched."`
+	Provenance *SearchProvenance `json:"provenance,omitempty" jsonschema:"What the matches were read from, when the data root is a git repository: the version once, and each doc's last commit once."`
 
 	// Docs are the docs of the page's matches, in order, as resource_link
 	// items that follow the text (see linker): a client can offer them to
@@ -62,6 +65,13 @@ func (o SearchDocsOutput) links() []mcp.Content {
 		}
 	}
 	return out
+}
+
+// SearchProvenance is the provenance of a page of matches: the version
+// once, and each doc of the page once, not per match.
+type SearchProvenance struct {
+	Version string          `json:"version" jsonschema:"What the docs were read from: working tree, or a release tag."`
+	Docs    []DocProvenance `json:"docs" jsonschema:"The last commit of each doc of the page, in page order."`
 }
 
 // SearchMatch is one matching line.
@@ -144,6 +154,9 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if in.Match == matchAllTerms {
 		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
 	}
+	if in.Version != "" {
+		parts = append(parts, "version:"+in.Version) // a cursor of one version is no cursor of another
+	}
 	fp := fingerprint(parts...)
 	var after search.Position
 	if in.Cursor != "" {
@@ -154,7 +167,20 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		after = search.Position{Path: c.Path, Line: c.Line}
 	}
 
-	snap := s.corpus.Snapshot()
+	snap, rel, err := s.docsOf(ctx, in.Version)
+	if err != nil {
+		return out, "", err
+	}
+	if rel != nil {
+		// A release's index was started as it loaded; the working tree's
+		// was waited for before the call's turn (afterIndex).
+		wait, cancel := context.WithTimeout(ctx, indexWait)
+		err := search.Await(wait, snap)
+		cancel()
+		if err != nil {
+			return out, "", fmt.Errorf("%w: the search index of %s is still being built; try again in a moment", errUnavailable, rel.Name)
+		}
+	}
 	out.Generation = snap.Generation()
 	// A page holds at most limit matches: room for them from the start
 	// spares the garbage of growing the slice, most of a page's.
@@ -164,7 +190,16 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		linked *docs.Doc // the doc of the last link in out.Docs
 		uri    string    // its URI
 		wiki   = s.wikiURL(ctx)
+		hist   *gitdocs.History
 	)
+	switch {
+	case rel != nil:
+		out.Provenance = &SearchProvenance{Version: rel.Name}
+	default:
+		if hist = s.history(); hist != nil {
+			out.Provenance = &SearchProvenance{Version: WorkingTree}
+		}
+	}
 	// One call reads at most search.CallBytes of text: a query the index
 	// cannot narrow down (every doc holds its three-letter pieces, no line
 	// holds it) goes on from its cursor, a few milliseconds a call.
@@ -186,9 +221,22 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		if m.Doc != linked {
 			linked, uri = m.Doc, docURI(m.Doc.Path)
+			if rel != nil {
+				uri = versionedDocURI(rel.Name, m.Doc.Path)
+			}
 			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
 			link.Title = m.Title()
 			out.Docs = append(out.Docs, link)
+			if out.Provenance != nil {
+				var p *Provenance
+				if rel != nil {
+					p = s.releaseProvenance(rel, m.Doc)
+				} else {
+					p = s.provenance(hist, m.Doc, m.Doc.Text())
+				}
+				out.Provenance.Docs = append(out.Provenance.Docs, DocProvenance{Path: m.Doc.Path, Commit: p.Commit, Date: p.Date, Uncommitted: p.Uncommitted})
+				budget -= len(m.Doc.Path) + len(p.Commit) + len(p.Date) + 40
+			}
 		}
 		trail, anchor := m.Section()
 		sm := SearchMatch{
@@ -216,8 +264,14 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if err := ctx.Err(); err != nil {
 		return out, "", err
 	}
-	if in.Cursor == "" {
+	if in.Cursor == "" && rel == nil {
 		out.Hooks = s.matchHooks(matchers)
+	}
+	if out.Provenance != nil {
+		// A doc whose only match did not fit the page is not told either.
+		out.Provenance.Docs = slices.DeleteFunc(out.Provenance.Docs, func(p DocProvenance) bool {
+			return !slices.ContainsFunc(out.Matches, func(m SearchMatch) bool { return m.Path == p.Path })
+		})
 	}
 	stoppedAt := ""
 	switch {
@@ -337,6 +391,21 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 		b.WriteString("  ")
 		b.WriteString(m.Snippet)
 		b.WriteByte('\n')
+	}
+	if p := o.Provenance; p != nil && len(p.Docs) > 0 {
+		// One line for the page: the version once, each doc's commit once.
+		fmt.Fprintf(&b, "\n[From the %s; last changed:", p.Version)
+		for i, d := range p.Docs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if d.Uncommitted {
+				fmt.Fprintf(&b, " %s (not committed)", d.Path)
+			} else {
+				fmt.Fprintf(&b, " %s %s %s", d.Path, d.Commit, dateOf(d.Date))
+			}
+		}
+		b.WriteString("]\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -20,9 +20,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mark3labs/mcp-go/tracing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
@@ -35,7 +37,16 @@ type Config struct {
 	DataRoot         string // absolute path of the repository served
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
-	MaxResultBytes   int    // the most text one tool call returns
+	DocsPath         string // absolute path of the docs folder, to find its docs in Git
+	// Git is the data root's git repository, from which answers tell the
+	// last commit of each doc (provenance.go); nil when the data root is
+	// not one, and answers then say nothing of commits.
+	Git *gitdocs.Repo
+	// Releases are the release tags served beside the working tree
+	// (--versions), which the tools' version argument names; nil: the
+	// working tree only.
+	Releases       *versions.Set
+	MaxResultBytes int // the most text one tool call returns
 	// WikiURL is where the wiki is served, an absolute URL ending in
 	// /wiki/ (from --public-url): search hits link to their sections
 	// there, and initialize gives it as websiteUrl. Empty: per request,
@@ -91,6 +102,7 @@ type Server struct {
 	mcp       *server.MCPServer
 	subs      *subscriptions
 	work      *budget.Queue // tool calls and doc reads take turns here
+	hist      history       // the last commit of each doc, for provenance
 }
 
 // New returns a server of c's docs, configured by cfg. Serve its MCP() at
@@ -99,6 +111,9 @@ type Server struct {
 func New(cfg Config, c Corpus) *Server {
 	cfg.Budgets.Define(budget.Notifications, int64(cfg.MaxQueued), nil)
 	s := &Server{opts: cfg, corpus: c, log: cfg.Logger, work: budget.NewQueue(cfg.Work, cfg.Budgets)}
+	if rel, err := filepath.Rel(cfg.DataRoot, cfg.DocsPath); cfg.Git != nil && err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		s.hist.repo, s.hist.docsDir = cfg.Git, filepath.ToSlash(rel)
+	}
 	s.subs = newSubscriptions(cfg.MaxSubscriptions, s.serves, cfg.Budgets, cfg.Logger)
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)

@@ -31,6 +31,8 @@ func TestTextWithinCap(t *testing.T) {
 			{"mod_hook_registry", map[string]any{}},
 			{"mod_search_docs", map[string]any{"query": "hook", "limit": 200}},
 			{"mod_list_doc_paths", map[string]any{"limit": 5000}},
+			{"mod_list_versions", map[string]any{}},
+			{"mod_docs_changes", map[string]any{"from": "working tree"}},
 		} {
 			got := mcptest.Text(mcptest.Call(t, c, tc.tool, tc.args))
 			if len(got) > limit {

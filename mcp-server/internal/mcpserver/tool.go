@@ -29,6 +29,8 @@ func (s *Server) tools() []server.ServerTool {
 		s.getHookTool(),
 		s.readContributingTool(),
 		s.repoLayoutTool(),
+		s.listVersionsTool(),
+		s.docsChangesTool(),
 	}
 }
 

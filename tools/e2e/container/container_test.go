@@ -265,8 +265,8 @@ func checkMCP(ctx context.Context, t *testing.T, base, root string) {
 	}
 
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil || len(tools.Tools) != 7 {
-		t.Fatalf("tools/list: %v, %d tools; want 7", err, len(tools.Tools))
+	if err != nil || len(tools.Tools) != 9 {
+		t.Fatalf("tools/list: %v, %d tools; want 9", err, len(tools.Tools))
 	}
 	type hits struct {
 		Matches []struct {

@@ -27,6 +27,8 @@ var toolCalls = map[string]struct {
 	"mod_hook_registry":     {map[string]any{}, nil},
 	"mod_read_contributing": {map[string]any{}, nil},
 	"mod_repo_layout":       {map[string]any{}, nil},
+	"mod_list_versions":     {map[string]any{}, nil},
+	"mod_docs_changes":      {map[string]any{"from": "working tree"}, map[string]any{"from": ""}},
 }
 
 // TestGoSDK is the Go SDK's row of the interoperability matrix: over stdio

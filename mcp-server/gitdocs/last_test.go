@@ -1,0 +1,66 @@
+package gitdocs_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLastCommits checks each doc's last commit against git log's, on a
+// history with a merge.
+func TestLastCommits(t *testing.T) {
+	r, _ := releases(t)
+	r.Git("checkout", "-q", "-b", "topic")
+	r.Write(map[string]string{"docs/topic.md": "# Topic\n", "docs/guide.md": "# Guide\n\nRewritten on a branch.\n"})
+	r.Commit("on a branch")
+	r.Git("checkout", "-q", "main")
+	r.Write(map[string]string{"README.md": "# Repo, edited\n"}) // outside docs/
+	r.Commit("readme")
+	r.Git("merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := repo.LastCommits("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := r.Git("rev-parse", "HEAD"); h.Head != want {
+		t.Errorf("Head = %s, want %s", h.Head, want)
+	}
+	want := map[string]string{}
+	for _, p := range strings.Fields(r.Git("ls-files", "docs")) {
+		want[p] = r.Git("log", "-1", "--first-parent", "--format=%H", "--", p)
+	}
+	got := map[string]string{}
+	for p, c := range h.Last {
+		got[p] = c.ID
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("last commits, git log (-) vs LastCommits (+):\n%s", diff)
+	}
+	for p := range want {
+		if id := h.Blobs[p]; id != gitdocs.BlobID(r.Git("rev-parse", "HEAD:"+p)) {
+			t.Errorf("blob of %s = %s, want HEAD's", p, id)
+		}
+	}
+	if c := h.Last["docs/guide.md"]; c.Short() != c.ID[:7] || c.Date.IsZero() {
+		t.Errorf("docs/guide.md: %+v", c)
+	}
+}
+
+func TestLastCommitsNoCommit(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := repo.LastCommits("docs")
+	if err != nil || h.Head != "" || len(h.Last) != 0 {
+		t.Errorf("LastCommits of an empty repository = %+v, %v", h, err)
+	}
+}

@@ -1,0 +1,121 @@
+package mcpserver
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// WorkingTree is the version of the docs on disk, as answers name it.
+const WorkingTree = "working tree"
+
+// Provenance says what a doc was read from: the version, and when the data
+// root is a git repository, the last commit that changed the doc, or that
+// the doc holds edits not committed yet (then no commit is claimed).
+type Provenance struct {
+	Version     string `json:"version" jsonschema:"What the doc was read from: working tree, or a release tag."`
+	Commit      string `json:"commit,omitempty" jsonschema:"Short id of the last commit that changed the doc."`
+	Date        string `json:"date,omitempty" jsonschema:"That commit's date (RFC 3339)."`
+	Uncommitted bool   `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
+}
+
+// DocProvenance is one doc's provenance in a search answer.
+type DocProvenance struct {
+	Path        string `json:"path" jsonschema:"Doc path relative to docs/."`
+	Commit      string `json:"commit,omitempty" jsonschema:"Short id of the last commit that changed the doc."`
+	Date        string `json:"date,omitempty" jsonschema:"That commit's date (RFC 3339)."`
+	Uncommitted bool   `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
+}
+
+// history keeps the last commit of every doc at HEAD (gitdocs.LastCommits),
+// made once per HEAD: an answer asks git where HEAD is (two small files
+// read) and walks the history again only when HEAD moved, so an answer
+// never costs a walk of history unless a commit was made since the last.
+type history struct {
+	repo    *gitdocs.Repo // nil: the data root is not a git repository
+	docsDir string        // the docs folder, relative to the repository's root
+
+	mu   sync.Mutex
+	last *gitdocs.History
+}
+
+// history returns the history for HEAD as it is, nil when there is none to
+// tell (not a repository, or git cannot be read: logged, and the answer
+// goes without provenance rather than failing).
+func (s *Server) history() *gitdocs.History {
+	h := &s.hist
+	if h.repo == nil {
+		return nil
+	}
+	head, err := h.repo.Head()
+	if err != nil {
+		s.log.Warn("provenance: cannot read HEAD", "err", err)
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.last != nil && h.last.Head == head {
+		return h.last
+	}
+	began := time.Now()
+	last, err := h.repo.LastCommits(h.docsDir)
+	if err != nil {
+		s.log.Warn("provenance: cannot read the history", "err", err)
+		return nil
+	}
+	s.log.Debug("provenance: history read", "head", last.Head, "docs", len(last.Last), "took", time.Since(began))
+	h.last = last
+	return last
+}
+
+// docCommit tells a working-tree doc's last commit: ok is false when there
+// is no history to tell. The doc's text is hashed as git hashes a blob and
+// compared with HEAD's, so a doc edited since is said to be so.
+func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitdocs.Commit, uncommitted, ok bool) {
+	if h == nil {
+		return gitdocs.Commit{}, false, false
+	}
+	p := path.Join(s.hist.docsDir, d.Path)
+	blob, committed := h.Blobs[p]
+	if !committed {
+		return gitdocs.Commit{}, true, true
+	}
+	// The loader drops a leading BOM: a file that had one hashes with it.
+	if gitdocs.BlobIDOf([]byte(text)) != blob && gitdocs.BlobIDOf([]byte("\ufeff"+text)) != blob {
+		return gitdocs.Commit{}, true, true
+	}
+	return h.Last[p], false, true
+}
+
+// provenance is a working-tree doc's provenance, nil when the data root is
+// not a git repository.
+func (s *Server) provenance(h *gitdocs.History, d *docs.Doc, text string) *Provenance {
+	c, uncommitted, ok := s.docCommit(h, d, text)
+	if !ok {
+		return nil
+	}
+	p := &Provenance{Version: WorkingTree, Uncommitted: uncommitted}
+	if !uncommitted {
+		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
+	}
+	return p
+}
+
+// text is the provenance as one line of a tool's text.
+func (p *Provenance) text() string {
+	if p.Uncommitted {
+		return fmt.Sprintf("From the %s, with changes not committed yet.", p.Version)
+	}
+	return fmt.Sprintf("From the %s, last changed in commit %s (%s).", p.Version, p.Commit, dateOf(p.Date))
+}
+
+// dateOf is the day of an RFC 3339 time.
+func dateOf(rfc3339 string) string {
+	day, _, _ := strings.Cut(rfc3339, "T")
+	return day
+}

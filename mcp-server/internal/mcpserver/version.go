@@ -1,0 +1,166 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+)
+
+// docsOf returns the docs of a version argument: the working tree's
+// snapshot and no release for "" (or "working tree"), else the release's.
+// A version not served is a tool error naming those that are.
+func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *versions.Release, error) {
+	if version == "" || version == WorkingTree {
+		return s.corpus.Snapshot(), nil, nil
+	}
+	rel, err := s.release(ctx, version)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rel.Docs, rel, nil
+}
+
+// release returns the release a version argument names.
+func (s *Server) release(ctx context.Context, version string) (*versions.Release, error) {
+	if s.opts.Releases == nil {
+		return nil, inputErrorf("no version %q: this server serves the working tree only (start it with --versions to serve release tags)", version)
+	}
+	rel, err := s.opts.Releases.Get(ctx, version)
+	var unknown *versions.UnknownError
+	if errors.As(err, &unknown) {
+		return nil, inputErrorf("%s", unknown.Error())
+	}
+	return rel, err
+}
+
+// releaseProvenance is a release's doc's provenance: the tag, and the last
+// commit up to it that changed the doc.
+func (s *Server) releaseProvenance(rel *versions.Release, d *docs.Doc) *Provenance {
+	p := &Provenance{Version: rel.Name}
+	h, err := rel.History()
+	if err != nil {
+		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
+		return p
+	}
+	if c, ok := h.Last[path.Join(s.hist.docsDir, d.Path)]; ok {
+		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
+	}
+	return p
+}
+
+// provenanceIn is a doc's provenance in the version read: rel's, or the
+// working tree's (h, nil outside a repository).
+func (s *Server) provenanceIn(rel *versions.Release, d *docs.Doc, text string) *Provenance {
+	if rel != nil {
+		return s.releaseProvenance(rel, d)
+	}
+	h := s.history()
+	if h == nil {
+		return nil
+	}
+	return s.provenance(h, d, text)
+}
+
+// versionScheme is the scheme of a release's docs as resources,
+// versionScheme + version + "/" + path: a scheme apart from docs://, so
+// that no doc path of the working tree (a folder named like a tag) can be
+// read as a release's.
+const versionScheme = "docs-version://"
+
+// versionedDocURI is the URI of a release's doc; the version is escaped
+// (a tag may hold a "/"), the path as docURI escapes it.
+func versionedDocURI(version, p string) string {
+	return versionScheme + url.PathEscape(version) + "/" + strings.TrimPrefix(docURI(p), docScheme)
+}
+
+// versionTemplate is the resource template of a release's docs.
+const versionTemplate = versionScheme + "{version}/{+path}"
+
+// readVersionedDoc serves docs-version://{version}/{path}, and a section
+// of it with #{anchor}, as readDocResource serves the working tree's.
+func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	uri := req.Params.URI
+	rest, _ := strings.CutPrefix(uri, versionScheme)
+	escaped, docPart, ok := strings.Cut(rest, "/")
+	if !ok {
+		return nil, inputErrorf("%q names no doc: give docs-version://{version}/{path}", uri)
+	}
+	version, err := url.PathUnescape(escaped)
+	if err != nil {
+		return nil, inputErrorf("bad escape in %q: %v", uri, err)
+	}
+	docPart, frag := cutFragment(docPart)
+	p, err := docPathOf(docScheme + docPart)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := s.release(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	d, err := rel.Docs.Doc(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	text := docText(d)
+	if frag != "" {
+		sec, err := section(ctx, d, text, frag)
+		if err != nil {
+			return nil, err
+		}
+		text = strings.Join(docs.SplitLines(text)[sec.Line-1:sec.EndLine], "\n") + "\n"
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text,
+		Meta: map[string]any{"provenance": s.releaseProvenance(rel, d)}}}, nil
+}
+
+// completeVersion completes the version argument: latest and the
+// releases served whose name starts with prefix, newest first.
+func (s *Server) completeVersion(prefix string) *mcp.Completion {
+	var out []string
+	if s.opts.Releases != nil {
+		if strings.HasPrefix(versions.Latest, prefix) {
+			out = append(out, versions.Latest)
+		}
+		for _, r := range s.opts.Releases.List() {
+			if strings.HasPrefix(r.Name, prefix) {
+				out = append(out, r.Name)
+			}
+		}
+	}
+	return capped(out)
+}
+
+// completeVersionedPath completes a path within the version the client
+// has chosen already (the context's arguments); nothing without one.
+func (s *Server) completeVersionedPath(ctx context.Context, version, prefix string) *mcp.Completion {
+	if version == "" || s.opts.Releases == nil {
+		return &mcp.Completion{}
+	}
+	rel, err := s.opts.Releases.Get(ctx, version)
+	if err != nil {
+		return &mcp.Completion{}
+	}
+	return completePath(rel.Docs, prefix)
+}
+
+// addVersionTemplate adds the resource template of the releases' docs.
+func (s *Server) addVersionTemplate(m *server.MCPServer) {
+	m.AddResourceTemplate(
+		mcp.NewResourceTemplate(versionTemplate, "doc of a release",
+			mcp.WithTemplateTitle("A release's doc by version and path"),
+			mcp.WithTemplateDescription("A doc as a release tag served with --versions has it, e.g. docs-version://v1.2.0/server/tools.md (or docs-version://latest/...); #anchor reads one section."),
+			mcp.WithTemplateMIMEType("text/markdown"),
+		),
+		s.readVersionedDoc,
+	)
+}

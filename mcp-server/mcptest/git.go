@@ -1,0 +1,74 @@
+package mcptest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// GitRepo is a real git repository in a temporary folder, driven by the
+// git binary as a user would (gitdocs and the server's provenance and
+// versions are tested on it). Commits are dated a day apart from
+// 2026-01-01 12:00 UTC, so that dates are known to the test.
+type GitRepo struct {
+	Dir  string
+	t    testing.TB
+	when time.Time // the date of the next commit
+}
+
+// NewGitRepo makes an empty repository on branch main; without a git
+// binary the test is skipped.
+func NewGitRepo(t testing.TB) *GitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git binary to make the test repository with")
+	}
+	r := &GitRepo{t: t, Dir: t.TempDir(), when: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	r.Git("init", "-q", "-b", "main")
+	return r
+}
+
+// Git runs git in the repository, with no user or system configuration,
+// and returns its output trimmed; a failure fails the test.
+func (r *GitRepo) Git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"}, args...)...)
+	cmd.Dir = r.Dir
+	date := r.when.Format(time.RFC3339)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Write writes files (slash paths relative to the repository) into the
+// work tree; an empty text removes the file.
+func (r *GitRepo) Write(files map[string]string) {
+	r.t.Helper()
+	for name, text := range files {
+		p := filepath.Join(r.Dir, filepath.FromSlash(name))
+		if text == "" {
+			if err := os.Remove(p); err != nil {
+				r.t.Fatal(err)
+			}
+			continue
+		}
+		WriteFile(r.t, p, text)
+	}
+}
+
+// Commit commits everything in the work tree and returns the commit's id;
+// the next commit is dated a day later.
+func (r *GitRepo) Commit(msg string) string {
+	r.t.Helper()
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", msg)
+	r.when = r.when.Add(24 * time.Hour)
+	return r.Git("rev-parse", "HEAD")
+}
