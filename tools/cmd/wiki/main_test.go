@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,28 +108,19 @@ func TestBuildCommand(t *testing.T) {
 	}
 }
 
-// gitRun runs git in dir, with a fixed identity and no user config.
-func gitRun(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
 // TestBuildVersions builds a repository with a release tag: the tag's
 // pages go to its folder, and what cannot be built is refused with a
 // reason (not a repository, a bad selector, a tag named like a folder of
 // the docs).
 func TestBuildVersions(t *testing.T) {
 	needGo(t)
-	testenv.LookPath(t, "git", "the test makes a repository with tags")
-	root := fixture(t)
-	gitRun(t, root, "init", "-q", "-b", "main")
-	gitRun(t, root, "add", "-A")
-	gitRun(t, root, "commit", "-q", "-m", "first release")
-	gitRun(t, root, "tag", "v1.0.0")
+	repo := mcptest.NewGitRepo(t)
+	root := repo.Dir
+	if err := os.CopyFS(root, os.DirFS(fixture(t))); err != nil {
+		t.Fatal(err)
+	}
+	repo.Commit("first release")
+	repo.Git("tag", "v1.0.0")
 	mcptest.WriteFile(t, filepath.Join(root, "docs", "new.md"), "# New\n\nAfter the release.\n")
 	out := filepath.Join(t.TempDir(), "site")
 
@@ -161,7 +151,7 @@ func TestBuildVersions(t *testing.T) {
 		t.Errorf("a selector matching nothing was not reported:\n%s", stderr.String())
 	}
 
-	gitRun(t, root, "tag", "clients")
+	repo.Git("tag", "clients")
 	for _, c := range []struct {
 		root, selector, want string
 	}{

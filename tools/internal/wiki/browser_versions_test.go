@@ -19,10 +19,10 @@ import (
 // (artifacts/wiki/20-versions.png, and $WIKI_VERSIONS_SHOT when set).
 func TestBrowserVersions(t *testing.T) {
 	axe := loadAxe(t)
-	root := versionedRepo(t)
-	opt := options(t, root)
+	repo, _ := versionedRepo(t)
+	opt := options(t, repo.Dir)
 	var err error
-	if opt.Versions, err = Releases(root, "v*"); err != nil {
+	if opt.Versions, err = Releases(repo.Dir, "v*"); err != nil {
 		t.Fatal(err)
 	}
 	b, server, artifacts := startBrowserFor(t, opt, 5*time.Minute)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
@@ -24,7 +24,6 @@ import (
 // changed.
 type release struct {
 	tag    string
-	date   time.Time
 	change func(t *testing.T, root string)
 }
 
@@ -33,18 +32,18 @@ type release struct {
 // edited (one section changed, one added) with a hook changed. After them
 // the working tree edits one more section.
 var releases = []release{
-	{"v1.0.0", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC), func(t *testing.T, root string) {
+	{"v1.0.0", func(t *testing.T, root string) {
 		writeFile(t, root, "docs/legacy.md", "# Legacy API\n\nThe old way.\n\n## Old hooks\n\nUse `OnOld`.\n")
 		// A name Hugo changes for the URL: the switcher must find it all the same.
 		writeFile(t, root, "docs/clients/Zed Editor.md", "# Zed\n\nZed speaks MCP too.\n")
 	}},
-	{"v1.1.0", time.Date(2026, 6, 15, 10, 0, 0, 0, time.UTC), func(t *testing.T, root string) {
+	{"v1.1.0", func(t *testing.T, root string) {
 		if err := os.Remove(filepath.Join(root, "docs", "legacy.md")); err != nil {
 			t.Fatal(err)
 		}
 		writeFile(t, root, "docs/clients/cursor.md", "# Cursor\n\nAdd the server in Cursor's settings.\n\n## Configure\n\nOpen the MCP settings.\n")
 	}},
-	{"v1.2.0", time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC), func(t *testing.T, root string) {
+	{"v1.2.0", func(t *testing.T, root string) {
 		replaceIn(t, root, "docs/server/configuration.md", "The body limit is **1 MiB**", "The body limit is **4 MiB**")
 		appendTo(t, root, "docs/server/configuration.md", "\n## Timeouts\n\nRequests time out after 30 seconds.\n")
 		replaceIn(t, root, registryPath, "The game server finished loading all mods and accepts connections.", "The game server loaded every mod and accepts connections.")
@@ -53,48 +52,29 @@ var releases = []release{
 
 // versionedRepo makes a git repository of the fixture with the tags of
 // releases, then commits an edit of a section after the last one. It
-// returns the repository's root.
-func versionedRepo(t *testing.T) string {
+// returns the repository and each tag's day, as the switcher shows it.
+func versionedRepo(t *testing.T) (*mcptest.GitRepo, map[string]string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		missing(t, "no git on PATH")
+	r := mcptest.NewGitRepo(t)
+	if err := os.CopyFS(r.Dir, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
+		t.Fatal(err)
 	}
-	root := fixture(t)
-	git(t, root, time.Time{}, "init", "-q", "-b", "main")
-	for _, r := range releases {
-		r.change(t, root)
-		git(t, root, r.date, "add", "-A")
-		git(t, root, r.date, "commit", "-q", "-m", "release "+r.tag)
-		git(t, root, r.date, "tag", r.tag)
+	days := map[string]string{}
+	for _, rel := range releases {
+		rel.change(t, r.Dir)
+		r.Commit("release " + rel.tag)
+		r.Git("tag", rel.tag)
+		days[rel.tag] = r.Git("log", "-1", "--format=%cs", rel.tag)
 	}
-	replaceIn(t, root, "docs/getting-started.md", "Run this:", "Run this, with Go 1.26 or newer:")
-	git(t, root, releases[len(releases)-1].date.Add(24*time.Hour), "commit", "-q", "-am", "getting started: the Go version")
-	return root
+	replaceIn(t, r.Dir, "docs/getting-started.md", "Run this:", "Run this, with Go 1.26 or newer:")
+	r.Commit("getting started: the Go version")
+	return r, days
 }
 
-// git runs git in dir with date as the author's and committer's.
-func git(t *testing.T, dir string, date time.Time, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	if !date.IsZero() {
-		d := date.Format(time.RFC3339)
-		cmd.Env = append(cmd.Env, "GIT_AUTHOR_DATE="+d, "GIT_COMMITTER_DATE="+d)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
+// writeFile writes name (a slash path) under root.
 func writeFile(t *testing.T, root, name, text string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
 }
 
 func replaceIn(t *testing.T, root, name, old, new string) {
@@ -122,9 +102,10 @@ func appendTo(t *testing.T, root, name, text string) {
 // buildVersions builds the repository versionedRepo makes with its three
 // tags, served by docs-mcp under an absolute base URL (canonical links and
 // a sitemap), and returns the server's URL and the repository.
-func buildVersions(t *testing.T) (server, root string) {
+func buildVersions(t *testing.T) (server string, repo *mcptest.GitRepo, days map[string]string) {
 	t.Helper()
-	root = versionedRepo(t)
+	repo, days = versionedRepo(t)
+	root := repo.Dir
 	opt := options(t, root)
 	var err error
 	if opt.Versions, err = Releases(root, "v*"); err != nil {
@@ -147,7 +128,7 @@ func buildVersions(t *testing.T) (server, root string) {
 		t.Fatalf("Build: %v", err)
 	}
 	t.Logf("%d HTML pages in %d versions and the working tree; Hugo ran %s", res.Pages, res.Versions, res.Duration.Round(time.Millisecond))
-	return server, root
+	return server, repo, days
 }
 
 // versionHomes are the versions' homes in the order the switcher lists
@@ -177,7 +158,7 @@ func versionOf(urlPath string) int {
 // only; a missing page under a version gets that version's 404 page; and
 // each "What changed" page lists what git's diff says changed.
 func TestVersions(t *testing.T) {
-	server, root := buildVersions(t)
+	server, repo, days := buildVersions(t)
 	c := crawl.Crawler{Base: server + "/wiki/"}
 	res, err := c.Crawl(context.Background())
 	if err != nil {
@@ -247,7 +228,7 @@ func TestVersions(t *testing.T) {
 			}
 			label := o.label
 			if i > 0 {
-				label += " " + releases[len(releases)-i].date.Format(dateFormat)
+				label += " " + days[o.label]
 			}
 			cur := ""
 			if i == v {
@@ -342,7 +323,7 @@ func TestVersions(t *testing.T) {
 			"docs/getting-started.md: changed: Install → /wiki/getting-started/#install",
 		}},
 	} {
-		want := gitDocChanges(t, root, c.from, c.to)
+		want := gitDocChanges(t, repo, c.from, c.to)
 		want = append(want, c.sections...)
 		got := changesListed(t, []byte(fetch(t, server+c.page)))
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -364,13 +345,9 @@ func hasAncestorClass(n *html.Node, class string) bool {
 // gitDocChanges is what git's own diff says of docs/ between two commits:
 // "added: docs/x.md → URL" lines, in the page's order (added, removed,
 // changed), each with the URL of the doc in the version that has it.
-func gitDocChanges(t *testing.T, root, from, to string) []string {
+func gitDocChanges(t *testing.T, repo *mcptest.GitRepo, from, to string) []string {
 	t.Helper()
-	cmd := exec.Command("git", "-C", root, "-c", "core.quotePath=false", "diff", "--no-renames", "--name-status", from, to, "--", "docs")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git diff: %v", err)
-	}
+	out := repo.Git("-c", "core.quotePath=false", "diff", "--no-renames", "--name-status", from, to, "--", "docs")
 	home := func(rev string) string {
 		if rev == "HEAD" {
 			return "/wiki/"
@@ -382,7 +359,7 @@ func gitDocChanges(t *testing.T, root, from, to string) []string {
 		return home(rev) + strings.ReplaceAll(strings.ToLower(p), " ", "-") + "/"
 	}
 	var added, removed, changed []string
-	for line := range strings.Lines(string(out)) {
+	for line := range strings.Lines(out) {
 		status, doc, _ := strings.Cut(strings.TrimSpace(line), "\t")
 		switch status {
 		case "A":
