@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,6 +34,10 @@ type Version struct {
 	// FS is the tree at the tag, as in the repository: docs/,
 	// CONTRIBUTING.md and framework/mod_hooks.json are read from it.
 	FS fs.FS
+	// Updated is when each file last changed up to the tag, by repository
+	// path ("docs/x.md"): its pages' last-updated day. A file not in it
+	// gets the time FS gives it, else Date.
+	Updated map[string]time.Time
 }
 
 // Releases reads the release tags that selector picks (gitdocs'
@@ -62,7 +67,20 @@ func Releases(root, selector string) ([]Version, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tag %s: %w", t.Name, err)
 		}
-		out[i] = Version{Name: t.Name, Date: t.Date, FS: fsys}
+		v := Version{Name: t.Name, Date: t.Date, FS: fsys, Updated: map[string]time.Time{}}
+		// The docs and the registry, not the whole tree (for
+		// CONTRIBUTING.md): a walk of the root's history would compare
+		// every file of the repository.
+		for _, dir := range []string{"docs", path.Dir(registryPath)} {
+			h, err := repo.LastCommitsAt(t.Commit, dir)
+			if err != nil {
+				return nil, fmt.Errorf("tag %s: %w", t.Name, err)
+			}
+			for name, c := range h.Last {
+				v.Updated[name] = c.Date
+			}
+		}
+		out[i] = v
 	}
 	return out, nil
 }
@@ -118,7 +136,7 @@ func (b *builder) scanVersions(ctx context.Context) (versionTrees, error) {
 		}
 		vt := &versionTree{name: v.Name, date: v.Date, fsys: v.FS, dir: dir}
 		out = append(out, vt)
-		if err := copyTree(v.FS, dir, v.Date); err != nil {
+		if err := copyTree(v, dir); err != nil {
 			return out, fmt.Errorf("version %s: %w", v.Name, err)
 		}
 		if vt.tree, err = b.scan(ctx, dir, v.Name); err != nil {
@@ -129,9 +147,11 @@ func (b *builder) scanVersions(ctx context.Context) (versionTrees, error) {
 }
 
 // copyTree copies what a build reads (docs/, CONTRIBUTING.md, the hook
-// registry) from fsys into dir. Only regular files are copied, as ScanTree
-// reads only those. A file's time is the one fsys gives, else date.
-func copyTree(fsys fs.FS, dir string, date time.Time) error {
+// registry) from v.FS into dir. Only regular files are copied, as ScanTree
+// reads only those. A file's time is when it last changed (v.Updated),
+// else the one v.FS gives, else v.Date: its page's last-updated day.
+func copyTree(v Version, dir string) error {
+	fsys := v.FS
 	copyFile := func(name string, info fs.FileInfo) error {
 		src, err := fsys.Open(name)
 		if err != nil {
@@ -153,9 +173,12 @@ func copyTree(fsys fs.FS, dir string, date time.Time) error {
 		if err := f.Close(); err != nil {
 			return err
 		}
-		mod := info.ModTime()
+		mod, ok := v.Updated[name]
+		if !ok {
+			mod = info.ModTime()
+		}
 		if mod.IsZero() || mod.Unix() <= 0 {
-			mod = date
+			mod = v.Date
 		}
 		if mod.IsZero() {
 			return nil

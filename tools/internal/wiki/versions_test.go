@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -272,6 +273,24 @@ func TestVersions(t *testing.T) {
 		checked++
 	}
 	t.Logf("switcher, banner and canonical link checked on %d pages", checked)
+
+	// A release's page was last updated when its doc last changed up to
+	// the tag, not on the tag's day.
+	for _, c := range []struct{ page, day string }{
+		{"/wiki/v1.2.0/server/configuration/", days["v1.2.0"]},
+		{"/wiki/v1.2.0/clients/cursor/", days["v1.1.0"]},
+		{"/wiki/v1.2.0/getting-started/", days["v1.0.0"]},
+	} {
+		got := ""
+		if p := res.Pages[c.page]; p != nil {
+			if m := regexp.MustCompile(`<time datetime="([^"]+)"`).FindSubmatch(p.Body); m != nil {
+				got = string(m[1])
+			}
+		}
+		if got != c.day {
+			t.Errorf("%s: last updated %q, want %q", c.page, got, c.day)
+		}
+	}
 
 	// The sitemap: the working tree's pages, none of an older version.
 	var sitemap struct {
