@@ -50,7 +50,8 @@ func (s *Site) Register(mux *http.ServeMux) {
 // opened through an os.Root on the site folder, so neither ".." nor a
 // symlink leads out of it. A folder is served by its index.html and never
 // listed; names starting with a dot are not served; a missing file gets
-// the site's own 404.html when it has one. The folder is opened per
+// the nearest 404.html on its way up (a release version's own, see
+// notFound) when the site has one. The folder is opened per
 // request, so a rebuild shows without a restart. Without a built site,
 // every page says how to build it.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +74,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	for seg := range strings.SplitSeq(name, "/") {
 		if strings.HasPrefix(seg, ".") && seg != "." {
-			s.notFound(w, r, root)
+			s.notFound(w, r, root, name)
 			return
 		}
 	}
@@ -98,12 +99,12 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, errNotRegular) {
 			s.log.Warn("wiki file skipped", "path", name, "err", err)
 		}
-		s.notFound(w, r, root)
+		s.notFound(w, r, root, name)
 		return
 	}
 	defer f.Close()
 	if isVariant(root, name) {
-		s.notFound(w, r, root)
+		s.notFound(w, r, root, name)
 		return
 	}
 	setFileHeaders(w.Header(), name, info)
@@ -246,10 +247,26 @@ func openFile(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	return f, info, nil
 }
 
-// notFound answers 404 with the site's 404.html, or a plain message.
-func (s *Site) notFound(w http.ResponseWriter, r *http.Request, root *os.Root) {
-	f, info, err := openFile(root, "404.html")
-	if err != nil || !info.Mode().IsRegular() {
+// notFound answers 404 for the path name with the nearest 404.html on the
+// way up from it, or a plain message. A wiki built with release versions
+// (wiki build -versions) holds each version's site in a folder of its own,
+// with its own 404.html: a missing page under /wiki/v1.2.0/ gets that
+// version's page, whose links stay in v1.2.0.
+func (s *Site) notFound(w http.ResponseWriter, r *http.Request, root *os.Root, name string) {
+	var f *os.File
+	var info fs.FileInfo
+	err := fs.ErrNotExist
+	for dir := path.Dir(name); err != nil; dir = path.Dir(dir) {
+		f, info, err = openFile(root, path.Join(dir, "404.html"))
+		if err == nil && !info.Mode().IsRegular() {
+			f.Close()
+			err = errNotRegular
+		}
+		if dir == "." {
+			break
+		}
+	}
+	if err != nil {
 		http.NotFound(w, r)
 		return
 	}

@@ -69,6 +69,15 @@ func TestWiki(t *testing.T) {
 		{"/wiki/.hidden", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
 		{"/wiki/css/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
 		{"/nowhere", page{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found"}},
+		// A release version's site (wiki build -versions) is a folder of
+		// the site, with its own 404 page.
+		{"/wiki/v1.0.0", page{Status: 301, ContentType: html, Location: "/wiki/v1.0.0/", Body: `<a href="/wiki/v1.0.0/">Moved Permanently</a>.`}},
+		{"/wiki/v1.0.0/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: "<!doctype html><title>Modkit wiki v1.0.0</title><h1>Modkit wiki v1.0.0</h1>"}},
+		{"/wiki/v1.0.0/guide/", page{Status: 200, ContentType: html, ETag: true, LastMod: true, Body: "<!doctype html><title>Hooks guide v1.0.0</title><h1>Hooks guide v1.0.0</h1>"}},
+		{"/wiki/v1.0.0/nope/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found in v1.0.0</title><h1>This page is not in v1.0.0</h1>"}},
+		{"/wiki/v1.0.0/guide/deeper/nope.html", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found in v1.0.0</title><h1>This page is not in v1.0.0</h1>"}},
+		{"/wiki/v1.0.0/.hidden", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found in v1.0.0</title><h1>This page is not in v1.0.0</h1>"}},
+		{"/wiki/v2/nope/", page{Status: 404, ContentType: html, Body: "<!doctype html><title>Not found</title><h1>This page does not exist</h1>"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

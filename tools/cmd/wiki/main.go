@@ -1,7 +1,7 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
 // tools/hugo, rebuilds it on every change, or serves a live preview of it.
 //
-//	go run ./tools/cmd/wiki build [-o build/wiki] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
+//	go run ./tools/cmd/wiki build [-o build/wiki] [-versions 'v*'] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
 //	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //
@@ -86,14 +86,27 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	switch args[0] {
 	case "build":
 		out := outFlag()
+		versions := fs.String("versions", os.Getenv("WIKI_VERSIONS"), "also build the release tags this `selector` picks, each at BASE-URL/TAG/, beside the working tree: globs separated by commas, and :N to keep the newest N (v*, v*:5, v1.*,v2.*); read from the repository at -root (default $WIKI_VERSIONS; none when empty)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
+		}
+		if *versions != "" {
+			if opt.Versions, err = wiki.Releases(opt.Root, *versions); err != nil {
+				return fmt.Errorf("-versions: %w", err)
+			}
+			if len(opt.Versions) == 0 {
+				fmt.Fprintf(stderr, "wiki: no tag matches -versions %s: building the working tree alone\n", *versions)
+			}
 		}
 		res, err := wiki.Build(ctx, opt, *out)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "wiki: built %d pages (%d files) in %s with Hugo → %s\n", res.Pages, res.Files, res.Duration.Round(1e6), res.Out)
+		with := ""
+		if res.Versions > 0 {
+			with = fmt.Sprintf(" (the working tree and %d release versions)", res.Versions)
+		}
+		fmt.Fprintf(stderr, "wiki: built %d pages (%d files)%s in %s with Hugo → %s\n", res.Pages, res.Files, with, res.Duration.Round(1e6), res.Out)
 		return nil
 	case "watch":
 		out := outFlag()

@@ -107,3 +107,61 @@ func TestBuildCommand(t *testing.T) {
 		t.Errorf("the foreign folder was touched: %v", err)
 	}
 }
+
+// TestBuildVersions builds a repository with a release tag: the tag's
+// pages go to its folder, and what cannot be built is refused with a
+// reason (not a repository, a bad selector, a tag named like a folder of
+// the docs).
+func TestBuildVersions(t *testing.T) {
+	needGo(t)
+	repo := mcptest.NewGitRepo(t)
+	root := repo.Dir
+	if err := os.CopyFS(root, os.DirFS(fixture(t))); err != nil {
+		t.Fatal(err)
+	}
+	repo.Commit("first release")
+	repo.Git("tag", "v1.0.0")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "new.md"), "# New\n\nAfter the release.\n")
+	out := filepath.Join(t.TempDir(), "site")
+
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-versions", "v*"}, &stderr); err != nil {
+		t.Fatalf("build -versions: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "(the working tree and 1 release versions)") {
+		t.Errorf("build -versions did not say what it built:\n%s", stderr.String())
+	}
+	for _, p := range []string{"new/index.html", "v1.0.0/index.html", "what-changed/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("build -versions: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "v1.0.0", "new", "index.html")); err == nil {
+		t.Error("v1.0.0 has a page for docs/new.md, made after it")
+	}
+	if _, err := os.Stat(filepath.Join(out, "v1.0.0", "what-changed", "index.html")); err == nil {
+		t.Error("v1.0.0, the oldest version, has a What changed page")
+	}
+
+	stderr.Reset()
+	if err := run(context.Background(), []string{"build", "-root", root, "-o", out, "-versions", "release-*"}, &stderr); err != nil {
+		t.Fatalf("build -versions release-*: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "no tag matches -versions release-*") {
+		t.Errorf("a selector matching nothing was not reported:\n%s", stderr.String())
+	}
+
+	repo.Git("tag", "clients")
+	for _, c := range []struct {
+		root, selector, want string
+	}{
+		{fixture(t), "v*", "is not the top of a git repository"},
+		{root, "v*:0", "how many of the newest tags to keep"},
+		{root, "clients", "its pages would go to /wiki/clients/, which the working tree's site has already"},
+	} {
+		err := run(context.Background(), []string{"build", "-root", c.root, "-o", out, "-versions", c.selector}, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("build -versions %s = %v, want an error saying %q", c.selector, err, c.want)
+		}
+	}
+}

@@ -22,10 +22,7 @@ var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "
 // page with results, each in light and dark and at a desktop and a phone
 // width, and fails on any violation, naming the rule and the elements.
 func TestAccessibility(t *testing.T) {
-	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		missing(t, "axe-core is not installed (npm ci --prefix tools/internal/wiki/testdata/axe): %v", err)
-	}
+	axe := loadAxe(t)
 	opt := repoOptions(t)
 	pages := []string{"", "server/configuration/", "hook-reference/"}
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "server", "configuration.md")); err != nil {
@@ -33,18 +30,6 @@ func TestAccessibility(t *testing.T) {
 	}
 	b, server, _ := startBrowserFor(t, opt, 10*time.Minute)
 
-	type violation struct {
-		ID      string     `json:"id"`
-		Impact  string     `json:"impact"`
-		Help    string     `json:"help"`
-		Targets [][]string `json:"targets"`
-	}
-	tags, err := json.Marshal(axeTags)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
-		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
 	// The search states: results with the words searched marked, in the
 	// dropdown under the top bar's box and on the search page.
 	const query = "config"
@@ -64,13 +49,6 @@ func TestAccessibility(t *testing.T) {
 		}},
 	}
 	runs := 0
-	audit := func(name string) {
-		vs := get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise))
-		for _, v := range vs {
-			t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
-		}
-		runs++
-	}
 	for _, width := range []int64{1366, 390} {
 		var view chromedp.Action[chromedp.Void] = chromedp.EmulateViewport(width, 768)
 		if width < 500 {
@@ -83,9 +61,9 @@ func TestAccessibility(t *testing.T) {
 					view, colorScheme(scheme),
 					chromedp.Navigate(server+"/wiki/"+p),
 					chromedp.WaitVisible(chromedp.CSS(`article`)),
-					chromedp.Evaluate[chromedp.Void](string(axe)),
 				)
-				audit(name)
+				audit(b, name, axe)
+				runs++
 			}
 			for _, st := range searchStates {
 				name := fmt.Sprintf("%s %s %dpx", st.name, scheme, width)
@@ -93,10 +71,44 @@ func TestAccessibility(t *testing.T) {
 				if st.name == searchStates[0].name {
 					waitResults(b, query)
 				}
-				b.do(name+": axe", chromedp.Evaluate[chromedp.Void](string(axe)))
-				audit(name)
+				audit(b, name, axe)
+				runs++
 			}
 		}
 	}
 	t.Logf("%d axe runs over %d pages and %d search states (tags %s)", runs, len(pages), len(searchStates), strings.Join(axeTags, ", "))
+}
+
+// loadAxe reads axe-core (from npm: testdata/axe, installed with npm ci),
+// skipping the test (failing it in CI) when it is not installed.
+func loadAxe(t *testing.T) string {
+	t.Helper()
+	axe, err := os.ReadFile(filepath.Join("testdata", "axe", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		missing(t, "axe-core is not installed (npm ci --prefix tools/internal/wiki/testdata/axe): %v", err)
+	}
+	return string(axe)
+}
+
+// audit runs axe (loadAxe's) over the page open in b, with the rules of
+// axeTags, and fails the test on every violation, naming the page, the
+// rule and the elements.
+func audit(b browser, name, axe string) {
+	b.t.Helper()
+	type violation struct {
+		ID      string     `json:"id"`
+		Impact  string     `json:"impact"`
+		Help    string     `json:"help"`
+		Targets [][]string `json:"targets"`
+	}
+	tags, err := json.Marshal(axeTags)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
+		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
+	b.do(name+": load axe", chromedp.Evaluate[chromedp.Void](axe))
+	for _, v := range get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise)) {
+		b.t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
+	}
 }

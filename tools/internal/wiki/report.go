@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
+	"io/fs"
 	"regexp"
 	"sort"
 	"strconv"
@@ -13,16 +13,21 @@ import (
 
 // Problem is a broken reference in a doc, located by file and line.
 type Problem struct {
-	File string // repository path, e.g. docs/server/index.md
-	Line int    // 1-based; 0 when the destination was not found in the file's text
-	Msg  string
+	Version string // the release tag the file is from; "" for the working tree
+	File    string // repository path, e.g. docs/server/index.md
+	Line    int    // 1-based; 0 when the destination was not found in the file's text
+	Msg     string
 }
 
 func (p Problem) String() string {
-	if p.Line == 0 {
-		return fmt.Sprintf("%s: %s", p.File, p.Msg)
+	file := p.File
+	if p.Version != "" {
+		file = p.Version + ":" + file // as git names a file at a tag
 	}
-	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	if p.Line == 0 {
+		return fmt.Sprintf("%s: %s", file, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", file, p.Line, p.Msg)
 }
 
 // The layouts report references with errorf/warnf in this form (see
@@ -53,8 +58,9 @@ func parseReport(line string) (report, bool) {
 
 // problems turns the reports into located problems. A "repo link" (a link
 // from a doc to a repository file outside docs/) is only a problem when the
-// file does not exist under root.
-func problems(root *os.Root, reports []report) []Problem {
+// file does not exist in repo (the repository's tree: the working tree
+// through an os.Root, or a release's tree at its tag).
+func problems(repo fs.FS, reports []report) []Problem {
 	var out []Problem
 	seen := map[report]bool{}
 	for _, r := range reports {
@@ -65,12 +71,12 @@ func problems(root *os.Root, reports []report) []Problem {
 		msg := fmt.Sprintf("%s %q: %s", r.kind, r.dest, r.detail)
 		if r.kind == "repo link" {
 			target := r.detail
-			if _, err := root.Stat(target); err == nil {
+			if _, err := fs.Stat(repo, target); err == nil {
 				continue
 			}
 			msg = fmt.Sprintf("broken link %q: %s does not exist", r.dest, target)
 		}
-		for _, n := range findLines(root, r.file, r.dest) {
+		for _, n := range findLines(repo, r.file, r.dest) {
 			out = append(out, Problem{File: r.file, Line: n, Msg: msg})
 		}
 	}
@@ -88,8 +94,8 @@ func problems(root *os.Root, reports []report) []Problem {
 
 // findLines returns the lines of file that reference dest as a Markdown link,
 // image, link reference definition or HTML attribute; [0] when none does.
-func findLines(root *os.Root, file, dest string) []int {
-	b, err := root.ReadFile(file)
+func findLines(repo fs.FS, file, dest string) []int {
+	b, err := fs.ReadFile(repo, file)
 	if err != nil {
 		return []int{0}
 	}

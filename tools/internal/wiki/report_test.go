@@ -40,7 +40,7 @@ func TestProblemsLocateLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	got := problems(root, []report{
+	got := problems(root.FS(), []report{
 		{kind: "broken link", dest: "gone.md", file: "docs/a.md", detail: "docs/gone.md does not exist"},
 		{kind: "broken link", dest: "gone.md", file: "docs/a.md", detail: "docs/gone.md does not exist"}, // reported twice
 		{kind: "repo link", dest: "../README.md", file: "docs/a.md", detail: "README.md"},                // exists

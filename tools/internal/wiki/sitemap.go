@@ -35,12 +35,25 @@ func checkBaseURL(base string) error {
 // writeSitemap writes sitemap.xml (every page of the site: each folder of
 // dir holding an index.html, under base) and robots.txt (everything
 // allowed, pointing at the sitemap) into dir. base is absolute and ends in /.
-func writeSitemap(dir, base string) error {
+// The folders of older versions (slash paths under dir) are left out: a
+// search engine is pointed at the newest docs only, and each older page's
+// canonical link names the newest one too.
+func writeSitemap(dir, base string, versions []string) error {
+	skip := map[string]bool{}
+	for _, v := range versions {
+		skip[filepath.Join(dir, filepath.FromSlash(v))] = true
+	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() != "index.html" {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() && skip[p] {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Name() != "index.html" {
+			return nil
 		}
 		rel, err := filepath.Rel(dir, filepath.Dir(p))
 		if err != nil {

@@ -58,6 +58,11 @@ type Options struct {
 	// Logo, when set, is an image file (SVG, PNG, JPEG or GIF) shown before
 	// the title in the top bar.
 	Logo string
+	// Versions are the releases built beside the working tree, newest
+	// first, each at BaseURL followed by its name (see Version). None
+	// builds the working tree alone. Build (and Watch, on every change)
+	// builds them; Serve previews the working tree only.
+	Versions []Version
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
@@ -144,9 +149,10 @@ type Result struct {
 	Files    int           // all files written
 	Bytes    int64         // the size of all files written
 	Hugo     string        // Hugo's version line
-	Duration time.Duration // Hugo's run, not counting its compile
-	Usage    Usage         // what Hugo's run used: CPU time and peak memory
-	Broken   []Problem     // the broken references a BrokenLinksWarn build listed
+	Duration time.Duration // Hugo's runs (one per version), not counting its compile
+	Usage    Usage         // what Hugo's runs used: CPU time and peak memory
+	Broken   []Problem     // the broken references a BrokenLinksWarn build (or an old version) listed
+	Versions int           // the release versions built beside the working tree
 }
 
 // BuildError is a build that failed on broken references in the docs.
@@ -224,32 +230,21 @@ func (b *builder) hugoVersion(ctx context.Context) (string, error) {
 	return v, nil
 }
 
-// build scans the tree, has Hugo write the site next to the output folder
-// and swaps it in only when the build succeeded.
+// build scans the tree (and the versions, see Options.Versions), has Hugo
+// write the site next to the output folder and swaps it in only when the
+// build succeeded.
 func (b *builder) build(ctx context.Context) (*Result, error) {
 	progress := b.opt.progress()
-	tree, err := ScanTree(b.opt.root())
+	tree, err := b.scan(ctx, b.opt.root(), "")
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(progress, "wiki: %d docs and %d other files under %s\n", len(tree.Docs), len(tree.Files), filepath.Join(tree.Root, "docs"))
-	if !tree.Contributing {
-		fmt.Fprintf(progress, "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
-	}
-	if err := tree.readDates(ctx); err != nil {
+	versions, err := b.scanVersions(ctx)
+	defer versions.remove()
+	if err != nil {
 		return nil, err
 	}
 	version, err := b.hugoVersion(ctx)
-	if err != nil {
-		return nil, err
-	}
-
-	gen, err := os.MkdirTemp("", "wiki-gen-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), b.params)
 	if err != nil {
 		return nil, err
 	}
@@ -263,56 +258,52 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	// After the swap tmp holds the previous site; on failure, the new one.
 	defer os.RemoveAll(tmp)
 
-	start := time.Now()
-	var reports []report
-	var logged []string
-	use, runErr := b.hugo.Run(ctx, func(line string) {
-		if r, ok := parseReport(line); ok {
-			reports = append(reports, r)
-			return
-		}
-		logged = append(logged, line)
-	}, "build",
-		"--source", b.opt.siteDir(),
-		"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+cfg,
-		"--destination", tmp,
-		"--baseURL", b.opt.baseURL(),
-		"--logLevel", "warn",
-		"--printPathWarnings",
-		"--noBuildLock",
-	)
-	took := time.Since(start)
-
-	root, err := os.OpenRoot(tree.Root)
+	base := b.opt.baseURL()
+	res := &Result{Out: b.out, Hugo: version}
+	plan, err := newVersionPlan(base, tree, versions)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	probs := problems(root, reports)
-	if len(probs) > 0 && b.params.BrokenLinks == BrokenLinksError {
-		return nil, &BuildError{Problems: probs}
+	newest, err := plan.site(0)
+	if err != nil {
+		return nil, err
 	}
-	if runErr != nil {
-		for _, l := range logged {
-			fmt.Fprintln(progress, "hugo: "+l)
+	if err := b.render(ctx, res, tree, nil, tmp, base, b.params, newest); err != nil {
+		return nil, err
+	}
+	if err := plan.claim(tmp); err != nil {
+		return nil, err
+	}
+	for i, v := range versions {
+		dir, err := plan.folder(tmp, v.name)
+		if err != nil {
+			return nil, err
 		}
-		return nil, runErr
-	}
-	for _, l := range logged {
-		if strings.HasPrefix(l, "WARN") {
-			fmt.Fprintln(progress, "hugo: "+l)
+		// An old release's broken links cannot be fixed any more: they are
+		// listed, and its pages built all the same.
+		params := b.params
+		params.BrokenLinks = BrokenLinksWarn
+		site, err := plan.site(i + 1)
+		if err != nil {
+			return nil, err
 		}
+		start := time.Now()
+		if err := b.render(ctx, res, v.tree, v.fsys, dir, plan.base(v.name), params, site); err != nil {
+			return nil, fmt.Errorf("version %s: %w", v.name, err)
+		}
+		fmt.Fprintf(progress, "wiki: %s: %d docs built at %s in %s\n", v.name, len(v.tree.Docs), plan.base(v.name), time.Since(start).Round(time.Millisecond))
 	}
+	res.Versions = len(versions)
 
-	for _, p := range probs {
+	for _, p := range res.Broken {
 		fmt.Fprintln(progress, "wiki: "+p.String())
 	}
-	if len(probs) > 0 {
-		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway (-broken-links=warn)\n", len(probs))
+	if len(res.Broken) > 0 {
+		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway\n", len(res.Broken))
 	}
 
-	if base := b.opt.baseURL(); absoluteBase(base) {
-		if err := writeSitemap(tmp, base); err != nil {
+	if absoluteBase(base) {
+		if err := writeSitemap(tmp, base, plan.folders()); err != nil {
 			return nil, err
 		}
 	}
@@ -322,7 +313,6 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if _, err := compressSite(tmp); err != nil {
 		return nil, err
 	}
-	res := &Result{Out: b.out, Hugo: version, Duration: took, Usage: use, Broken: probs}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -346,6 +336,104 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// scan reads the tree at root with its last-updated days; name is the
+// version it is ("" for the working tree), for the progress line.
+func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
+	tree, err := ScanTree(root)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		fmt.Fprintf(b.opt.progress(), "wiki: %d docs and %d other files under %s\n", len(tree.Docs), len(tree.Files), filepath.Join(tree.Root, "docs"))
+		if !tree.Contributing {
+			fmt.Fprintf(b.opt.progress(), "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
+		}
+	} else {
+		fmt.Fprintf(b.opt.progress(), "wiki: %s: %d docs and %d other files\n", name, len(tree.Docs), len(tree.Files))
+	}
+	if err := tree.readDates(ctx); err != nil {
+		return nil, err
+	}
+	return tree, nil
+}
+
+// render has Hugo write the site of tree into dest (a folder that is empty
+// or missing) under base, adding to res what it took and the broken
+// references it listed; site is what the version switcher, the banner and
+// the "What changed" page are made from (nil without versions). A broken
+// reference fails the render when params say BrokenLinksError.
+//
+// repo is the tree's repository, where the layouts' links to files outside
+// docs/ are looked for; nil means the tree's own folder.
+func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.FS, dest, base string, params siteParams, site *versionSite) error {
+	progress := b.opt.progress()
+	gen, err := os.MkdirTemp("", "wiki-gen-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(gen)
+	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), params)
+	if err != nil {
+		return err
+	}
+	if err := site.write(gen); err != nil {
+		return err
+	}
+
+	start := time.Now()
+	var reports []report
+	var logged []string
+	use, runErr := b.hugo.Run(ctx, func(line string) {
+		if r, ok := parseReport(line); ok {
+			reports = append(reports, r)
+			return
+		}
+		logged = append(logged, line)
+	}, "build",
+		"--source", b.opt.siteDir(),
+		"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+cfg,
+		"--destination", dest,
+		"--baseURL", base,
+		"--logLevel", "warn",
+		"--printPathWarnings",
+		"--noBuildLock",
+	)
+	res.Duration += time.Since(start)
+	res.Usage.CPU += use.CPU
+	res.Usage.PeakRSS = max(res.Usage.PeakRSS, use.PeakRSS)
+
+	if repo == nil {
+		root, err := os.OpenRoot(tree.Root)
+		if err != nil {
+			return err
+		}
+		defer root.Close()
+		repo = root.FS()
+	}
+	probs := problems(repo, reports)
+	if len(probs) > 0 && params.BrokenLinks == BrokenLinksError {
+		return &BuildError{Problems: probs}
+	}
+	if runErr != nil {
+		for _, l := range logged {
+			fmt.Fprintln(progress, "hugo: "+l)
+		}
+		return runErr
+	}
+	for _, l := range logged {
+		if strings.HasPrefix(l, "WARN") {
+			fmt.Fprintln(progress, "hugo: "+l)
+		}
+	}
+	if site != nil && site.current != "" {
+		for i := range probs {
+			probs[i].Version = site.current
+		}
+	}
+	res.Broken = append(res.Broken, probs...)
+	return nil
 }
 
 // replaceDir puts the finished site tmp in place of out. On Linux the two
@@ -451,7 +539,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	fmt.Fprintf(progress, "wiki: live preview with %s at %s (edits show live; restart after adding, moving or removing a doc; raw .md twins are only in builds; Ctrl-C stops)\n", version, base)
 	_, err = hugo.Run(ctx, func(line string) {
 		if r, ok := parseReport(line); ok {
-			for _, p := range problems(root, []report{r}) {
+			for _, p := range problems(root.FS(), []report{r}) {
 				fmt.Fprintln(progress, "wiki: "+p.String())
 			}
 			return

@@ -1,0 +1,443 @@
+package wiki
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+)
+
+// Version is a release of the docs that a build shows beside the working
+// tree: its pages go to <base><Name>/, e.g. /wiki/v1.2.0/.
+//
+// The working tree, at the base itself, is the newest version: canonical
+// links and the sitemap point there, and every page of a release says it
+// is older and links to the same page there. The working tree is what the
+// deployment serves, and its URLs stay put from one release to the next
+// (pointing canonical links at the newest tag instead would move them on
+// every release); a deployment that wants a release at /wiki/ builds from
+// that release's checkout, as the container image does.
+type Version struct {
+	Name string    // the release tag; also its folder under the site
+	Date time.Time // when it was made: the last-updated day of files FS gives no time for
+	// FS is the tree at the tag, as in the repository: docs/,
+	// CONTRIBUTING.md and framework/mod_hooks.json are read from it.
+	FS fs.FS
+	// Updated is when each file last changed up to the tag, by repository
+	// path ("docs/x.md"): its pages' last-updated day. A file not in it
+	// gets the time FS gives it, else Date.
+	Updated map[string]time.Time
+}
+
+// Releases reads the release tags that selector picks (gitdocs'
+// selector: globs separated by commas, and :N to keep the newest N) from
+// the git repository whose work tree is root, newest first, each with its
+// tree read from the repository's objects: no checkout, no git binary.
+// None matching is no error.
+func Releases(root, selector string) ([]Version, error) {
+	sel, err := gitdocs.ParseSelector(selector)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := gitdocs.Open(root)
+	if errors.Is(err, gitdocs.ErrNotRepository) {
+		return nil, fmt.Errorf("%s is not the top of a git repository, where release tags are read: %w", root, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tags, err := repo.Versions(sel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Version, len(tags))
+	for i, t := range tags {
+		fsys, err := repo.FS(t)
+		if err != nil {
+			return nil, fmt.Errorf("tag %s: %w", t.Name, err)
+		}
+		v := Version{Name: t.Name, Date: t.Date, FS: fsys, Updated: map[string]time.Time{}}
+		// The docs and the registry, not the whole tree (for
+		// CONTRIBUTING.md): a walk of the root's history would compare
+		// every file of the repository.
+		for _, dir := range []string{"docs", path.Dir(registryPath)} {
+			h, err := repo.LastCommitsAt(t.Commit, dir)
+			if err != nil {
+				return nil, fmt.Errorf("tag %s: %w", t.Name, err)
+			}
+			for name, c := range h.Last {
+				v.Updated[name] = c.Date
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// NewestLabel is how the switcher and the banner name the working tree, the
+// newest version: as docs-mcp's tools name the version they read by default.
+const NewestLabel = "working tree"
+
+// changesPage is the logical path of the "What changed" page each version
+// with an older one gets (content/what-changed.md in the generated part).
+const changesPage = "/what-changed"
+
+// versionName is what a version's name may be: it becomes a folder of the
+// site and part of every URL in it. Release tags fit (v1.2.0, 2026.11,
+// release/v3); a tag needing escapes in a URL does not.
+var versionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*(/[A-Za-z0-9][A-Za-z0-9._+-]*)*$`)
+
+// versionTree is a release's tree copied out of its fs.FS into a folder
+// Hugo can mount.
+type versionTree struct {
+	name string
+	date time.Time
+	fsys fs.FS
+	dir  string // the copy, removed after the build
+	tree *Tree
+}
+
+type versionTrees []*versionTree
+
+func (vs versionTrees) remove() {
+	for _, v := range vs {
+		os.RemoveAll(v.dir)
+	}
+}
+
+// scanVersions copies each of opt.Versions out and scans it. The trees
+// returned are removed by their remove method, on error too.
+func (b *builder) scanVersions(ctx context.Context) (versionTrees, error) {
+	var out versionTrees
+	seen := map[string]bool{}
+	for _, v := range b.opt.Versions {
+		if !versionName.MatchString(v.Name) || strings.Contains(v.Name, "..") {
+			return out, fmt.Errorf("version %q: a version's name becomes a folder of the site and part of its URLs: use letters, digits, '.', '_', '+', '-' and '/' between them", v.Name)
+		}
+		key := strings.ToLower(v.Name)
+		if seen[key] {
+			return out, fmt.Errorf("version %q is given twice", v.Name)
+		}
+		seen[key] = true
+		dir, err := os.MkdirTemp("", "wiki-version-*")
+		if err != nil {
+			return out, err
+		}
+		vt := &versionTree{name: v.Name, date: v.Date, fsys: v.FS, dir: dir}
+		out = append(out, vt)
+		if err := copyTree(v, dir); err != nil {
+			return out, fmt.Errorf("version %s: %w", v.Name, err)
+		}
+		if vt.tree, err = b.scan(ctx, dir, v.Name); err != nil {
+			return out, fmt.Errorf("version %s: %w", v.Name, err)
+		}
+	}
+	return out, nil
+}
+
+// copyTree copies what a build reads (docs/, CONTRIBUTING.md, the hook
+// registry) from v.FS into dir. Only regular files are copied, as ScanTree
+// reads only those. A file's time is when it last changed (v.Updated),
+// else the one v.FS gives, else v.Date: its page's last-updated day.
+func copyTree(v Version, dir string) error {
+	fsys := v.FS
+	copyFile := func(name string, info fs.FileInfo) error {
+		src, err := fsys.Open(name)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(dst)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(f, src); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		mod, ok := v.Updated[name]
+		if !ok {
+			mod = info.ModTime()
+		}
+		if mod.IsZero() || mod.Unix() <= 0 {
+			mod = v.Date
+		}
+		if mod.IsZero() {
+			return nil
+		}
+		return os.Chtimes(dst, mod, mod)
+	}
+	err := fs.WalkDir(fsys, "docs", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return copyFile(name, info)
+	})
+	if err != nil {
+		return fmt.Errorf("copy docs/: %w", err)
+	}
+	for _, name := range []string{"CONTRIBUTING.md", registryPath} {
+		info, err := fs.Stat(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // ScanTree says what a missing registry means
+		}
+		if err != nil {
+			return err
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		if err := copyFile(name, info); err != nil {
+			return fmt.Errorf("copy %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// versionPlan is where each version of a build goes and which pages each
+// has: what every version's switcher, banner and canonical links are made
+// from. Entry 0 is the working tree.
+type versionPlan struct {
+	root    string // the site's base URL, ending in /
+	entries []versionEntry
+	trees   []*versionTree // entries[1:]
+	newest  *Tree
+	taken   map[string]string // the working tree's site's top-level names, by lower case (see claim)
+}
+
+// versionEntry is one version as the layouts read it from
+// data/versions.json (layouts/_partials/versions.html).
+type versionEntry struct {
+	Name  string `json:"name"`  // "" for the working tree
+	Label string `json:"label"` // what the switcher shows
+	URL   string `json:"url"`   // the path of its home, e.g. /wiki/v1.2.0/
+	// Abs is the absolute URL of its home when the base URL is absolute
+	// (canonical links), else "".
+	Abs  string `json:"abs"`
+	Date string `json:"date,omitempty"` // the day the release was made
+	// Pages are the logical paths of its pages, as Hugo's .Path gives
+	// them: the switcher links to the same page in this version when it
+	// is here, else to this version's home.
+	Pages map[string]bool `json:"pages"`
+}
+
+// newVersionPlan plans a build of newest and versions (newest first) under
+// base. Without versions the site has no switcher, as before.
+func newVersionPlan(base string, newest *Tree, versions versionTrees) (*versionPlan, error) {
+	p := &versionPlan{root: base, trees: versions, newest: newest}
+	if len(versions) == 0 {
+		return p, nil
+	}
+	trees := append([]*Tree{newest}, make([]*Tree, len(versions))...)
+	for i, v := range versions {
+		trees[i+1] = v.tree
+	}
+	for i, t := range trees {
+		name, label, date := "", NewestLabel, ""
+		if i > 0 {
+			name, label = versions[i-1].name, versions[i-1].name
+			if !versions[i-1].date.IsZero() {
+				date = versions[i-1].date.UTC().Format(dateFormat)
+			}
+		}
+		taken := strings.TrimPrefix(changesPage, "/")
+		for _, doc := range t.Docs {
+			if d := strings.ToLower(doc); d == taken+".md" || strings.HasPrefix(d, taken+"/") {
+				return nil, fmt.Errorf("docs/%s: with versions, this path is taken by the \"What changed\" page; rename the file", doc)
+			}
+		}
+		e := versionEntry{Name: name, Label: label, URL: p.pathOf(name), Date: date, Pages: map[string]bool{}}
+		if absoluteBase(base) {
+			e.Abs = p.root + escapeName(name)
+		}
+		for _, pg := range t.pages() {
+			e.Pages[pg] = true
+		}
+		if i < len(trees)-1 {
+			e.Pages[changesPage] = true
+		}
+		p.entries = append(p.entries, e)
+	}
+	return p, nil
+}
+
+// base is the base URL of version name's pages ("" for the working tree).
+func (p *versionPlan) base(name string) string { return p.root + escapeName(name) }
+
+// pathOf is the path of version name's home, for links between versions.
+func (p *versionPlan) pathOf(name string) string {
+	u, err := url.Parse(p.root)
+	if err != nil {
+		return p.root + escapeName(name) // checkBaseURL has refused such a base
+	}
+	return u.Path + escapeName(name)
+}
+
+// escapeName is a version's part of its URLs: the name and a slash ("" for
+// the working tree). versionName admits no character that needs escaping.
+func escapeName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return name + "/"
+}
+
+// claim notes what the working tree's site, just written to dir, holds at
+// its top, so that folder can keep the versions out of its way.
+func (p *versionPlan) claim(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	p.taken = map[string]string{}
+	for _, e := range entries {
+		p.taken[strings.ToLower(e.Name())] = e.Name()
+	}
+	return nil
+}
+
+// folder is where version name's site goes in the site at dir. It refuses
+// a version whose folder would take the place of a page or file of the
+// working tree's site (a tag named like a folder of docs/), as claim found
+// them. Tags may share a first segment (release/v1, release/v2).
+func (p *versionPlan) folder(dir, name string) (string, error) {
+	first, _, _ := strings.Cut(name, "/")
+	if have, ok := p.taken[strings.ToLower(first)]; ok {
+		return "", fmt.Errorf("version %s: its pages would go to %s%s/, which the working tree's site has already (%s): leave the tag out of the selection", name, p.pathOf(""), first, have)
+	}
+	return filepath.Join(dir, filepath.FromSlash(name)), nil
+}
+
+// folders are the versions' folders under the site (slash paths).
+func (p *versionPlan) folders() []string {
+	var out []string
+	for _, v := range p.trees {
+		out = append(out, v.name)
+	}
+	return out
+}
+
+// pages are the logical paths of the site's pages made from t, as Hugo's
+// .Path gives them (lower case, spaces as hyphens): the home, each folder,
+// each doc and the pages the site adds.
+func (t *Tree) pages() []string {
+	out := []string{"/", "/hook-reference", "/search"}
+	if t.Contributing {
+		out = append(out, "/contributing")
+	}
+	for _, d := range t.Dirs {
+		if d != "" {
+			out = append(out, logicalPath("/"+d))
+		}
+	}
+	for _, doc := range t.Docs {
+		out = append(out, logicalPath(pagePath(contentPath(doc))))
+	}
+	return out
+}
+
+// logicalPath is a content path as Hugo normalises it for .Path.
+func logicalPath(p string) string {
+	return strings.ReplaceAll(strings.ToLower(p), " ", "-")
+}
+
+// site is what the build of entry i (0: the working tree) is told about the
+// versions; nil without versions.
+func (p *versionPlan) site(i int) (*versionSite, error) {
+	if len(p.entries) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(struct {
+		Current string         `json:"current"`
+		List    []versionEntry `json:"list"`
+	}{p.entries[i].Name, p.entries})
+	if err != nil {
+		return nil, err
+	}
+	site := &versionSite{current: p.entries[i].Name, data: data}
+	if i+1 < len(p.entries) {
+		newer, older := sideOf(p.entries[i], p.tree(i)), sideOf(p.entries[i+1], p.tree(i+1))
+		site.changes, err = changesFor(older, newer, p.fsys(i+1), p.fsys(i))
+		if err != nil {
+			return nil, fmt.Errorf("what changed from %s to %s: %w", older.label, newer.label, err)
+		}
+	}
+	return site, nil
+}
+
+// tree is entry i's tree.
+func (p *versionPlan) tree(i int) *Tree {
+	if i == 0 {
+		return p.newest
+	}
+	return p.trees[i-1].tree
+}
+
+// fsys is entry i's repository tree: the working tree's folder, or the
+// release's tree at its tag.
+func (p *versionPlan) fsys(i int) fs.FS {
+	if i == 0 {
+		return os.DirFS(p.newest.Root)
+	}
+	return p.trees[i-1].fsys
+}
+
+// versionSite is what one version's build adds to the generated part of
+// its site: data/versions.json and, when there is an older version, the
+// "What changed" page.
+type versionSite struct {
+	current string // the version built; "" for the working tree
+	data    []byte // data/versions.json
+	changes []byte // content/what-changed.md; nil for the oldest version
+}
+
+// write adds s to the generated folder gen; a nil s writes nothing.
+func (s *versionSite) write(gen string) error {
+	if s == nil {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(gen, "data", "versions.json"), s.data, 0o644); err != nil {
+		return fmt.Errorf("generate versions: %w", err)
+	}
+	if s.changes != nil {
+		name := filepath.Join(gen, "content", filepath.FromSlash(strings.TrimPrefix(changesPage, "/"))+".md")
+		if err := os.WriteFile(name, s.changes, 0o644); err != nil {
+			return fmt.Errorf("generate the What changed page: %w", err)
+		}
+	}
+	return nil
+}
+
+// pageURL is the path under a site's base of the page with logical path
+// logical: how Hugo makes a page's URL from it by default.
+func pageURL(logical string) string {
+	if logical == "/" {
+		return ""
+	}
+	return strings.TrimPrefix(logical, "/") + "/"
+}

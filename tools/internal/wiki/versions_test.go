@@ -1,0 +1,508 @@
+package wiki
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
+)
+
+// release is one tag of the repository versionedRepo makes, and what it
+// changed.
+type release struct {
+	tag    string
+	change func(t *testing.T, root string)
+}
+
+// releases are the tags of the test repository, oldest first: a doc added
+// (legacy.md, with the fixture), a doc removed and another added, a doc
+// edited (one section changed, one added) with a hook changed. After them
+// the working tree edits one more section.
+var releases = []release{
+	{"v1.0.0", func(t *testing.T, root string) {
+		writeFile(t, root, "docs/legacy.md", "# Legacy API\n\nThe old way.\n\n## Old hooks\n\nUse `OnOld`.\n")
+		// A name Hugo changes for the URL: the switcher must find it all the same.
+		writeFile(t, root, "docs/clients/Zed Editor.md", "# Zed\n\nZed speaks MCP too.\n")
+	}},
+	{"v1.1.0", func(t *testing.T, root string) {
+		if err := os.Remove(filepath.Join(root, "docs", "legacy.md")); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, root, "docs/clients/cursor.md", "# Cursor\n\nAdd the server in Cursor's settings.\n\n## Configure\n\nOpen the MCP settings.\n")
+	}},
+	{"v1.2.0", func(t *testing.T, root string) {
+		replaceIn(t, root, "docs/server/configuration.md", "The body limit is **1 MiB**", "The body limit is **4 MiB**")
+		appendTo(t, root, "docs/server/configuration.md", "\n## Timeouts\n\nRequests time out after 30 seconds.\n")
+		replaceIn(t, root, registryPath, "The game server finished loading all mods and accepts connections.", "The game server loaded every mod and accepts connections.")
+	}},
+}
+
+// versionedRepo makes a git repository of the fixture with the tags of
+// releases, then commits an edit of a section after the last one. It
+// returns the repository and each tag's day, as the switcher shows it.
+func versionedRepo(t *testing.T) (*mcptest.GitRepo, map[string]string) {
+	t.Helper()
+	r := mcptest.NewGitRepo(t)
+	if err := os.CopyFS(r.Dir, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	days := map[string]string{}
+	for _, rel := range releases {
+		rel.change(t, r.Dir)
+		r.Commit("release " + rel.tag)
+		r.Git("tag", rel.tag)
+		days[rel.tag] = r.Git("log", "-1", "--format=%cs", rel.tag)
+	}
+	replaceIn(t, r.Dir, "docs/getting-started.md", "Run this:", "Run this, with Go 1.26 or newer:")
+	r.Commit("getting started: the Go version")
+	return r, days
+}
+
+// writeFile writes name (a slash path) under root.
+func writeFile(t *testing.T, root, name, text string) {
+	t.Helper()
+	mcptest.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), text)
+}
+
+func replaceIn(t *testing.T, root, name, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(name))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s does not hold %q", name, old)
+	}
+	writeFile(t, root, name, strings.Replace(string(b), old, new, 1))
+}
+
+func appendTo(t *testing.T, root, name, text string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, name, string(b)+text)
+}
+
+// buildVersions builds the repository versionedRepo makes with its three
+// tags, served by docs-mcp under an absolute base URL (canonical links and
+// a sitemap), and returns the server's URL and the repository.
+func buildVersions(t *testing.T) (server string, repo *mcptest.GitRepo, days map[string]string) {
+	t.Helper()
+	repo, days = versionedRepo(t)
+	root := repo.Dir
+	opt := options(t, root)
+	var err error
+	if opt.Versions, err = Releases(root, "v*"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, v := range opt.Versions {
+		names = append(names, v.Name)
+	}
+	if diff := cmp.Diff([]string{"v1.2.0", "v1.1.0", "v1.0.0"}, names); diff != "" {
+		t.Fatalf("Releases (-want +got):\n%s", diff)
+	}
+	// The server opens its site folder on every request: it can start
+	// before the build, which needs its address for the base URL.
+	out := filepath.Join(t.TempDir(), "wiki")
+	server = serveSite(t, out, root)
+	opt.BaseURL = server + "/wiki/"
+	res, err := Build(context.Background(), opt, out)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	t.Logf("%d HTML pages in %d versions and the working tree; Hugo ran %s", res.Pages, res.Versions, res.Duration.Round(time.Millisecond))
+	return server, repo, days
+}
+
+// versionHomes are the versions' homes in the order the switcher lists
+// them: the working tree (the newest), then the tags newest first.
+var versionHomes = []struct{ label, home string }{
+	{NewestLabel, "/wiki/"},
+	{"v1.2.0", "/wiki/v1.2.0/"},
+	{"v1.1.0", "/wiki/v1.1.0/"},
+	{"v1.0.0", "/wiki/v1.0.0/"},
+}
+
+// versionOf is the index in versionHomes of the version a page is in.
+func versionOf(urlPath string) int {
+	for i := len(versionHomes) - 1; i > 0; i-- {
+		if strings.HasPrefix(urlPath, versionHomes[i].home) {
+			return i
+		}
+	}
+	return 0
+}
+
+// TestVersions builds the working tree and three release tags of a real
+// repository and checks every page of every version as served: the
+// switcher leads to the same page in each version when that version has
+// it, else to its home; older versions' pages carry the banner and a
+// canonical link to the newest page; the sitemap lists the newest pages
+// only; a missing page under a version gets that version's 404 page; and
+// each "What changed" page lists what git's diff says changed.
+func TestVersions(t *testing.T) {
+	server, repo, days := buildVersions(t)
+	c := crawl.Crawler{Base: server + "/wiki/"}
+	res, err := c.Crawl(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Broken {
+		t.Errorf("broken: %s", b) // a switcher, banner or What changed link (anchors included)
+	}
+
+	// The pages of each version, by their path under the version's home.
+	pages := make([]map[string]bool, len(versionHomes))
+	for i := range pages {
+		pages[i] = map[string]bool{}
+	}
+	for u, p := range res.Pages {
+		if p.Status == 200 && strings.HasSuffix(u, "/") && strings.HasPrefix(p.ContentType, "text/html") {
+			v := versionOf(u)
+			pages[v][strings.TrimPrefix(u, versionHomes[v].home)] = true
+		}
+	}
+	for i, v := range versionHomes {
+		if !pages[i][""] {
+			t.Fatalf("%s: its home %s was not reached from /wiki/", v.label, v.home)
+		}
+	}
+	for _, want := range []struct {
+		version int
+		page    string
+		present bool
+	}{
+		{3, "legacy/", true}, {2, "legacy/", false}, {0, "legacy/", false}, // removed in v1.1.0
+		{3, "clients/cursor/", false}, {2, "clients/cursor/", true}, {0, "clients/cursor/", true}, // added in v1.1.0
+		{0, "clients/zed-editor/", true}, {3, "clients/zed-editor/", true},
+		{0, "what-changed/", true}, {1, "what-changed/", true}, {3, "what-changed/", false}, // the oldest has no older one
+	} {
+		if pages[want.version][want.page] != want.present {
+			t.Errorf("%s%s: present %v, want %v", versionHomes[want.version].home, want.page, !want.present, want.present)
+		}
+	}
+
+	checked := 0
+	for u, p := range res.Pages {
+		v := versionOf(u)
+		rel := strings.TrimPrefix(u, versionHomes[v].home)
+		if !pages[v][rel] {
+			continue
+		}
+		doc, err := html.Parse(bytes.NewReader(p.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The switcher: each version's same page, else its home.
+		var got, want []string
+		for n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "a" && hasAncestorClass(n, "versions") && !strings.Contains(attr(n, "class"), "versions-changes") {
+				cur := ""
+				if attr(n, "aria-current") == "page" {
+					cur = " (current)"
+				}
+				got = append(got, text(n)+" → "+attr(n, "href")+cur)
+			}
+		}
+		for i, o := range versionHomes {
+			href := o.home
+			if pages[i][rel] {
+				href += rel
+			}
+			label := o.label
+			if i > 0 {
+				label += " " + days[o.label]
+			}
+			cur := ""
+			if i == v {
+				cur = " (current)"
+			}
+			want = append(want, label+" → "+href+cur)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: switcher (-want +got):\n%s", u, diff)
+		}
+
+		// The banner, on older versions only, and the canonical link.
+		banner := ""
+		canonical := ""
+		for n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "div" && attr(n, "class") == "version-banner" {
+				for a := range descendants(n) {
+					if a.Type == html.ElementNode && a.Data == "a" {
+						banner = attr(a, "href")
+					}
+				}
+			}
+			if n.Type == html.ElementNode && n.Data == "link" && attr(n, "rel") == "canonical" {
+				canonical = attr(n, "href")
+			}
+		}
+		wantBanner, wantCanonical := "", server+u
+		if v > 0 {
+			wantBanner = "/wiki/"
+			if pages[0][rel] {
+				wantBanner += rel
+				wantCanonical = server + "/wiki/" + rel
+			}
+		}
+		if banner != wantBanner {
+			t.Errorf("%s: banner links to %q, want %q", u, banner, wantBanner)
+		}
+		if canonical != wantCanonical {
+			t.Errorf("%s: canonical %q, want %q", u, canonical, wantCanonical)
+		}
+		checked++
+	}
+	t.Logf("switcher, banner and canonical link checked on %d pages", checked)
+
+	// A release's page was last updated when its doc last changed up to
+	// the tag, not on the tag's day.
+	for _, c := range []struct{ page, day string }{
+		{"/wiki/v1.2.0/server/configuration/", days["v1.2.0"]},
+		{"/wiki/v1.2.0/clients/cursor/", days["v1.1.0"]},
+		{"/wiki/v1.2.0/getting-started/", days["v1.0.0"]},
+	} {
+		got := ""
+		if p := res.Pages[c.page]; p != nil {
+			if m := regexp.MustCompile(`<time datetime="([^"]+)"`).FindSubmatch(p.Body); m != nil {
+				got = string(m[1])
+			}
+		}
+		if got != c.day {
+			t.Errorf("%s: last updated %q, want %q", c.page, got, c.day)
+		}
+	}
+
+	// The sitemap: the working tree's pages, none of an older version.
+	var sitemap struct {
+		URLs []struct {
+			Loc string `xml:"loc"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal([]byte(fetch(t, server+"/wiki/sitemap.xml")), &sitemap); err != nil {
+		t.Fatal(err)
+	}
+	var locs, newest []string
+	for _, u := range sitemap.URLs {
+		locs = append(locs, strings.TrimPrefix(u.Loc, server+"/wiki/"))
+	}
+	for rel := range pages[0] {
+		if rel != "search/" {
+			newest = append(newest, rel)
+		}
+	}
+	slices.Sort(locs)
+	slices.Sort(newest)
+	if diff := cmp.Diff(newest, locs); diff != "" {
+		t.Errorf("sitemap (-want +got):\n%s", diff)
+	}
+
+	// A missing page under a version: that version's 404 page.
+	resp, err := http.Get(server + "/wiki/v1.1.0/no-such-page/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.Contains(string(body), `class="brand" href="/wiki/v1.1.0/"`) {
+		t.Errorf("GET /wiki/v1.1.0/no-such-page/: %d, want 404 with v1.1.0's own page; got:\n%.400s", resp.StatusCode, body)
+	}
+
+	// What changed: the docs git's diff names, and the sections edited.
+	for _, c := range []struct {
+		from, to, page string
+		sections       []string
+	}{
+		{"v1.0.0", "v1.1.0", "/wiki/v1.1.0/what-changed/", nil},
+		{"v1.1.0", "v1.2.0", "/wiki/v1.2.0/what-changed/", []string{
+			"docs/server/configuration.md: changed: Limits → /wiki/v1.2.0/server/configuration/#limits",
+			"docs/server/configuration.md: added: Timeouts → /wiki/v1.2.0/server/configuration/#timeouts",
+			"hooks: changed: lifecycle.server_started → /wiki/v1.2.0/hook-reference/#lifecycle.server_started",
+		}},
+		{"v1.2.0", "HEAD", "/wiki/what-changed/", []string{
+			"docs/getting-started.md: changed: Install → /wiki/getting-started/#install",
+		}},
+	} {
+		want := gitDocChanges(t, repo, c.from, c.to)
+		want = append(want, c.sections...)
+		got := changesListed(t, []byte(fetch(t, server+c.page)))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (%s..%s) (-want +got):\n%s", c.page, c.from, c.to, diff)
+		}
+	}
+}
+
+// hasAncestorClass reports whether an element above n has class class.
+func hasAncestorClass(n *html.Node, class string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && slices.Contains(strings.Fields(attr(p, "class")), class) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitDocChanges is what git's own diff says of docs/ between two commits:
+// "added: docs/x.md → URL" lines, in the page's order (added, removed,
+// changed), each with the URL of the doc in the version that has it.
+func gitDocChanges(t *testing.T, repo *mcptest.GitRepo, from, to string) []string {
+	t.Helper()
+	out := repo.Git("-c", "core.quotePath=false", "diff", "--no-renames", "--name-status", from, to, "--", "docs")
+	home := func(rev string) string {
+		if rev == "HEAD" {
+			return "/wiki/"
+		}
+		return "/wiki/" + rev + "/"
+	}
+	url := func(rev, doc string) string {
+		p := strings.TrimSuffix(strings.TrimPrefix(doc, "docs/"), ".md")
+		return home(rev) + strings.ReplaceAll(strings.ToLower(p), " ", "-") + "/"
+	}
+	var added, removed, changed []string
+	for line := range strings.Lines(out) {
+		status, doc, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		switch status {
+		case "A":
+			added = append(added, "added: "+doc+" → "+url(to, doc))
+		case "D":
+			removed = append(removed, "removed: "+doc+" → "+url(from, doc))
+		case "M":
+			changed = append(changed, "changed: "+doc+" → "+url(to, doc))
+		default:
+			t.Fatalf("git diff: unexpected line %q", line)
+		}
+	}
+	return slices.Concat(added, removed, changed)
+}
+
+// changesListed reads a "What changed" page back into the lines
+// gitDocChanges makes, followed by the changed sections ("docs/x.md:
+// changed: Heading → URL") and hooks ("hooks: changed: name → URL").
+func changesListed(t *testing.T, page []byte) []string {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var article *html.Node
+	for n := range descendants(doc) {
+		if n.Type == html.ElementNode && n.Data == "article" {
+			article = n
+			break
+		}
+	}
+	if article == nil {
+		t.Fatal("no article")
+	}
+	var docs, sections []string
+	h2, h3 := "", ""
+	// A heading's text, without the permalink (#) the layouts add.
+	heading := func(n *html.Node) string { return strings.TrimSpace(strings.TrimSuffix(text(n), "#")) }
+	for n := range descendants(article) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		switch n.Data {
+		case "h2":
+			h2, h3 = strings.ToLower(heading(n)), ""
+		case "h3":
+			h3 = heading(n)
+			if h2 == "changed" {
+				docs = append(docs, "changed: "+h3+" → "+firstHref(n))
+			}
+		case "li":
+			item, link := text(n), firstHref(n)
+			switch h2 {
+			case "added", "removed":
+				docs = append(docs, h2+": "+item+" → "+link)
+			case "changed":
+				sections = append(sections, h3+": "+item+" → "+link)
+			case "hooks":
+				sections = append(sections, "hooks: "+item+" → "+link)
+			}
+		}
+	}
+	return append(docs, sections...)
+}
+
+func firstHref(n *html.Node) string {
+	for a := range descendants(n) {
+		if a.Type == html.ElementNode && a.Data == "a" {
+			return attr(a, "href")
+		}
+	}
+	return ""
+}
+
+// TestVersionFolders: a tag goes to its own folder unless the working
+// tree's site has that name at its top; tags may share a first segment.
+func TestVersionFolders(t *testing.T) {
+	site := t.TempDir()
+	writeFile(t, site, "index.html", "home")
+	writeFile(t, site, "server/index.html", "a folder of docs/")
+	p := &versionPlan{root: "/wiki/"}
+	if err := p.claim(site); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"release/v1", "release/v2", "v1.0.0"} {
+		dir, err := p.folder(site, name)
+		if err != nil {
+			t.Fatalf("folder(%s): %v", name, err)
+		}
+		if want := filepath.Join(site, filepath.FromSlash(name)); dir != want {
+			t.Errorf("folder(%s) = %s, want %s", name, dir, want)
+		}
+		writeFile(t, dir, "index.html", name) // as the build does before the next tag
+	}
+	for _, name := range []string{"server", "Server/v1", "index.html"} {
+		if _, err := p.folder(site, name); err == nil || !strings.Contains(err.Error(), "which the working tree's site has already") {
+			t.Errorf("folder(%s) = %v, want a refusal", name, err)
+		}
+	}
+}
+
+// TestVersionNames: a version whose name would need escaping in a URL, or
+// climb out of its folder, or come twice, is refused before anything is
+// built.
+func TestVersionNames(t *testing.T) {
+	root := fixture(t)
+	tag := os.DirFS(root)
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"v1 beta"}, "becomes a folder of the site"},
+		{[]string{"../up"}, "becomes a folder of the site"},
+		{[]string{"v1/../../up"}, "becomes a folder of the site"},
+		{[]string{"v1#x"}, "becomes a folder of the site"},
+		{[]string{"v1.0.0", "V1.0.0"}, "is given twice"},
+	} {
+		opt := Options{Repo: t.TempDir(), Root: root}
+		for _, n := range c.names {
+			opt.Versions = append(opt.Versions, Version{Name: n, FS: tag})
+		}
+		_, err := Build(context.Background(), opt, filepath.Join(t.TempDir(), "out"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("versions %q: Build = %v, want an error saying %q", c.names, err, c.want)
+		}
+	}
+}
