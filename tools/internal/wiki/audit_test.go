@@ -39,13 +39,13 @@ func TestAccessibility(t *testing.T) {
 	}{
 		{"/wiki/ search dropdown", []chromedp.Action[chromedp.Void]{
 			chromedp.Navigate(server + "/wiki/"),
-			chromedp.WaitVisible(chromedp.CSS(`article`)),
+			shown(`article`),
 			chromedp.Click(chromedp.CSS(`.search-form input`)),
 			chromedp.KeyEvent(query),
 		}},
 		{"/wiki/search/ with results", []chromedp.Action[chromedp.Void]{
 			chromedp.Navigate(server + "/wiki/search/?q=" + query),
-			chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit mark`)),
+			shown(`#search-results a.search-hit mark`),
 		}},
 	}
 	runs := 0
@@ -60,7 +60,7 @@ func TestAccessibility(t *testing.T) {
 				b.do(name,
 					view, colorScheme(scheme),
 					chromedp.Navigate(server+"/wiki/"+p),
-					chromedp.WaitVisible(chromedp.CSS(`article`)),
+					shown(`article`),
 				)
 				audit(b, name, axe)
 				runs++

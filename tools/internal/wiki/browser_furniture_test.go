@@ -79,7 +79,7 @@ func TestBrowserSearch(t *testing.T) {
 	const box = `.search-form input`
 	b.do("load a page and press /",
 		chromedp.Navigate(server+"/wiki/getting-started/"),
-		chromedp.WaitVisible(chromedp.CSS(`article.doc`)),
+		shown(`article.doc`),
 		pressSlash,
 	)
 	if !get(b, "focus", chromedp.Evaluate[bool](`document.activeElement === document.querySelector(".search-form input")`)) {
@@ -118,7 +118,7 @@ func TestBrowserSearch(t *testing.T) {
 	if loc := waitLocation(b, server+playerJoined); loc != server+playerJoined {
 		t.Fatalf("Enter on the first option landed on %s", loc)
 	}
-	b.do("the hook reference", chromedp.WaitVisible(chromedp.CSS(`.hook-reference`)))
+	b.do("the hook reference", shown(`.hook-reference`))
 
 	// Ctrl-K focuses the box from anywhere; Escape closes the list.
 	b.do("Ctrl-K", chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
@@ -152,7 +152,7 @@ func TestBrowserSearch(t *testing.T) {
 	// The search page ranks as the dropdown does.
 	b.do("search page",
 		chromedp.Navigate(server+"/wiki/search/?q=player.joined"),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
+		shown(`#search-results a.search-hit`),
 	)
 	if href := attrOf(b, chromedp.CSS(`#search-results a.search-hit`), "href"); href != playerJoined {
 		t.Errorf("search page: first result %s, want the dropdown's, %s", href, playerJoined)
@@ -218,10 +218,10 @@ func TestBrowserFurniture(t *testing.T) {
 	// Copy: the button hands the block's code, as shown, to the clipboard.
 	b.do("a page with code",
 		chromedp.Navigate(server+"/wiki/getting-started/"),
-		chromedp.WaitVisible(chromedp.CSS(`.code-block .copy`)),
+		shown(`.code-block .copy`),
 		chromedp.Evaluate[chromedp.Void](`navigator.clipboard.writeText = text => { window.copied = text; return Promise.resolve(); }`),
 		chromedp.Click(chromedp.CSS(`.code-block .copy`)),
-		chromedp.WaitVisible(chromedp.CSS(`.code-block .copy[data-copied]`)),
+		shown(`.code-block .copy[data-copied]`),
 	)
 	copied := get(b, "read the copy", chromedp.Evaluate[string](`window.copied`))
 	src := mcptest.ReadFile(t, filepath.Join(opt.Root, "docs", "getting-started.md"))
@@ -267,14 +267,14 @@ func TestBrowserFurniture(t *testing.T) {
 		t.Fatalf("%s is not in the sidebar, or last: %q", here, sidebar)
 	}
 	b.do("scroll to the foot", chromedp.ScrollIntoView(chromedp.CSS(`.pager`)), screenshot(t, artifacts, "10-page-furniture.png"))
-	b.do("Next", chromedp.Click(chromedp.CSS(`.pager a[rel=next]`)), chromedp.WaitVisible(chromedp.CSS(`.pager a[rel=prev]`)))
+	b.do("Next", chromedp.Click(chromedp.CSS(`.pager a[rel=next]`)), shown(`.pager a[rel=prev]`))
 	if loc := get(b, "location", chromedp.Location()); !strings.HasSuffix(loc, sidebar[i+1]) {
 		t.Errorf("Next from %s led to %s, want %s", here, loc, sidebar[i+1])
 	}
 	if prev := attrOf(b, chromedp.CSS(`.pager a[rel=prev]`), "href"); prev != sidebar[i] {
 		t.Errorf("Previous on %s is %s, want %s", sidebar[i+1], prev, sidebar[i])
 	}
-	b.do("hover a heading", chromedp.Navigate(server+"/wiki/getting-started/"), chromedp.WaitVisible(chromedp.CSS(`.code-block`)),
+	b.do("hover a heading", chromedp.Navigate(server+"/wiki/getting-started/"), shown(`.code-block`),
 		chromedp.ScrollIntoView(chromedp.CSS(`.code-block`)), hover(`.code-block`), screenshot(t, artifacts, "11-code-copy.png"))
 
 	// A phone: every table fits; no column is cut off or scrolled away.
@@ -283,7 +283,7 @@ func TestBrowserFurniture(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(strings.TrimPrefix(p, "/wiki/")), "index.html")); err != nil {
 			continue
 		}
-		b.do("phone "+p, chromedp.Navigate(server+p), chromedp.WaitVisible(chromedp.CSS(`article`)))
+		b.do("phone "+p, chromedp.Navigate(server+p), shown(`article`))
 		cut := get(b, "measure the tables", chromedp.Evaluate[[]string](`[...document.querySelectorAll("article table")].flatMap((table, i) =>
 			[...table.querySelectorAll("td, th")].filter(c => c.getClientRects().length).filter(c => {
 				const r = c.getBoundingClientRect();
@@ -295,7 +295,7 @@ func TestBrowserFurniture(t *testing.T) {
 	}
 	b.do("phone hook table",
 		chromedp.Navigate(server+"/wiki/hook-reference/"),
-		chromedp.WaitVisible(chromedp.CSS(`article table`)),
+		shown(`article table`),
 		chromedp.ScrollIntoView(chromedp.CSS(`article table`)),
 		screenshot(t, artifacts, "12-phone-table.png"),
 	)

@@ -42,7 +42,7 @@ func TestBrowserReading(t *testing.T) {
 	b.do("dark search results",
 		chromedp.EmulateViewport(1366, 768), colorScheme("dark"),
 		chromedp.Navigate(server+"/wiki/search/?q=config"),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit mark`)),
+		shown(`#search-results a.search-hit mark`),
 		screenshot(t, artifacts, "15-search-dark.png"),
 		colorScheme("light"),
 	)
@@ -96,16 +96,16 @@ func checkTheme(t *testing.T, b browser, server, artifacts string) {
 	b.do("a page, nothing saved, system light",
 		colorScheme("light"),
 		chromedp.Navigate(server+"/wiki/getting-started/"),
-		chromedp.WaitVisible(chromedp.CSS(`.theme-toggle`)),
+		shown(`.theme-toggle`),
 		chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("wiki-theme")`),
 		chromedp.Reload(),
-		chromedp.WaitVisible(chromedp.CSS(`.theme-toggle`)),
+		shown(`.theme-toggle`),
 		shot("13-theme-system.png"),
 	)
 	want("system light", theme("read"), "system", light, "icon-system")
 	b.do("click once", click)
 	want("first click on a light system", theme("read"), "dark", dark, "icon-moon")
-	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`.theme-toggle`)), shot("13-theme-dark.png"))
+	b.do("reload", chromedp.Reload(), shown(`.theme-toggle`), shot("13-theme-dark.png"))
 	want("dark after a reload", theme("read"), "dark", dark, "icon-moon")
 	b.do("click twice", click)
 	want("second click", theme("read"), "light", light, "icon-sun")
@@ -152,7 +152,7 @@ func checkContents(t *testing.T, b browser, server, artifacts string) {
 		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(p), "index.html")); err != nil {
 			continue
 		}
-		b.do("open "+p, chromedp.Navigate(server+"/wiki/"+p), chromedp.WaitVisible(chromedp.CSS(`.toc a`)))
+		b.do("open "+p, chromedp.Navigate(server+"/wiki/"+p), shown(`.toc a`))
 		var s contentsState
 		steps, marked := 0, map[string]bool{}
 		for y := 0; ; y += 300 {
@@ -196,13 +196,13 @@ func checkContents(t *testing.T, b browser, server, artifacts string) {
 func checkTitleLanding(t *testing.T, b browser, server string) {
 	const page = "/wiki/getting-started/"
 	under := chromedp.Evaluate[float64](`document.querySelector(".topbar").getBoundingClientRect().bottom - document.querySelector("article h1").getBoundingClientRect().top`)
-	b.do("open "+page, chromedp.Navigate(server+page), chromedp.WaitVisible(chromedp.CSS(`article h1`)))
+	b.do("open "+page, chromedp.Navigate(server+page), shown(`article h1`))
 	id := attrOf(b, chromedp.CSS(`article h1`), "id")
 	title := get(b, "read the title", chromedp.Text(chromedp.CSS(`article h1`)))
 	if id == "" {
 		t.Fatalf("%s: the h1 has no id", page)
 	}
-	b.do("open at the title", chromedp.Navigate(server+page+"#"+id), chromedp.WaitVisible(chromedp.CSS(`article h1`)), frames)
+	b.do("open at the title", chromedp.Navigate(server+page+"#"+id), shown(`article h1`), frames)
 	if scrolled := get(b, "scrolled", chromedp.Evaluate[float64](`scrollY`)); scrolled == 0 {
 		t.Errorf("%s#%s: the page did not scroll to its title (nothing to check)", page, id)
 	}
@@ -214,7 +214,7 @@ func checkTitleLanding(t *testing.T, b browser, server string) {
 	// without the title's fragment.
 	b.do("search for the title",
 		chromedp.Navigate(server+"/wiki/search/?q="+url.QueryEscape(title)),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
+		shown(`#search-results a.search-hit`),
 	)
 	hit := get(b, "find the title's hit", chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll("#search-results a.search-hit")].findIndex(a => {
 		const u = new URL(a.href); return u.pathname === %q && (u.hash === "" || u.hash === "#" + %q);
@@ -227,7 +227,7 @@ func checkTitleLanding(t *testing.T, b browser, server string) {
 	if loc := waitLocation(b, href); loc != href {
 		t.Fatalf("the search result %s: landed on %s", href, loc)
 	}
-	b.do("landed", chromedp.WaitVisible(chromedp.CSS(`article h1`)), frames)
+	b.do("landed", shown(`article h1`), frames)
 	if px := get(b, "measure", under); px > 0 {
 		t.Errorf("the search result for %q: the h1 is %.0f px under the top bar", title, px)
 	}
@@ -276,7 +276,7 @@ func checkCodeInTables(t *testing.T, b browser, server string) {
 		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(p), "index.html")); err != nil {
 			continue
 		}
-		b.do("open "+p, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(server+"/wiki/"+p), chromedp.WaitVisible(chromedp.CSS(`article`)),
+		b.do("open "+p, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(server+"/wiki/"+p), shown(`article`),
 			// Lay out every block (content-visibility skips the far ones).
 			chromedp.Evaluate[chromedp.Void](`document.querySelectorAll(".doc > *").forEach(e => e.style.contentVisibility = "visible")`))
 		checked += get(b, "count", chromedp.Evaluate[int](`document.querySelectorAll("article td code").length`))

@@ -40,7 +40,7 @@ func measureSearch(b browser, server, word string) searchCost {
 			return err
 		}),
 		chromedp.Navigate(server+"/wiki/"),
-		chromedp.WaitVisible(chromedp.CSS(`.search-form input`)),
+		shown(`.search-form input`),
 		chromedp.Evaluate[chromedp.Void](`window.searchClock = {};
 			document.querySelector(".search-form input").addEventListener("keydown", () => { searchClock.key = searchClock.key || performance.now(); }, { capture: true });
 			new MutationObserver(() => {

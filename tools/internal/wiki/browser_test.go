@@ -3,6 +3,7 @@ package wiki
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ type browser struct {
 func (b browser) do(step string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	if err := chromedp.Do(b.ctx, actions...); err != nil {
-		b.t.Fatalf("%s: %v", step, err)
+		b.t.Fatalf("%s: %v (%s)", step, err, b.state())
 	}
 }
 
@@ -46,9 +47,55 @@ func get[T any](b browser, step string, a chromedp.Action[T]) T {
 	b.t.Helper()
 	v, err := chromedp.Run(b.ctx, a)
 	if err != nil {
-		b.t.Fatalf("%s: %v", step, err)
+		b.t.Fatalf("%s: %v (%s)", step, err, b.state())
 	}
 	return v
+}
+
+// state says where the page is and what its search said, for a failure's
+// message.
+func (b browser) state() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ", search status " +
+		JSON.stringify([...document.querySelectorAll("#search-status, [data-search-status]")].map(e => e.textContent))`))
+	if err != nil {
+		return "page state unknown: " + err.Error()
+	}
+	return "at " + s
+}
+
+// shown waits until the first element sel matches is on the page with a box
+// of its own, asking the page itself every frame, for a minute at most.
+// chromedp.WaitVisible follows the DOM through its events instead, and once
+// (CI, 2026-11-27) missed the search page's results appearing and waited
+// until the test's deadline. A navigation under way (a click on a link just
+// before) destroys the page the question was asked in: it is asked again
+// in the next.
+func shown(sel string) chromedp.Action[chromedp.Void] {
+	poll := chromedp.Poll[chromedp.Void](
+		fmt.Sprintf(`(e => e !== null && e.getClientRects().length > 0)(document.querySelector(%q))`, sel),
+		chromedp.WithPollingTimeout(time.Minute))
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		for {
+			_, err := poll(ctx, tg)
+			if err == nil || ctx.Err() != nil || !navigated(err) {
+				return err
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+}
+
+// navigated says whether err is the page's context going away under a
+// navigation.
+func navigated(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context with specified id") ||
+		strings.Contains(s, "Execution context was destroyed") ||
+		strings.Contains(s, "Inspected target navigated or closed")
 }
 
 func attrOf[S chromedp.Selectable](b browser, sel S, name string) string {
@@ -172,7 +219,7 @@ func TestBrowser(t *testing.T) {
 	// Home: / leads to /wiki/.
 	b.do("load home",
 		chromedp.Navigate(server+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
+		shown(`nav#sidebar`),
 		shot("1-home-light.png"),
 	)
 	if loc := get(b, "location", chromedp.Location()); loc != server+"/wiki/" {
@@ -188,7 +235,7 @@ func TestBrowser(t *testing.T) {
 	folderHref := attrOf(b, chromedp.CSS(folderLink), "href")
 	b.do("open a folder from the sidebar",
 		chromedp.Click(chromedp.CSS(folderLink), chromedp.NodeVisible),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar .nav-folder:has(> details[open]) > a[aria-current="page"]`)),
+		shown(`nav#sidebar .nav-folder:has(> details[open]) > a[aria-current="page"]`),
 	)
 	loc, title := get(b, "location", chromedp.Location()), get(b, "title", chromedp.Title())
 	if !strings.HasSuffix(loc, folderHref) || !strings.HasPrefix(title, folder) {
@@ -199,7 +246,7 @@ func TestBrowser(t *testing.T) {
 	pageHref := attrOf(b, chromedp.CSS(inFolder), "href")
 	b.do("open a page from the sidebar",
 		chromedp.Click(chromedp.CSS(inFolder), chromedp.NodeVisible),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar li:not(.nav-folder) > a[aria-current="page"]`)),
+		shown(`nav#sidebar li:not(.nav-folder) > a[aria-current="page"]`),
 		shot("2-page-light.png"),
 	)
 	loc, title = get(b, "location", chromedp.Location()), get(b, "title", chromedp.Title())
@@ -211,7 +258,7 @@ func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "getting-started", "index.html")); err == nil {
 		b.do("getting started",
 			chromedp.Navigate(server+"/wiki/getting-started/"),
-			chromedp.WaitVisible(chromedp.CSS(`article.doc`)),
+			shown(`article.doc`),
 			fullShot(t, artifacts, "2b-getting-started-light.png"),
 		)
 	}
@@ -227,7 +274,7 @@ func TestBrowser(t *testing.T) {
 	query := strings.ToUpper(reg.Hooks[0].Name)
 	b.do("search",
 		chromedp.SendKeys(chromedp.CSS(`.search-form input`), query+kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
+		shown(`#search-results a.search-hit`),
 		shot("3-search.png"),
 	)
 	status := get(b, "read the search status", chromedp.Text(chromedp.CSS(`#search-status`)))
@@ -254,7 +301,7 @@ func TestBrowser(t *testing.T) {
 	bodyBG := chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`)
 	b.do("toggle dark mode",
 		chromedp.Navigate(server+pageHref),
-		chromedp.WaitVisible(chromedp.CSS(`.theme-toggle`)),
+		shown(`.theme-toggle`),
 		chromedp.Click(chromedp.CSS(`.theme-toggle`)),
 	)
 	theme := get(b, "read the theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || ""`))
@@ -263,7 +310,7 @@ func TestBrowser(t *testing.T) {
 	}
 	b.do("reload in dark mode",
 		chromedp.Reload(),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
+		shown(`nav#sidebar`),
 		shot("4-page-dark.png"),
 	)
 	if bg := get(b, "read the background", bodyBG); bg != dark {
@@ -271,7 +318,7 @@ func TestBrowser(t *testing.T) {
 	}
 	b.do("hook reference in dark mode",
 		chromedp.Navigate(server+"/wiki/hook-reference/"),
-		chromedp.WaitVisible(chromedp.CSS(`.hook-reference`)),
+		shown(`.hook-reference`),
 		shot("5-hooks-dark.png"),
 	)
 
@@ -280,13 +327,13 @@ func TestBrowser(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("wiki-theme")`),
 		colorScheme("dark"),
 		chromedp.Reload(),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
+		shown(`nav#sidebar`),
 	)
 	theme = get(b, "read the theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || ""`))
 	if bg := get(b, "read the background", bodyBG); theme != "" || bg != dark {
 		t.Errorf("system dark, nothing saved: theme %q, background %s; want none, %s", theme, bg, dark)
 	}
-	b.do("system light", colorScheme("light"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)))
+	b.do("system light", colorScheme("light"), chromedp.Reload(), shown(`nav#sidebar`))
 	if bg := get(b, "read the background", bodyBG); bg != light {
 		t.Errorf("system light, nothing saved: background %s, want %s", bg, light)
 	}
@@ -295,7 +342,7 @@ func TestBrowser(t *testing.T) {
 	b.do("phone",
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
 		chromedp.Navigate(server+pageHref),
-		chromedp.WaitVisible(chromedp.CSS(`.menu-toggle`)),
+		shown(`.menu-toggle`),
 		shot("6-phone.png"),
 	)
 	sideways := chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)
@@ -314,19 +361,19 @@ func TestBrowser(t *testing.T) {
 	}
 	b.do("open the phone menu",
 		chromedp.Click(chromedp.CSS(`.menu-toggle`)),
-		chromedp.WaitVisible(chromedp.CSS(`nav#sidebar`)),
+		shown(`nav#sidebar`),
 		shot("7-phone-menu.png"),
 	)
 	// Wide content (tables, code) scrolls inside its box, never the page.
 	for _, p := range []string{"/wiki/", "/wiki/hook-reference/", "/wiki/getting-started/"} {
-		b.do("phone "+p, chromedp.Navigate(server+p), chromedp.WaitVisible(chromedp.CSS(`article`)))
+		b.do("phone "+p, chromedp.Navigate(server+p), shown(`article`))
 		if get(b, "measure", sideways) {
 			t.Errorf("phone: %s scrolls sideways", p)
 		}
 	}
 	b.do("search on a phone",
 		chromedp.SendKeys(chromedp.CSS(`.search-form input`), "mod_search_docs"+kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`#search-results a.search-hit`)),
+		shown(`#search-results a.search-hit`),
 		shot("8-phone-search.png"),
 	)
 	if get(b, "measure", sideways) {

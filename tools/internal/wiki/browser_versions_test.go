@@ -29,7 +29,7 @@ func TestBrowserVersions(t *testing.T) {
 
 	open := func(page string) {
 		b.t.Helper()
-		b.do("open "+page, chromedp.Navigate(server+page), chromedp.WaitVisible(chromedp.CSS(`article`)))
+		b.do("open "+page, chromedp.Navigate(server+page), shown(`article`))
 	}
 	// choose clicks the switcher's entry whose text starts with label.
 	choose := func(label string) {
@@ -52,7 +52,7 @@ func TestBrowserVersions(t *testing.T) {
 	if v := get(b, "read the switcher", chromedp.Evaluate[string](`document.querySelector(".versions summary").textContent.trim()`)); v != "Version: v1.1.0" {
 		t.Errorf("the switcher says %q, want the version read (Version: v1.1.0)", v)
 	}
-	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), chromedp.WaitVisible(chromedp.CSS(`.versions-menu`)))
+	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), shown(`.versions-menu`))
 	for _, scheme := range []string{"dark", "light"} {
 		b.do(scheme, colorScheme(scheme))
 		audit(b, "/wiki/v1.1.0/server/configuration/ with the switcher open, "+scheme, axe)
@@ -71,7 +71,7 @@ func TestBrowserVersions(t *testing.T) {
 
 	// A page the newest version no longer has: its home.
 	open("/wiki/v1.0.0/legacy/")
-	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), chromedp.WaitVisible(chromedp.CSS(`.versions-menu`)))
+	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), shown(`.versions-menu`))
 	choose(NewestLabel)
 	if loc := waitLocation(b, server+"/wiki/"); loc != server+"/wiki/" {
 		t.Errorf("the working tree's entry on a removed page led to %s, want its home", loc)
@@ -79,7 +79,7 @@ func TestBrowserVersions(t *testing.T) {
 
 	// And back: from the newest page to a release that has it.
 	open("/wiki/clients/cursor/")
-	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), chromedp.WaitVisible(chromedp.CSS(`.versions-menu`)))
+	b.do("open the switcher", chromedp.Click(chromedp.CSS(`.versions summary`)), shown(`.versions-menu`))
 	choose("v1.1.0")
 	if loc := waitLocation(b, server+"/wiki/v1.1.0/clients/cursor/"); loc != server+"/wiki/v1.1.0/clients/cursor/" {
 		t.Errorf("v1.1.0's entry led to %s, want the same page there", loc)
