@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"path"
 	"time"
 
@@ -56,6 +57,18 @@ func (h *History) Last(p string) (c Commit, ok bool) {
 		return Commit{}, false
 	}
 	return h.commits[f.commit], true
+}
+
+// All yields every file at the head (its path relative to the
+// repository's root) with the last commit that changed it.
+func (h *History) All() iter.Seq2[string, Commit] {
+	return func(yield func(string, Commit) bool) {
+		for p, f := range h.files {
+			if f.commit >= 0 && !yield(p, h.commits[f.commit]) {
+				return
+			}
+		}
+	}
 }
 
 // Blob returns the blob of the file at p at the head.

@@ -76,7 +76,7 @@ func Releases(root, selector string) ([]Version, error) {
 			if err != nil {
 				return nil, fmt.Errorf("tag %s: %w", t.Name, err)
 			}
-			for name, c := range h.Last {
+			for name, c := range h.All() {
 				v.Updated[name] = c.Date
 			}
 		}
