@@ -291,6 +291,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		if err := b.render(ctx, res, v.tree, v.fsys, dir, plan.base(v.name), params, site); err != nil {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
+		if err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
+			return nil, fmt.Errorf("version %s: %w", v.name, err)
+		}
 		fmt.Fprintf(progress, "wiki: %s: %d docs built at %s in %s\n", v.name, len(v.tree.Docs), plan.base(v.name), time.Since(start).Round(time.Millisecond))
 	}
 	res.Versions = len(versions)
