@@ -1,16 +1,19 @@
 package gitdocs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Commit names a commit.
@@ -111,6 +114,9 @@ func (r *Repo) LastCommitsAt(commit, dir string) (*History, error) {
 }
 
 func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, error) {
+	// What the walk read is not read again until HEAD moves: it does not
+	// stay for the life of the server.
+	defer r.forget()
 	h.Head = at.String()
 	c, err := r.repo.CommitObject(at)
 	if err != nil {
@@ -136,6 +142,8 @@ func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, 
 			h.files[path.Join(dir, name)] = fileAt{blob: e.Hash, commit: -1}
 		}
 	}
+	ct := tree
+	trees := &treeReader{s: r.repo.Storer}
 	for h.assigned < len(h.files) {
 		var parent *object.Commit
 		if c.NumParents() > 0 {
@@ -149,13 +157,9 @@ func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, 
 				return nil, err
 			}
 		}
-		ct, err := subtree(c, dir)
-		if err != nil {
-			return nil, err
-		}
 		at := int32(len(h.commits))
 		h.commits = append(h.commits, Commit{ID: c.Hash.String(), Date: c.Committer.When})
-		err = changedFiles(pt, ct, dir, func(p string) {
+		err = trees.changedFiles(pt, ct, dir, func(p string) {
 			if f, ok := h.files[p]; ok && f.commit < 0 {
 				f.commit = at
 				h.files[p] = f
@@ -168,7 +172,8 @@ func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, 
 		if parent == nil {
 			break
 		}
-		c = parent
+		trees.step()
+		c, ct = parent, pt
 	}
 	return h, nil
 }
@@ -192,22 +197,53 @@ func subtree(c *object.Commit, dir string) (*object.Tree, error) {
 	return sub, nil
 }
 
+// treeReader reads the folders of the two sides of one commit's change
+// after another, walking back: the parent's folders read at one step are
+// the child's at the next, and are kept for it rather than decoded again.
+type treeReader struct {
+	s          storer.EncodedObjectStorer
+	kept, read map[plumbing.Hash]*object.Tree // the step before's parent side; this step's
+}
+
+// tree decodes the folder h, of the parent's side or of the child's.
+func (t *treeReader) tree(h plumbing.Hash, parent bool) (*object.Tree, error) {
+	if tr := t.kept[h]; !parent && tr != nil {
+		return tr, nil
+	}
+	tr, err := object.GetTree(t.s, h)
+	if err == nil && parent {
+		if t.read == nil {
+			t.read = map[plumbing.Hash]*object.Tree{}
+		}
+		t.read[h] = tr
+	}
+	return tr, err
+}
+
+// step moves to the next commit back.
+func (t *treeReader) step() { t.kept, t.read = t.read, nil }
+
 // changedFiles calls changed with every file of b (under prefix) whose
 // blob differs from a's or that a lacks; a nil tree is empty. Folders with
-// the same id on both sides are not opened.
-func changedFiles(a, b *object.Tree, prefix string, changed func(string)) error {
+// the same id on both sides are not opened. Both folders' entries are in
+// git's order, so they are walked side by side.
+func (t *treeReader) changedFiles(a, b *object.Tree, prefix string, changed func(string)) error {
 	if b == nil {
 		return nil
 	}
-	old := map[string]object.TreeEntry{}
+	var old []object.TreeEntry
 	if a != nil {
-		for _, e := range a.Entries {
-			old[e.Name] = e
-		}
+		old = a.Entries
 	}
 	for _, e := range b.Entries {
-		o, ok := old[e.Name]
-		if ok && o.Hash == e.Hash && o.Mode == e.Mode {
+		for len(old) > 0 && gitOrder(old[0], e) < 0 {
+			old = old[1:]
+		}
+		var o *object.TreeEntry
+		if len(old) > 0 && old[0].Name == e.Name {
+			o = &old[0]
+		}
+		if o != nil && o.Hash == e.Hash && o.Mode == e.Mode {
 			continue
 		}
 		p := path.Join(prefix, e.Name)
@@ -215,21 +251,44 @@ func changedFiles(a, b *object.Tree, prefix string, changed func(string)) error 
 			changed(p)
 			continue
 		}
-		bt, err := b.Tree(e.Name)
+		bt, err := t.tree(e.Hash, false)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		var at *object.Tree
-		if ok && o.Mode == filemode.Dir {
-			if at, err = a.Tree(e.Name); err != nil {
+		if o != nil && o.Mode == filemode.Dir {
+			if at, err = t.tree(o.Hash, true); err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
 		}
-		if err := changedFiles(at, bt, p, changed); err != nil {
+		if err := t.changedFiles(at, bt, p, changed); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gitOrder compares two entries of a folder as git sorts them: by name,
+// a folder's name as if it ended in a slash.
+func gitOrder(x, y object.TreeEntry) int {
+	xn, yn := x.Name, y.Name
+	n := min(len(xn), len(yn))
+	if c := strings.Compare(xn[:n], yn[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(nameEnd(x, n), nameEnd(y, n))
+}
+
+// nameEnd is the byte of e's name at i, as git compares it: past the end,
+// a slash for a folder and nothing (0) for a file.
+func nameEnd(e object.TreeEntry, i int) int {
+	switch {
+	case i < len(e.Name):
+		return int(e.Name[i])
+	case e.Mode == filemode.Dir:
+		return '/'
+	}
+	return 0
 }
 
 // Head returns the id of the commit HEAD names, "" before the first

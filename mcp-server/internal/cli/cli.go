@@ -154,12 +154,15 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		m = metrics.New(cfg.Version)
 		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
 	}
-	corp := corpus.New(corpusCfg)
 	// Answers tell each doc's last commit when the data root is a git
 	// repository; when it is not, they say nothing of it, and no error.
+	var corp *corpus.Corpus
+	historyRead := make(chan struct{}) // the walk of the history for it, at start
 	switch git, err := gitdocs.Open(cfg.DataRoot); {
 	case err == nil:
+		defer git.Close() // after the serving below has stopped
 		opts.Git = git
+		corpusCfg.StartupWork = append(corpusCfg.StartupWork, historyRead)
 		if cfg.Versions != nil {
 			vc := *cfg.Versions
 			vc.Repo, vc.Logger = git, log
@@ -173,18 +176,19 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 				}
 			}
 			opts.Releases = versions.New(vc)
+			corpusCfg.StartupWork = append(corpusCfg.StartupWork, opts.Releases.Loaded())
 		}
 	case !errors.Is(err, gitdocs.ErrNotRepository):
 		log.Warn("answers will not tell the docs' last commits", "err", err)
 	}
+	corp = corpus.New(corpusCfg)
 	srv := mcpserver.New(opts, corp)
 	if opts.Git != nil {
-		read := make(chan struct{})
 		go func() {
-			defer close(read)
+			defer close(historyRead)
 			srv.ReadHistory()
 		}()
-		defer func() { <-read }()
+		defer func() { <-historyRead }()
 	}
 
 	// The corpus loads the docs and follows them on disk while the server

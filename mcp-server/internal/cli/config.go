@@ -467,9 +467,11 @@ func versionsConfig(text, root, docsPath, registry string, maxDocBytes int64) (*
 	if err != nil {
 		return nil, usagef("--versions: %v", err)
 	}
-	if _, err := gitdocs.Open(root); err != nil {
+	repo, err := gitdocs.Open(root)
+	if err != nil {
 		return nil, usagef("--versions %s: the data root %s must be a git repository: %v", text, root, err)
 	}
+	repo.Close()
 	rel := func(p string) string {
 		r, err := filepath.Rel(root, p)
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {

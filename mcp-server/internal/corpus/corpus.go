@@ -60,6 +60,12 @@ type Config struct {
 	// it (nil for the first), so that no request has to build it.
 	Derive []func(prev, next *docs.Snapshot)
 
+	// StartupWork is more work of the start-up than the load and the
+	// index, each closed when done (the releases' first load, which
+	// shares the docs loaded): the memory settles once it is done too, so
+	// that its scratch goes back to the system with theirs.
+	StartupWork []<-chan struct{}
+
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
 	CacheFile string
@@ -238,7 +244,7 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	// leaves before then (a short stdio session) still leaves the cache
 	// of what was loaded, once its index is built: each doc in it is
 	// checked against the disk at the next start anyway.
-	for _, done := range []<-chan struct{}{indexed, rescanned, c.startupHeld} {
+	for _, done := range append([]<-chan struct{}{indexed, rescanned, c.startupHeld}, c.cfg.StartupWork...) {
 		if done == nil {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -54,15 +55,22 @@ func (s *Server) hooksIn(ctx context.Context, version string) (*registry.Registr
 	if version == "" || version == WorkingTree {
 		return s.hooks()
 	}
-	text, err := s.registryText(ctx, version)
+	rel, err := s.release(ctx, version)
 	if err != nil {
 		return nil, err
 	}
-	reg, problems := registry.Check([]byte(text))
-	if len(problems) > 0 {
-		return reg, invalidRegistryError(version+":"+s.rel(s.registryPath()), problems)
+	if rel.Registry == nil {
+		return nil, s.noRegistry(rel)
 	}
-	return reg, nil
+	check, _ := s.hookCache.releases.LoadOrStore(rel, sync.OnceValue(func() checkedRegistry {
+		reg, problems := registry.Check(rel.Registry)
+		return checkedRegistry{reg, problems}
+	}))
+	c := check.(func() checkedRegistry)()
+	if len(c.problems) > 0 {
+		return c.reg, invalidRegistryError(rel.Name+":"+s.rel(s.registryPath()), c.problems)
+	}
+	return c.reg, nil
 }
 
 func hookText(h *registry.Hook) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // HookRegistryInput are the arguments of mod_hook_registry.
@@ -57,7 +59,12 @@ func (s *Server) registryText(ctx context.Context, version string) (string, erro
 		return "", err
 	}
 	if rel.Registry == nil {
-		return "", fmt.Errorf("%w: release %s has no %s", errUnavailable, rel.Name, s.rel(s.registryPath()))
+		return "", s.noRegistry(rel)
 	}
 	return string(rel.Registry), nil
+}
+
+// noRegistry is the error of a release without a hook registry.
+func (s *Server) noRegistry(rel *versions.Release) error {
+	return fmt.Errorf("%w: release %s has no %s", errUnavailable, rel.Name, s.rel(s.registryPath()))
 }

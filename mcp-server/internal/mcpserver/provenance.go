@@ -24,14 +24,6 @@ type Provenance struct {
 	Uncommitted bool   `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
 }
 
-// DocProvenance is one doc's provenance in a search answer.
-type DocProvenance struct {
-	Path        string `json:"path" jsonschema:"Doc path relative to docs/."`
-	Commit      string `json:"commit,omitempty" jsonschema:"Short id of the last commit that changed the doc."`
-	Date        string `json:"date,omitempty" jsonschema:"That commit's date (RFC 3339)."`
-	Uncommitted bool   `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
-}
-
 // history keeps the last commit of every doc at HEAD (gitdocs.LastCommits),
 // made once per HEAD: an answer asks git where HEAD is (two small files
 // read) and walks the history again only when HEAD moved, so an answer

@@ -29,13 +29,14 @@ import (
 //
 // A doc is live in a segment when it is the snapshot's doc at its path
 // (the same *docs.Doc), whatever the older index said of it: package
-// versions gives a release the doc of the working tree or of an older
+// versions gives a release the doc of the working tree or of a newer
 // release whose blob it has, so a release that has the working tree's
-// text of a doc changed since an older release finds it live again in the
+// text of a doc changed in a release between finds it live again in the
 // working tree's segment. Stacked on the working tree, ten releases that
 // each change 1% of the docs then cost the working tree's index and a
-// layer of the docs that differ from it (9% of them), indexed once by the
-// oldest; a release with the working tree's docs has its index as it is.
+// layer of the docs that differ from it (9% of them), each indexed once by
+// the newest release that has it; a release with the working tree's docs
+// has its index as it is.
 // Two bounds keep the layers few as releases pile up: a segment whose
 // live docs are less than a quarter of its text is not taken over (its
 // live docs are indexed again in the new layer: while the older release

@@ -4,14 +4,15 @@
 // in step with the tags as they are made and deleted.
 //
 // Releases share what did not change: a doc whose blob is the same at the
-// same path as in an older release loaded already is that release's
-// *docs.Doc, so its text is held once, and its index is stacked on the
-// older release's (search.BuildStacked): the segments of the docs shared
-// are that release's, and only the docs new to the release are indexed
-// (releases are loaded oldest first, each indexed after the one before
-// it). The oldest release shares so with the working tree, when the
-// server gives it (Config.WorkingTree): a release then costs, beside the
-// working tree, about the docs whose text differs from it.
+// same path as in the working tree or a newer release loaded already is
+// that doc (*docs.Doc), so its text is held once, and a release's index is
+// stacked on the one loaded before it (search.BuildStacked): the segments
+// of the docs shared are that one's, and only the docs new to the release
+// are indexed. Releases are loaded newest first, the newest stacked on the
+// working tree (when the server gives it, Config.WorkingTree), each older
+// one on the one after it: the newest, which clients ask for most
+// (latest), is served first, and the releases cost, beside the working
+// tree, about the docs whose text differs from it.
 package versions
 
 import (
@@ -52,7 +53,7 @@ type Config struct {
 	// doc of a release whose blob is the working tree's file at the same
 	// path is the working tree's doc, and indexed there, so that the
 	// releases cost, beside the working tree, about the docs that differ
-	// from it. Without it, the oldest release is loaded and indexed whole.
+	// from it. Without it, the newest release is loaded and indexed whole.
 	WorkingTree func(ctx context.Context) *docs.Snapshot
 }
 
@@ -90,6 +91,7 @@ type Set struct {
 
 	mu       sync.Mutex
 	releases []*Release
+	changed  chan struct{} // closed when releases change
 	once     sync.Once
 }
 
@@ -101,7 +103,7 @@ func New(cfg Config) *Set {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Set{cfg: cfg, loaded: make(chan struct{})}
+	return &Set{cfg: cfg, loaded: make(chan struct{}), changed: make(chan struct{})}
 }
 
 // Run loads the selected releases, then reads the tags every poll interval
@@ -124,7 +126,10 @@ func (s *Set) Run(ctx context.Context) {
 	}
 }
 
-// Refresh brings the releases in step with the tags once.
+// Refresh brings the releases in step with the tags once. Releases are
+// loaded newest first, so that the newest, which a client asks for most
+// (latest), is served first: it shares with the working tree, each older
+// one with the one after it. Each is served as soon as it is loaded.
 func (s *Set) Refresh(ctx context.Context) error {
 	vs, err := s.cfg.Repo.Versions(s.cfg.Selector)
 	if err != nil {
@@ -136,38 +141,63 @@ func (s *Set) Refresh(ctx context.Context) error {
 		have[r.Version] = r
 	}
 	s.mu.Unlock()
-	toLoad := slices.ContainsFunc(vs, func(v gitdocs.Version) bool { return have[v] == nil })
-	if len(have) == len(vs) && !toLoad {
+	missing := 0
+	for _, v := range vs {
+		if have[v] == nil {
+			missing++
+		}
+	}
+	if len(have) == len(vs) && missing == 0 {
 		return nil
 	}
-	next := make([]*Release, len(vs))
-	// Oldest first, so that each release shares with the ones before it,
-	// and the oldest with the working tree.
+	// Newest first; the releases still served stay, those whose tag is
+	// gone go.
+	var next []*Release
+	for _, v := range vs {
+		if r := have[v]; r != nil {
+			next = append(next, r)
+		}
+	}
+	s.publish(next)
 	byKey := map[string]*docs.Doc{}
 	var prev *docs.Snapshot
-	if s.cfg.WorkingTree != nil && toLoad { // a tag deleted loads nothing
+	if s.cfg.WorkingTree != nil && missing > 0 { // a tag deleted loads nothing
 		if wt := s.cfg.WorkingTree(ctx); wt != nil {
 			byBlob(wt, byKey)
 			prev = wt
 		}
 	}
-	for i := len(vs) - 1; i >= 0; i-- {
-		r := have[vs[i]]
+	// What go-git read of the trees and blobs is not read again.
+	defer s.cfg.Repo.Forget()
+	for _, v := range vs {
+		r := have[v]
 		if r == nil {
 			began := time.Now()
-			if r, err = s.load(ctx, vs[i], byKey, prev); err != nil {
-				return fmt.Errorf("release %s: %w", vs[i].Name, err)
+			if r, err = s.load(ctx, v, byKey, prev); err != nil {
+				return fmt.Errorf("release %s: %w", v.Name, err)
 			}
 			s.cfg.Logger.Info("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(began))
-		} else {
-			s.index(r, byKey)
+			missing--
+			next = append(next, r)
+			slices.SortFunc(next, func(a, b *Release) int {
+				return slices.Index(vs, a.Version) - slices.Index(vs, b.Version)
+			})
+			s.publish(next)
+		} else if missing > 0 {
+			s.index(r, byKey) // an older release is still to load: it may share with this one
 		}
-		next[i], prev = r, r.Docs
+		prev = r.Docs
 	}
-	s.mu.Lock()
-	s.releases = next
-	s.mu.Unlock()
 	return nil
+}
+
+// publish serves rs, newest first, and wakes those waiting for a release.
+func (s *Set) publish(rs []*Release) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releases = slices.Clone(rs)
+	close(s.changed)
+	s.changed = make(chan struct{})
 }
 
 // key names a doc by path and blob, to share it between releases.
@@ -302,26 +332,39 @@ func (e *UnknownError) Error() string {
 		e.Name, strings.Join(e.Known, ", "), Latest)
 }
 
-// Get returns the release name names (a tag, or Latest), waiting for the
-// first load if it is not over.
+// Get returns the release name names (a tag, or Latest), waiting while
+// the first load has not loaded it yet.
 func (s *Set) Get(ctx context.Context, name string) (*Release, error) {
-	select {
-	case <-s.loaded:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	rs := s.List()
-	if name == Latest && len(rs) > 0 {
-		return rs[0], nil
-	}
-	for _, r := range rs {
-		if r.Name == name {
-			return r, nil
+	for {
+		// Whether the first load is over, then what it served: every
+		// release it loaded is served by the time it is over.
+		var over bool
+		select {
+		case <-s.loaded:
+			over = true
+		default:
+		}
+		s.mu.Lock()
+		rs, changed := s.releases, s.changed
+		s.mu.Unlock()
+		if name == Latest && len(rs) > 0 {
+			return rs[0], nil // loaded first
+		}
+		if i := slices.IndexFunc(rs, func(r *Release) bool { return r.Name == name }); i >= 0 {
+			return rs[i], nil
+		}
+		if over {
+			known := make([]string, len(rs))
+			for i, r := range rs {
+				known[i] = r.Name
+			}
+			return nil, &UnknownError{Name: name, Known: known}
+		}
+		select {
+		case <-changed:
+		case <-s.loaded:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
-	known := make([]string, len(rs))
-	for i, r := range rs {
-		known[i] = r.Name
-	}
-	return nil, &UnknownError{Name: name, Known: known}
 }
