@@ -46,10 +46,15 @@ func (s *Server) release(ctx context.Context, version string) (*versions.Release
 // commit up to it that changed the doc.
 func (s *Server) releaseProvenance(rel *versions.Release, d *docs.Doc) *Provenance {
 	p := &Provenance{Version: rel.Name}
-	h, err := rel.History()
-	if err != nil {
-		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
-		return p
+	// A release tagged at HEAD (the working tree just released) has HEAD's
+	// history, walked already: no second walk of the same commits.
+	h := s.history()
+	if h == nil || h.Head != rel.Commit {
+		var err error
+		if h, err = rel.History(); err != nil {
+			s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
+			return p
+		}
 	}
 	if c, ok := h.Last(path.Join(s.hist.docsDir, d.Path)); ok {
 		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)

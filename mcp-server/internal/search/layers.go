@@ -92,9 +92,11 @@ func stack(snap *docs.Snapshot, prev *Index, segBytes int64) (*Index, error) {
 			if live == 0 || 4*liveBytes < p.seg.corpus {
 				continue // gone, or mostly gone: its live docs are indexed anew
 			}
+			i := 0
 			for d, doc := range q.seg.docs {
+				i = seek(all, i, doc.Path)
 				if !q.isDead(d) {
-					covered[snap.From(doc.Path)] = true
+					covered[i] = true
 				}
 			}
 			kept = append(kept, q)
@@ -196,8 +198,9 @@ func (ix *Index) layered() []layer {
 func takeOver(sg *segment, snap *docs.Snapshot, covered []bool) (q part, live int, liveBytes int64) {
 	q.seg = sg
 	all := snap.Docs()
+	i := 0
 	for d, doc := range sg.docs {
-		if i := snap.From(doc.Path); i < len(all) && all[i] == doc && !covered[i] {
+		if i = seek(all, i, doc.Path); i < len(all) && all[i] == doc && !covered[i] {
 			live++
 			liveBytes += doc.Size
 			continue
@@ -208,6 +211,22 @@ func takeOver(sg *segment, snap *docs.Snapshot, covered []bool) (q part, live in
 		q.dead[d/64] |= 1 << (d % 64)
 	}
 	return q, live, liveBytes
+}
+
+// seek is the index in all (a snapshot's docs, in path order) of the first
+// doc whose path is not before p, as Snapshot.From finds it, for paths
+// asked in path order: from is the answer for the path asked before. A
+// segment's docs are mostly the snapshot's next ones: the next few docs are
+// tried before the rest is searched.
+func seek(all []*docs.Doc, from int, p string) int {
+	for range 4 {
+		if from >= len(all) || all[from].Path >= p {
+			return from
+		}
+		from++
+	}
+	i, _ := slices.BinarySearchFunc(all[from:], p, func(d *docs.Doc, p string) int { return strings.Compare(d.Path, p) })
+	return from + i
 }
 
 func (p part) deadCount() int {

@@ -283,9 +283,15 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	// the walk of the load rather than one more (see index): listing a
 	// tree from git is most of what a release that shares most of its
 	// docs costs to load.
+	// Both in path order, side by side.
+	slices.SortFunc(blobs, func(a, b blobAt) int { return strings.Compare(a.path, b.path) })
+	ds := r.Docs.Docs()
 	for _, b := range blobs {
-		if d, ok := r.Docs.Lookup(b.path); ok {
-			byKey[key(b.path, b.id)] = d
+		for len(ds) > 0 && ds[0].Path < b.path {
+			ds = ds[1:]
+		}
+		if len(ds) > 0 && ds[0].Path == b.path {
+			byKey[key(b.path, b.id)] = ds[0]
 		}
 	}
 	search.BuildStacked(r.Docs, prev)
