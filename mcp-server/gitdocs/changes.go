@@ -97,7 +97,7 @@ func Changes(from, to fs.FS) (*Diff, error) {
 			d.Removed = append(d.Removed, p)
 			continue
 		}
-		if idA != "" && idA == idB {
+		if idA != (BlobID{}) && idA == idB {
 			continue
 		}
 		name := path.Join(docsDir, p)
@@ -115,7 +115,7 @@ func Changes(from, to fs.FS) (*Diff, error) {
 	return d, nil
 }
 
-// docFiles lists docs/**/*.md of a tree with their BlobIDs ("" when the
+// docFiles lists docs/**/*.md of a tree with their BlobIDs (zero when the
 // tree does not know them). A tree without docs/ has none.
 func docFiles(fsys fs.FS) (map[string]BlobID, error) {
 	out := map[string]BlobID{}
@@ -137,7 +137,7 @@ func docFiles(fsys fs.FS) (map[string]BlobID, error) {
 		}
 		var id BlobID
 		if e, ok := d.(dirEntry); ok { // a tag's tree knows it without a read
-			id = BlobID(e.e.Hash.String())
+			id = BlobID(e.e.Hash)
 		}
 		out[strings.TrimPrefix(p, docsDir+"/")] = id
 		return nil
@@ -153,14 +153,14 @@ func readPair(from, to fs.FS, name string, idA, idB BlobID) (a, b []byte, same b
 		if err != nil {
 			return nil, false, err
 		}
-		return data, other != "" && BlobIDOf(data) == other, nil
+		return data, other != BlobID{} && BlobIDOf(data) == other, nil
 	}
-	if idA == "" {
+	if idA == (BlobID{}) {
 		if a, same, err = read(from, idB); err != nil || same {
 			return nil, nil, same, err
 		}
 	}
-	if idB == "" {
+	if idB == (BlobID{}) {
 		if b, same, err = read(to, idA); err != nil || same {
 			return nil, nil, same, err
 		}

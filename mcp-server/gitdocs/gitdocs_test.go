@@ -179,7 +179,7 @@ func TestFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id, _ := info.Sys().(gitdocs.BlobID); id != gitdocs.BlobIDOf(text) || id != gitdocs.BlobID(r.Git("rev-parse", "v1.0.0:docs/guide.md")) {
+	if id, _ := info.Sys().(gitdocs.BlobID); id != gitdocs.BlobIDOf(text) || id.String() != r.Git("rev-parse", "v1.0.0:docs/guide.md") {
 		t.Errorf("Sys() = %v, want the blob id %s", info.Sys(), r.Git("rev-parse", "v1.0.0:docs/guide.md"))
 	}
 	if !info.ModTime().Equal(vs[0].Date) {

@@ -78,9 +78,9 @@ func (h *History) All() iter.Seq2[string, Commit] {
 func (h *History) Blob(p string) (BlobID, bool) {
 	f, ok := h.files[p]
 	if !ok {
-		return "", false
+		return BlobID{}, false
 	}
-	return BlobID(f.blob.String()), true
+	return BlobID(f.blob), true
 }
 
 // LastCommits walks the history once, from HEAD along first parents,

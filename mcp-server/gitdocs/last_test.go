@@ -49,7 +49,7 @@ func TestLastCommits(t *testing.T) {
 		t.Errorf("last commits, git log (-) vs LastCommits (+):\n%s", diff)
 	}
 	for p := range want {
-		if id, _ := h.Blob(p); id != gitdocs.BlobID(r.Git("rev-parse", "HEAD:"+p)) {
+		if id, _ := h.Blob(p); id.String() != r.Git("rev-parse", "HEAD:"+p) {
 			t.Errorf("blob of %s = %s, want HEAD's", p, id)
 		}
 	}

@@ -2,6 +2,7 @@ package gitdocs
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -15,15 +16,19 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// BlobID is the hex id of a file's git blob: two files with the same
-// BlobID hold the same bytes. The fs.FileInfo of a file of a tag's tree
-// gives it as Sys().
-type BlobID string
+// BlobID is the id of a file's git blob: two files with the same BlobID
+// hold the same bytes. The fs.FileInfo of a file of a tag's tree gives it
+// as Sys(). It is 20 bytes, not hex: a release's load names 40,000 files
+// by it, and hex strings were a quarter of what the load allocated.
+type BlobID [20]byte
+
+// String is the id in hex, as git writes it.
+func (id BlobID) String() string { return hex.EncodeToString(id[:]) }
 
 // BlobIDOf is the BlobID git gives a file holding data, so that a file on
 // disk can be matched with a tag's blob without reading the blob.
 func BlobIDOf(data []byte) BlobID {
-	return BlobID(plumbing.ComputeHash(plumbing.BlobObject, data).String())
+	return BlobID(plumbing.ComputeHash(plumbing.BlobObject, data))
 }
 
 // treeFS is a commit's tree as an fs.FS. Every look-up takes the repo's
@@ -116,7 +121,7 @@ func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
 
 // info describes an entry; a blob's size is read from the object header.
 func (t *treeFS) info(e object.TreeEntry) (fileInfo, error) {
-	fi := fileInfo{name: e.Name, mode: e.Mode, mod: t.mod, id: BlobID(e.Hash.String())}
+	fi := fileInfo{name: e.Name, mode: e.Mode, mod: t.mod, id: BlobID(e.Hash)}
 	if e.Mode.IsFile() {
 		size, err := t.repo.repo.Storer.EncodedObjectSize(e.Hash) // the header's, not the blob read whole
 		if err != nil {
@@ -299,7 +304,7 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 func BlobOf(e fs.DirEntry) (id BlobID, ok bool) {
 	d, ok := e.(dirEntry)
 	if !ok || d.e.Mode == filemode.Dir {
-		return "", false
+		return BlobID{}, false
 	}
-	return BlobID(d.e.Hash.String()), true
+	return BlobID(d.e.Hash), true
 }

@@ -159,11 +159,11 @@ func (s *Set) Refresh(ctx context.Context) error {
 		}
 	}
 	s.publish(next)
-	byKey := map[string]*docs.Doc{}
+	known := byKey{}
 	var prev *docs.Snapshot
 	if s.cfg.WorkingTree != nil && missing > 0 { // a tag deleted loads nothing
 		if wt := s.cfg.WorkingTree(ctx); wt != nil {
-			byBlob(wt, byKey)
+			byBlob(wt, known)
 			prev = wt
 		}
 	}
@@ -173,7 +173,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 		r := have[v]
 		if r == nil {
 			began := time.Now()
-			if r, err = s.load(ctx, v, byKey, prev); err != nil {
+			if r, err = s.load(ctx, v, known, prev); err != nil {
 				return fmt.Errorf("release %s: %w", v.Name, err)
 			}
 			s.cfg.Logger.Info("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(began))
@@ -184,7 +184,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 			})
 			s.publish(next)
 		} else if missing > 0 {
-			s.index(r, byKey) // an older release is still to load: it may share with this one
+			s.index(r, known) // an older release is still to load: it may share with this one
 		}
 		prev = r.Docs
 	}
@@ -201,30 +201,36 @@ func (s *Set) publish(rs []*Release) {
 }
 
 // key names a doc by path and blob, to share it between releases.
-func key(p string, id gitdocs.BlobID) string { return string(id) + "\x00" + p }
+type key struct {
+	path string
+	id   gitdocs.BlobID
+}
+
+// byKey are the docs loaded so far, by key.
+type byKey map[key]*docs.Doc
 
 // byBlob records the docs of the working tree by key, their blob ids
 // those git gives their files: the text, or the text after a byte order
 // mark when the file is longer than the text by the mark's three bytes
 // (loading drops it). Hashing 37 MB of text is about 0.1 s of a core, paid
 // when a release is loaded.
-func byBlob(wt *docs.Snapshot, byKey map[string]*docs.Doc) {
+func byBlob(wt *docs.Snapshot, known byKey) {
 	const bom = "\ufeff"
 	buf := []byte(bom)
 	for _, d := range wt.Docs() {
 		buf = d.AppendText(buf[:len(bom)])
 		switch n := int64(len(buf) - len(bom)); d.Size {
 		case n:
-			byKey[key(d.Path, gitdocs.BlobIDOf(buf[len(bom):]))] = d
+			known[key{d.Path, gitdocs.BlobIDOf(buf[len(bom):])}] = d
 		case n + int64(len(bom)):
-			byKey[key(d.Path, gitdocs.BlobIDOf(buf))] = d
+			known[key{d.Path, gitdocs.BlobIDOf(buf)}] = d
 		}
 	}
 }
 
 // index records the docs of r, loaded by an earlier Refresh, by key, for
 // the releases loaded after it.
-func (s *Set) index(r *Release, byKey map[string]*docs.Doc) {
+func (s *Set) index(r *Release, known byKey) {
 	tree, err := r.Tree()
 	if err != nil {
 		return
@@ -239,14 +245,14 @@ func (s *Set) index(r *Release, byKey map[string]*docs.Doc) {
 		}
 		if id, ok := gitdocs.BlobOf(e); ok {
 			if d, ok := r.Docs.Lookup(p); ok {
-				byKey[key(p, id)] = d
+				known[key{p, id}] = d
 			}
 		}
 		return nil
 	})
 }
 
-func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*docs.Doc, prev *docs.Snapshot) (*Release, error) {
+func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *docs.Snapshot) (*Release, error) {
 	tree, err := s.cfg.Repo.FS(v)
 	if err != nil {
 		return nil, err
@@ -262,18 +268,17 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	if err != nil {
 		return nil, err
 	}
-	type blobAt struct {
-		path string
-		id   gitdocs.BlobID
+	var blobs []key // about as many as the release loaded before it has docs
+	if prev != nil {
+		blobs = make([]key, 0, len(prev.Docs()))
 	}
-	var blobs []blobAt
 	shared := func(p string, e fs.DirEntry) *docs.Doc {
 		id, ok := gitdocs.BlobOf(e)
 		if !ok {
 			return nil
 		}
-		blobs = append(blobs, blobAt{p, id})
-		return byKey[key(p, id)]
+		blobs = append(blobs, key{p, id})
+		return known[key{p, id}]
 	}
 	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name)}
 	if r.Docs, err = docs.LoadFS(ctx, sub, opts, shared); err != nil {
@@ -282,16 +287,15 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, byKey map[string]*doc
 	// The release's docs by key, for the releases loaded after it, from
 	// the walk of the load rather than one more (see index): listing a
 	// tree from git is most of what a release that shares most of its
-	// docs costs to load.
-	// Both in path order, side by side.
-	slices.SortFunc(blobs, func(a, b blobAt) int { return strings.Compare(a.path, b.path) })
+	// docs costs to load. Both in path order, side by side.
+	slices.SortFunc(blobs, func(a, b key) int { return strings.Compare(a.path, b.path) })
 	ds := r.Docs.Docs()
 	for _, b := range blobs {
 		for len(ds) > 0 && ds[0].Path < b.path {
 			ds = ds[1:]
 		}
 		if len(ds) > 0 && ds[0].Path == b.path {
-			byKey[key(b.path, b.id)] = ds[0]
+			known[b] = ds[0]
 		}
 	}
 	search.BuildStacked(r.Docs, prev)
