@@ -219,11 +219,11 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		linked *docs.Doc // the doc of the last link in out.Links
 		wiki   = s.wikiURL(ctx)
 		n      int // matches on the page
-		hist   *gitdocs.History
+		hist   *gitdocs.History // the last commits of the version searched
 	)
 	switch {
 	case rel != nil:
-		out.Version = rel.Name
+		out.Version, hist = rel.Name, s.releaseHistory(rel)
 	default:
 		if hist = s.history(); hist != nil {
 			out.Version = WorkingTree
@@ -281,7 +281,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 			d := DocMatches{Path: m.Doc.Path}
 			var p *Provenance
 			if rel != nil {
-				p = s.releaseProvenance(rel, m.Doc)
+				p = s.releaseProvenance(rel, hist, m.Doc)
 			} else if hist != nil {
 				p = s.provenance(hist, m.Doc, m.Doc.Text())
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
@@ -42,19 +43,28 @@ func (s *Server) release(ctx context.Context, version string) (*versions.Release
 	return rel, err
 }
 
+// releaseHistory is the last commit of each doc of rel, nil when it cannot
+// be read (logged: the answer goes without commits). A release tagged at
+// HEAD (the working tree just released) has HEAD's history, walked
+// already: no second walk of the same commits.
+func (s *Server) releaseHistory(rel *versions.Release) *gitdocs.History {
+	if h := s.history(); h != nil && h.Head == rel.Commit {
+		return h
+	}
+	h, err := rel.History()
+	if err != nil {
+		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
+		return nil
+	}
+	return h
+}
+
 // releaseProvenance is a release's doc's provenance: the tag, and the last
-// commit up to it that changed the doc.
-func (s *Server) releaseProvenance(rel *versions.Release, d *docs.Doc) *Provenance {
+// commit up to it that changed the doc (h: releaseHistory's).
+func (s *Server) releaseProvenance(rel *versions.Release, h *gitdocs.History, d *docs.Doc) *Provenance {
 	p := &Provenance{Version: rel.Name}
-	// A release tagged at HEAD (the working tree just released) has HEAD's
-	// history, walked already: no second walk of the same commits.
-	h := s.history()
-	if h == nil || h.Head != rel.Commit {
-		var err error
-		if h, err = rel.History(); err != nil {
-			s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
-			return p
-		}
+	if h == nil {
+		return p
 	}
 	if c, ok := h.Last(path.Join(s.hist.docsDir, d.Path)); ok {
 		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
@@ -63,10 +73,10 @@ func (s *Server) releaseProvenance(rel *versions.Release, d *docs.Doc) *Provenan
 }
 
 // provenanceIn is a doc's provenance in the version read: rel's, or the
-// working tree's (h, nil outside a repository).
+// working tree's (nil outside a repository).
 func (s *Server) provenanceIn(rel *versions.Release, d *docs.Doc, text string) *Provenance {
 	if rel != nil {
-		return s.releaseProvenance(rel, d)
+		return s.releaseProvenance(rel, s.releaseHistory(rel), d)
 	}
 	h := s.history()
 	if h == nil {
@@ -125,7 +135,7 @@ func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceReque
 		text = strings.Join(docs.SplitLines(text)[sec.Line-1:sec.EndLine], "\n") + "\n"
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text,
-		Meta: map[string]any{"provenance": s.releaseProvenance(rel, d)}}}, nil
+		Meta: map[string]any{"provenance": s.releaseProvenance(rel, s.releaseHistory(rel), d)}}}, nil
 }
 
 // completeVersion completes the version argument: latest and the

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -117,7 +118,14 @@ func (s *Set) Run(ctx context.Context) {
 		if err := s.Refresh(ctx); err != nil && ctx.Err() == nil {
 			s.cfg.Logger.Warn("versions: cannot read the release tags", "err", err)
 		}
-		s.once.Do(func() { close(s.loaded) })
+		s.once.Do(func() {
+			// The first load is over once the releases' indexes are built
+			// too: the memory settles after it (corpus.Config.StartupWork).
+			for _, r := range s.List() {
+				_ = search.Await(ctx, r.Docs)
+			}
+			close(s.loaded)
+		})
 		select {
 		case <-ctx.Done():
 			return
@@ -163,6 +171,11 @@ func (s *Set) Refresh(ctx context.Context) error {
 	var prev *docs.Snapshot
 	if s.cfg.WorkingTree != nil && missing > 0 { // a tag deleted loads nothing
 		if wt := s.cfg.WorkingTree(ctx); wt != nil {
+			// The working tree's index first, on every core: its first
+			// answers wait for it, and the releases are stacked on it.
+			if err := search.Await(ctx, wt); err != nil {
+				return err
+			}
 			byBlob(wt, known)
 			prev = wt
 		}
@@ -212,18 +225,35 @@ type byKey map[key]*docs.Doc
 // byBlob records the docs of the working tree by key, their blob ids
 // those git gives their files: the text, or the text after a byte order
 // mark when the file is longer than the text by the mark's three bytes
-// (loading drops it). Hashing 37 MB of text is about 0.1 s of a core, paid
-// when a release is loaded.
+// (loading drops it). Decompressing and hashing 37 MB of text is about
+// 0.25 s of a core, spread over every core: the newest release waits for
+// it.
 func byBlob(wt *docs.Snapshot, known byKey) {
 	const bom = "\ufeff"
-	buf := []byte(bom)
-	for _, d := range wt.Docs() {
-		buf = d.AppendText(buf[:len(bom)])
-		switch n := int64(len(buf) - len(bom)); d.Size {
-		case n:
-			known[key{d.Path, gitdocs.BlobIDOf(buf[len(bom):])}] = d
-		case n + int64(len(bom)):
-			known[key{d.Path, gitdocs.BlobIDOf(buf)}] = d
+	all := wt.Docs()
+	ids := make([]gitdocs.BlobID, len(all))
+	ok := make([]bool, len(all))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			buf := []byte(bom)
+			for i := w; i < len(all); i += workers {
+				d := all[i]
+				buf = d.AppendText(buf[:len(bom)])
+				switch n := int64(len(buf) - len(bom)); d.Size {
+				case n:
+					ids[i], ok[i] = gitdocs.BlobIDOf(buf[len(bom):]), true
+				case n + int64(len(bom)):
+					ids[i], ok[i] = gitdocs.BlobIDOf(buf), true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, d := range all {
+		if ok[i] {
+			known[key{d.Path, ids[i]}] = d
 		}
 	}
 }
@@ -281,7 +311,7 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 		return known[key{p, id}]
 	}
 	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name)}
-	if r.Docs, err = docs.LoadFS(ctx, sub, opts, shared); err != nil {
+	if r.Docs, err = docs.LoadFS(ctx, sub, opts, prev, shared); err != nil {
 		return nil, err
 	}
 	// The release's docs by key, for the releases loaded after it, from
@@ -315,7 +345,8 @@ func readOptional(fsys fs.FS, name string) ([]byte, error) {
 	return b, err
 }
 
-// Loaded is closed once the releases were first loaded (or failed to).
+// Loaded is closed once the releases were first loaded and indexed (or
+// failed to load).
 func (s *Set) Loaded() <-chan struct{} { return s.loaded }
 
 // Selector is the text of the selector of the tags served.
