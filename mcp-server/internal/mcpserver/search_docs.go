@@ -218,7 +218,7 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	var (
 		linked *docs.Doc // the doc of the last link in out.Links
 		wiki   = s.wikiURL(ctx)
-		n      int // matches on the page
+		n      int              // matches on the page
 		hist   *gitdocs.History // the last commits of the version searched
 	)
 	switch {
