@@ -69,3 +69,55 @@ func TestLastCommitsNoCommit(t *testing.T) {
 		t.Errorf("LastCommits of an empty repository = %+v, %v", h, err)
 	}
 }
+
+// TestOver checks a history told as its difference from another against
+// the history itself, file by file, both ways: a newer release over an
+// older one and an older over a newer, with docs added, removed and
+// edited between them.
+func TestOver(t *testing.T) {
+	r, _ := releases(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := []string{"v1.0.0", "v1.1.0", "v1.10.0"}
+	histories := map[string]*gitdocs.History{}
+	for _, tag := range tags {
+		if histories[tag], err = repo.LastCommitsAt(r.Git("rev-parse", tag+"^{commit}"), "docs"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := map[string]bool{}
+	for _, h := range histories {
+		for p := range h.All() {
+			all[p] = true
+		}
+	}
+	for _, a := range tags {
+		for _, b := range tags {
+			h, over := histories[a], histories[a].Over(histories[b])
+			if over.Head != h.Head || over.Files() != h.Files() {
+				t.Errorf("%s over %s: head %s, %d files; want %s, %d", a, b, over.Head, over.Files(), h.Head, h.Files())
+			}
+			for p := range all {
+				c, ok := h.Last(p)
+				oc, ook := over.Last(p)
+				id, _ := h.Blob(p)
+				oid, _ := over.Blob(p)
+				if c != oc || ok != ook || id != oid {
+					t.Errorf("%s over %s: %s: %v %v %s, want %v %v %s", a, b, p, oc, ook, oid, c, ok, id)
+				}
+			}
+			n := 0
+			for p, c := range over.All() {
+				if want, _ := h.Last(p); c != want {
+					t.Errorf("%s over %s: All gives %s at %v, want %v", a, b, p, c, want)
+				}
+				n++
+			}
+			if n != h.Files() {
+				t.Errorf("%s over %s: All gives %d files, want %d", a, b, n, h.Files())
+			}
+		}
+	}
+}

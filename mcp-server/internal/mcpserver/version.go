@@ -46,12 +46,14 @@ func (s *Server) release(ctx context.Context, version string) (*versions.Release
 // releaseHistory is the last commit of each doc of rel, nil when it cannot
 // be read (logged: the answer goes without commits). A release tagged at
 // HEAD (the working tree just released) has HEAD's history, walked
-// already: no second walk of the same commits.
+// already: no second walk of the same commits. Another's is kept as its
+// difference from HEAD's.
 func (s *Server) releaseHistory(rel *versions.Release) *gitdocs.History {
-	if h := s.history(); h != nil && h.Head == rel.Commit {
-		return h
+	head := s.history()
+	if head != nil && head.Head == rel.Commit {
+		return head
 	}
-	h, err := rel.History()
+	h, err := rel.History(head)
 	if err != nil {
 		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
 		return nil
