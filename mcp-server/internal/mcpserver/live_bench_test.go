@@ -46,8 +46,7 @@ func BenchmarkEditToSearchable(b *testing.B) {
 		if err != nil || res.IsError {
 			b.Fatalf("search: %v %v", err, res)
 		}
-		m, _ := res.StructuredContent.(map[string]any)["matches"].([]any)
-		return len(m) > 0
+		return len(mcptest.SearchHits(b, res)) > 0
 	}
 
 	var latencies []time.Duration

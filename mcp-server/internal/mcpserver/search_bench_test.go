@@ -43,7 +43,7 @@ func BenchmarkSearchPage(b *testing.B) {
 			if err != nil || res.IsError {
 				b.Fatalf("search: %v %v", err, res)
 			}
-			if n := len(res.StructuredContent.(map[string]any)["matches"].([]any)); n != 50 {
+			if n := len(mcptest.SearchHits(b, res)); n != 50 {
 				b.Fatalf("%d matches, want 50", n)
 			}
 		}
@@ -86,8 +86,11 @@ func BenchmarkClientDecode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := mcptest.DecodeAsMCPGo(line)
-		if err != nil || len(res.StructuredContent.(map[string]any)["matches"].([]any)) != 50 {
+		if err != nil {
 			b.Fatalf("decode: %v", err)
+		}
+		if n := len(mcptest.SearchHits(b, res)); n != 50 {
+			b.Fatalf("decoded %d matches, want 50", n)
 		}
 	}
 }
