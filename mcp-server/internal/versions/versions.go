@@ -101,7 +101,7 @@ func (r *Release) History(base *gitdocs.History) (*gitdocs.History, error) {
 // Set is the releases served, newest first.
 type Set struct {
 	cfg    Config
-	loaded chan struct{} // closed after the first Refresh
+	loaded chan struct{} // closed once the first Refresh's releases are loaded and indexed
 
 	mu       sync.Mutex
 	releases []*Release
