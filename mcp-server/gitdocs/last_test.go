@@ -121,3 +121,23 @@ func TestOver(t *testing.T) {
 		}
 	}
 }
+
+// TestFileBlobID: a doc's text matches its file's blob, with the byte
+// order mark the loader dropped put back when the file is longer by it.
+func TestFileBlobID(t *testing.T) {
+	text := []byte("# A\n\nText.\n")
+	withMark := append([]byte("\ufeff"), text...)
+	for _, tc := range []struct {
+		size   int64
+		want   gitdocs.BlobID
+		wantOK bool
+	}{
+		{int64(len(text)), gitdocs.BlobIDOf(text), true},
+		{int64(len(withMark)), gitdocs.BlobIDOf(withMark), true},
+		{int64(len(text)) + 1, gitdocs.BlobID{}, false},
+	} {
+		if id, ok := gitdocs.FileBlobID(text, tc.size); id != tc.want || ok != tc.wantOK {
+			t.Errorf("FileBlobID(text, %d) = %s, %v; want %s, %v", tc.size, id, ok, tc.want, tc.wantOK)
+		}
+	}
+}

@@ -31,6 +31,24 @@ func BlobIDOf(data []byte) BlobID {
 	return BlobID(plumbing.ComputeHash(plumbing.BlobObject, data))
 }
 
+// FileBlobID is the BlobID of the file of size bytes a doc's text was read
+// from: the text's, or, when the file is longer by a byte order mark's
+// three bytes (the loader drops the mark), that of the mark and the text.
+// ok is false when size is neither.
+func FileBlobID(text []byte, size int64) (id BlobID, ok bool) {
+	const bom = "\ufeff"
+	switch size {
+	case int64(len(text)):
+		return BlobIDOf(text), true
+	case int64(len(bom) + len(text)):
+		h := plumbing.NewHasher(plumbing.BlobObject, size)
+		h.Write([]byte(bom))
+		h.Write(text)
+		return BlobID(h.Sum()), true
+	}
+	return BlobID{}, false
+}
+
 // treeFS is a commit's tree as an fs.FS. Every look-up takes the repo's
 // mutex, which guards dirs too.
 type treeFS struct {

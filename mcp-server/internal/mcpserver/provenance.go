@@ -84,8 +84,7 @@ func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitd
 	if !committed {
 		return gitdocs.Commit{}, true, true
 	}
-	// The loader drops a leading BOM: a file that had one hashes with it.
-	if gitdocs.BlobIDOf([]byte(text)) != blob && gitdocs.BlobIDOf([]byte("\ufeff"+text)) != blob {
+	if id, ok := gitdocs.FileBlobID([]byte(text), d.Size); !ok || id != blob {
 		return gitdocs.Commit{}, true, true
 	}
 	c, _ = h.Last(p)
