@@ -167,6 +167,12 @@ func TestBytesToAnswer(t *testing.T) {
 	if whole, sections := totals["whole docs"].text, totals["sections"].text; sections >= whole {
 		t.Errorf("section reads took %d bytes, whole docs %d: no saving", sections, whole)
 	}
+	// The bound the map is for: with it in context (its bytes paid once),
+	// at most 3,000 bytes and 2 calls a question on average. A doc whose
+	// second-level sections grow long breaks it: split them.
+	if m := totals["map+section"]; (m.text+len(mapText))/n > 3000 || m.calls > 2*n {
+		t.Errorf("with the map in context, %d bytes and %.1f calls a question (map included once): over 3,000 bytes or 2 calls; the longest reads are in the table above", (m.text+len(mapText))/n, float64(m.calls)/float64(n))
+	}
 }
 
 // hits pages through the search's matches, counting every page, until
