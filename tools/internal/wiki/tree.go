@@ -171,6 +171,10 @@ func (t *Tree) landingDocs() []string {
 
 // generatedSections are the folders with no landing page of their own: the
 // build gives each an empty _index.md so it becomes a section with a listing.
+// pageCount is the number of pages made from the tree: its docs and the
+// folders without a landing doc.
+func (t *Tree) pageCount() int { return len(t.Docs) + len(t.generatedSections()) }
+
 func (t *Tree) generatedSections() []string {
 	has := map[string]bool{}
 	for _, doc := range t.landingDocs() {
@@ -379,11 +383,11 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
 	c.Params = map[string]any{
-		"wikiBrokenLinks": p.BrokenLinks,                                          // layouts/_partials/broken.html
-		"wikiNavFull":     len(t.Docs)+len(t.generatedSections()) <= navFullPages, // layouts/_partials/sidebar.html
-		"wikiVersion":     p.Version,                                              // layouts/baseof.html
-		"wikiEditURL":     p.EditURL,                                              // layouts/_partials/doc-footer.html
-		"wikiIcon":        p.Icon != "",                                           // layouts/baseof.html
+		"wikiBrokenLinks": p.BrokenLinks,                 // layouts/_partials/broken.html
+		"wikiNavFull":     t.pageCount() <= navFullPages, // layouts/_partials/sidebar.html
+		"wikiVersion":     p.Version,                     // layouts/baseof.html
+		"wikiEditURL":     p.EditURL,                     // layouts/_partials/doc-footer.html
+		"wikiIcon":        p.Icon != "",                  // layouts/baseof.html
 	}
 	if l := p.Logo; l != nil {
 		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html

@@ -388,7 +388,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 	start := time.Now()
 	var reports []report
 	var logged []string
-	use, runErr := b.hugo.Run(ctx, func(line string) {
+	use, runErr := b.hugo.Run(ctx, tree.pageCount(), func(line string) {
 		if r, ok := parseReport(line); ok {
 			reports = append(reports, r)
 			return
@@ -540,7 +540,7 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		base = "http://" + net.JoinHostPort(host, port) + DefaultBaseURL
 	}
 	fmt.Fprintf(progress, "wiki: live preview with %s at %s (edits show live; restart after adding, moving or removing a doc; raw .md twins are only in builds; Ctrl-C stops)\n", version, base)
-	_, err = hugo.Run(ctx, func(line string) {
+	_, err = hugo.Run(ctx, tree.pageCount(), func(line string) {
 		if r, ok := parseReport(line); ok {
 			for _, p := range problems(root.FS(), []report{r}) {
 				fmt.Fprintln(progress, "wiki: "+p.String())
