@@ -75,13 +75,7 @@ func (r *reading) call(t *testing.T, c *client.Client, name string, args map[str
 }
 
 func TestBytesToAnswer(t *testing.T) {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
-		t.Skipf("no repository docs here: %v", err)
-	}
+	root := repoRoot(t)
 	b, err := os.ReadFile(filepath.Join("testdata", "answers", "questions.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,20 @@ func newClient(t *testing.T, dataRoot string, edits ...func(*Config)) *client.Cl
 	return connect(t, newServer(t, dataRoot, edits...))
 }
 
+// repoRoot is this repository's root, its docs in place, or skips the test
+// where they are not (a copy of the package alone).
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
+		t.Skipf("no repository docs here: %v", err)
+	}
+	return root
+}
+
 // newServer serves dataRoot, its docs loaded; edits change the server's
 // DefaultConfig.
 func newServer(t *testing.T, dataRoot string, edits ...func(*Config)) *Server {

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,13 +15,7 @@ import (
 // the revision before the short serverInfo and in 2026-07-28, which
 // carries no data-URI icon.
 func TestSearchPageBytes(t *testing.T) {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
-		t.Skipf("no repository docs here: %v", err)
-	}
+	root := repoRoot(t)
 	var edits []func(*Config)
 	switch repo, err := gitdocs.Open(root); {
 	case err == nil:

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,13 +129,7 @@ func TestReadSectionCap(t *testing.T) {
 // themselves are checked against the wiki's in tools/internal/wiki
 // (TestAnchorsMatchTheWiki).
 func TestReadEverySection(t *testing.T) {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "docs", "index.md")); err != nil {
-		t.Skipf("no repository docs here: %v", err)
-	}
+	root := repoRoot(t)
 	c := newClient(t, root, func(c *Config) { c.MaxResultBytes = 1 << 20 })
 	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
 	if err != nil {
