@@ -290,8 +290,9 @@
     }
     return {
       count: man.pages,
-      // The pages holding word w: a Map from page ID to the word's best rank there.
-      lookup: function (w) {
+      // The pages holding word w: a Map from page ID to the word's best
+      // rank there; empty when stale() says the query was overtaken.
+      lookup: function (w, stale) {
         var from = shardOf(w.term), to = from;
         if (w.prefix) {
           while (to + 1 < man.shards.length && startsWith(man.shards[to + 1], w.term)) to++;
@@ -301,6 +302,7 @@
         for (var i = from; i <= to; i++) wanted.push(shard(i));
         return Promise.all(wanted).then(function (got) {
           var out = new Map();
+          if (stale && stale()) return out;
           got.forEach(function (s) {
             s.terms.forEach(function (t, ti) {
               if (!hit(w, t)) return;
@@ -394,10 +396,15 @@
 
   // The pages holding every word of q, best first: [{ id, rank }], a page's
   // rank the worst of its words' best ranks (all in the title: a title hit),
-  // pages of the same rank in path order (ID order).
-  function candidates(src, q) {
+  // pages of the same rank in path order (ID order). None when stale() says
+  // a later query overtook q: the shards a word needs are fetched once, and
+  // when they come every query waiting for them would otherwise go through
+  // their postings (a one-letter prefix's are most of three shards), one
+  // after another, before the last query typed.
+  function candidates(src, q, stale) {
     if (!q.words.length) return Promise.resolve([]);
-    return Promise.all(q.words.map(src.lookup)).then(function (maps) {
+    return Promise.all(q.words.map(function (w) { return src.lookup(w, stale); })).then(function (maps) {
+      if (stale && stale()) return [];
       maps.sort(function (a, b) { return a.size - b.size; });
       var out = [];
       maps[0].forEach(function (rank, id) {
@@ -468,11 +475,12 @@
 
   // The results of query text in src, fetched a few pages at a time:
   // more(n) fetches the excerpt data of the next pages until n more of them
-  // show results (a page can fail a quoted phrase) or none are left.
-  function results(src, text) {
+  // show results (a page can fail a quoted phrase) or none are left. stale,
+  // when given, says the query was overtaken (see candidates).
+  function results(src, text, stale) {
     var q = parseQuery(text);
     var m = matcher(q);
-    return candidates(src, q).then(function (list) {
+    return candidates(src, q, stale).then(function (list) {
       var r = { m: m, total: list.length, groups: [], done: list.length === 0, exact: !q.phrases.length };
       var next = 0;
       r.more = function (n) {
@@ -628,7 +636,7 @@
       if (!query.trim()) { close(); status.textContent = ""; return; }
       load().then(function (src) {
         if (ask !== asked) return null; // a later keystroke won
-        return results(src, query).then(function (r) {
+        return results(src, query, function () { return ask !== asked; }).then(function (r) {
           return ask === asked ? r.more(MAX_GROUPS).then(function () { return r; }) : null;
         });
       }).then(function (r) {
