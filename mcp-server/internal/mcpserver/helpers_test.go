@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -40,6 +41,23 @@ func repoRoot(t *testing.T) string {
 		t.Skipf("no repository docs here: %v", err)
 	}
 	return root
+}
+
+// meta0728 is the _meta of a 2026-07-28 request, which carries the
+// revision and the client in every request.
+const meta0728 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+
+// rawAnswer returns a function giving srv's answer to one JSON-RPC
+// request as the bytes a transport sends.
+func rawAnswer(t *testing.T, srv *Server) func(req string) string {
+	return func(req string) string {
+		t.Helper()
+		b, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), []byte(req)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
 }
 
 // newServer serves dataRoot, its docs loaded; edits change the server's

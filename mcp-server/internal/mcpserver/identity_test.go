@@ -58,25 +58,18 @@ func TestIdentity(t *testing.T) {
 // the icon; an older revision's result has no _meta.
 func TestShortServerInfo(t *testing.T) {
 	srv := newServer(t, fixtureRoot, func(c *Config) { c.Version = "1.2.3" })
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
-	answer := func(req string) string {
-		b, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), []byte(req)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	answer := rawAnswer(t, srv)
 	short := `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"docs-mcp","version":"1.2.3"}}`
 	for _, req := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"zzqqxx"},` + meta + `}}`,
-		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://guide/intro.md",` + meta + `}}`,
-		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"zzqqxx"},` + meta0728 + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"docs://guide/intro.md",` + meta0728 + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + meta0728 + `}}`,
 	} {
 		if got := answer(req); !strings.Contains(got, short) || strings.Contains(got, "data:image") {
 			t.Errorf("%s\nanswered %.400s\nwant %s and no icon", req, got, short)
 		}
 	}
-	if got := answer(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + meta + `}}`); !strings.Contains(got, `"icons":[{"src":"data:image/svg+xml;base64,`) {
+	if got := answer(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + meta0728 + `}}`); !strings.Contains(got, `"icons":[{"src":"data:image/svg+xml;base64,`) {
 		t.Errorf("server/discover lacks the icon: %.400s", got)
 	}
 	answer(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)

@@ -24,17 +24,10 @@ func TestSearchPageBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := newServer(t, root, edits...)
-	answer := func(req string) string {
-		b, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), []byte(req)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	answer := rawAnswer(t, srv)
 	const search = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"the","limit":50}`
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
 	answer(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	for rev, req := range map[string]string{"2025-11-25": search + `}}`, "2026-07-28": search + `,` + meta + `}}`} {
+	for rev, req := range map[string]string{"2025-11-25": search + `}}`, "2026-07-28": search + `,` + meta0728 + `}}`} {
 		got := answer(req)
 		var res struct {
 			Result struct {
