@@ -25,7 +25,10 @@ func (c *Corpus) follow(ctx context.Context, w *watch.Watcher, publish func(docs
 }
 
 // update brings one batch of changes in, and reports it to the Observer
-// as a reload when observe is set (Run's rescan at start-up is not one).
+// as a reload when observe is set and the batch made a new snapshot (Run's
+// rescan at start-up is not one, nor is a poll that found no change: with
+// --watch poll one comes every interval, and a reload histogram counting
+// them would say the docs change every two seconds).
 // Batches come from the watcher one at a time, and Run's rescan may come
 // beside them: applyMu keeps each update based on the snapshot the last
 // one made, and publish is told of each change in turn.
@@ -48,10 +51,11 @@ func (c *Corpus) update(ctx context.Context, b watch.Batch, observe bool, publis
 				"generation", prev.Generation(), "err", err)
 		}
 		next, diff = prev, docs.Diff{}
-	} else if observe && c.cfg.Observer != nil {
-		c.cfg.Observer.ObserveReload(time.Since(begin))
 	}
 	if next != prev {
+		if observe && c.cfg.Observer != nil {
+			c.cfg.Observer.ObserveReload(time.Since(begin))
+		}
 		// The index first: a search never finds a snapshot without one.
 		// prev is served meanwhile.
 		select {
