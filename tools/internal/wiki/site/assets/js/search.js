@@ -261,6 +261,16 @@
   // Pages' excerpt data kept for the next queries.
   var PAGE_CACHE = 100;
 
+  // A word's ranks: for each page (by ID) the best rank the word has there
+  // (see RANK), or NONE. A typed array, not a Map: a one-letter prefix
+  // holds most pages of a large wiki, and on a 19,000-page wiki the
+  // postings of "p" and the candidates made from them took 38 ms through
+  // Maps and a sort, 7 to 17 ms this way (Chromium's trace).
+  var NONE = 255;
+  function ranks(count) {
+    return new Uint8Array(count).fill(NONE);
+  }
+
   // The pieces the wiki command writes (searchindex.go): each shard and each
   // page fetched once, when a query first needs it.
   function pieces(url, man) {
@@ -290,8 +300,8 @@
     }
     return {
       count: man.pages,
-      // The pages holding word w: a Map from page ID to the word's best
-      // rank there; empty when stale() says the query was overtaken.
+      // The pages holding word w: its ranks (see ranks); empty when
+      // stale() says the query was overtaken.
       lookup: function (w, stale) {
         var from = shardOf(w.term), to = from;
         if (w.prefix) {
@@ -301,18 +311,18 @@
         var wanted = [];
         for (var i = from; i <= to; i++) wanted.push(shard(i));
         return Promise.all(wanted).then(function (got) {
-          var out = new Map();
+          var out = ranks(man.pages);
           if (stale && stale()) return out;
           got.forEach(function (s) {
-            s.terms.forEach(function (t, ti) {
-              if (!hit(w, t)) return;
-              var id = 0;
-              s.postings[ti].forEach(function (v) {
+            for (var ti = 0; ti < s.terms.length; ti++) {
+              if (!hit(w, s.terms[ti])) continue;
+              var post = s.postings[ti], id = 0;
+              for (var k = 0; k < post.length; k++) {
+                var v = post[k];
                 id += v >> 2;
-                var r = v & 3, o = out.get(id);
-                if (o === undefined || r < o) out.set(id, r);
-              });
-            });
+                if ((v & 3) < out[id]) out[id] = v & 3;
+              }
+            }
           });
           return out;
         });
@@ -335,7 +345,7 @@
   function whole(url) {
     return getJSON(url).then(function (data) {
       var pages = data.pages.sort(function (a, b) { return compareTerms(a.path, b.path); });
-      var dict = new Map();
+      var dict = new Map(); // term: Map of page ID to its best rank there
       pages.forEach(function (p, id) {
         var note = function (text, rank) {
           words(text || "").forEach(function (w) {
@@ -359,13 +369,10 @@
       return {
         count: pages.length,
         lookup: function (w) {
-          var out = new Map();
+          var out = ranks(pages.length);
           dict.forEach(function (m, t) {
             if (!hit(w, t)) return;
-            m.forEach(function (r, id) {
-              var o = out.get(id);
-              if (o === undefined || r < o) out.set(id, r);
-            });
+            m.forEach(function (r, id) { if (r < out[id]) out[id] = r; });
           });
           return Promise.resolve(out);
         },
@@ -396,27 +403,23 @@
 
   // The pages holding every word of q, best first: [{ id, rank }], a page's
   // rank the worst of its words' best ranks (all in the title: a title hit),
-  // pages of the same rank in path order (ID order). None when stale() says
+  // pages of the same rank in path order (ID order, so no sort: one pass
+  // over the IDs puts each in its rank's list). None when stale() says
   // a later query overtook q: the shards a word needs are fetched once, and
   // when they come every query waiting for them would otherwise go through
   // their postings (a one-letter prefix's are most of three shards), one
   // after another, before the last query typed.
   function candidates(src, q, stale) {
     if (!q.words.length) return Promise.resolve([]);
-    return Promise.all(q.words.map(function (w) { return src.lookup(w, stale); })).then(function (maps) {
+    return Promise.all(q.words.map(function (w) { return src.lookup(w, stale); })).then(function (lists) {
       if (stale && stale()) return [];
-      maps.sort(function (a, b) { return a.size - b.size; });
-      var out = [];
-      maps[0].forEach(function (rank, id) {
-        for (var i = 1; i < maps.length; i++) {
-          var r = maps[i].get(id);
-          if (r === undefined) return;
-          if (r > rank) rank = r;
-        }
-        out.push({ id: id, rank: rank });
-      });
-      out.sort(function (a, b) { return a.rank - b.rank || a.id - b.id; });
-      return out;
+      var byRank = [[], [], [], []];
+      for (var id = 0; id < src.count; id++) {
+        var rank = 0;
+        for (var i = 0; i < lists.length && rank !== NONE; i++) if (lists[i][id] > rank) rank = lists[i][id];
+        if (rank !== NONE) byRank[rank].push({ id: id, rank: rank });
+      }
+      return [].concat.apply([], byRank);
     });
   }
 
