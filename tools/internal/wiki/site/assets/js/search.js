@@ -281,7 +281,7 @@
     // read (each build's pieces have their own folder). The next query
     // reads the new manifest.
     function stale(err) {
-      if (err.status === 404) delete loading[url];
+      if (err.status === 404) { delete loading[url]; delete manifests[url]; }
     }
     function shard(i) {
       if (!shards[i]) {
@@ -383,12 +383,22 @@
 
   // The index of the page's wiki, loaded once, when first needed: the
   // manifest at url, or where there is none (a live preview), the whole
-  // index at pagesUrl.
+  // index at pagesUrl. load.prefetch fetches the manifest alone (a few
+  // hundred bytes), which the box does once the page has loaded, so that
+  // the first keystroke does not wait for it.
+  var manifests = {};
   var loading = {};
+  function manifest(url) {
+    if (!manifests[url]) {
+      manifests[url] = getJSON(url);
+      manifests[url].catch(function () { delete manifests[url]; }); // a later try may work
+    }
+    return manifests[url];
+  }
   function indexLoader(url, pagesUrl) {
-    return function () {
+    var load = function () {
       if (!loading[url]) {
-        loading[url] = getJSON(url).then(function (man) { return pieces(url, man); }, function (err) {
+        loading[url] = manifest(url).then(function (man) { return pieces(url, man); }, function (err) {
           if (err.status === 404 && pagesUrl) return whole(pagesUrl);
           throw err;
         });
@@ -396,8 +406,9 @@
       }
       return loading[url];
     };
+    load.prefetch = function () { manifest(url).catch(function () { /* said when searching */ }); };
+    return load;
   }
-
 
   // --- Matching and ranking. ---
 
@@ -666,6 +677,9 @@
     }
 
     input.addEventListener("input", update);
+    var idle = window.requestIdleCallback || setTimeout;
+    if (document.readyState === "complete") idle(load.prefetch);
+    else window.addEventListener("load", function () { idle(load.prefetch); });
     input.addEventListener("focus", function () {
       load().catch(function () { /* said when searching */ });
       if (input.value.trim() && list.hidden) update();
