@@ -35,9 +35,10 @@ var tenQueries = []string{"player", "bearer token", "session", "config", "search
 // query first showed), then the bytes of the index it fetched, then its heap
 // after ten more queries. A key is timed from its input event, not its
 // keydown: a keyboard's come together, chromedp's one CDP round trip apart
-// (keyDown, then char), which took 10 to 60 ms here. The first key alone is what a reader sees first: typed
-// at a test's pace, the whole word's keys come faster than any reader's, and
-// each overtakes the query of the one before.
+// (keyDown, then char), which took 10 to 60 ms here. The first key alone is
+// what a reader sees first: typed at a test's pace, the whole word's keys
+// come faster than any reader's, and each overtakes the query of the one
+// before.
 func measureSearch(b browser, server, word string) searchCost {
 	b.t.Helper()
 	first := word[:1]
@@ -118,6 +119,12 @@ func TestBrowserSearchCost(t *testing.T) {
 	// The whole index of this repository's docs was 0.5 MB, of a
 	// generated 10,000-page tree 36 MB; the pieces a word needs are a few
 	// tens of KB (the manifest, a shard, the excerpts of eight pages).
+	// Times are not bounded (the machine may be shared), but each must be
+	// a time: the results of the first key and of the word showed, after
+	// their keys (a NaN or a negative time is a clock that saw neither).
+	if !(c.First > 0) || !(c.Word > 0) {
+		t.Errorf("first results %v after the first key, the word's %v after its last: want both shown after their keys", c.First, c.Word)
+	}
 	if c.Bytes == 0 || c.Bytes > 150_000 {
 		t.Errorf("%d bytes transferred for %q, want some and at most 150 KB (the target is 300 KB)", c.Bytes, word)
 	}

@@ -688,23 +688,10 @@
         if (ask !== asked) return null; // a later keystroke won
         return results(src, query, function () { return ask !== asked; }).then(function (r) {
           if (ask !== asked) return null;
-          // The groups that came so far, once there are some: the first at
-          // once, then once a frame while the rest come.
-          var waiting = null, first = true;
+          // The groups that came so far, once there are some (the browser
+          // lays the dropdown out once a frame, however often it changed).
           var progress = function (groups) {
-            if (ask !== asked || !groups.length) return;
-            if (first) {
-              first = false;
-              show(query, r, groups, false);
-              return;
-            }
-            if (!waiting) {
-              requestAnimationFrame(function () {
-                if (waiting && ask === asked && r.groups.length === 0) show(query, r, waiting, false);
-                waiting = null;
-              });
-            }
-            waiting = groups;
+            if (ask === asked && groups.length) show(query, r, groups, false);
           };
           return r.more(MAX_GROUPS, progress).then(function () { return r; });
         });
