@@ -232,6 +232,19 @@ func TestBrowserFurniture(t *testing.T) {
 		t.Error("the copy button has no label")
 	}
 
+	// The table of contents: open beside the text on a wide screen (it comes
+	// closed in the HTML and a script opens it); opened at a section, the
+	// page marks that section's entry.
+	if open := get(b, "the contents", chromedp.Evaluate[string](tocOpen)); open != "true" {
+		t.Errorf("desktop: the table of contents is %s, want open beside the text", open)
+	}
+	second := attrOf(b, chromedp.CSS(`article.doc h2 ~ h2`), "id")
+	b.do("open at a section", chromedp.Navigate("about:blank"), chromedp.Navigate(server+"/wiki/getting-started/#"+second), shown(`.toc a[aria-current]`))
+	if marked := attrOf(b, chromedp.CSS(`.toc a[aria-current]`), "href"); marked != "#"+second {
+		t.Errorf("opened at #%s: the contents marks %q", second, marked)
+	}
+	b.do("back at the top", chromedp.Navigate(server+"/wiki/getting-started/"), shown(`.code-block .copy`))
+
 	// Permalinks: h2 to h4 link to themselves, shown on hover and focus.
 	anchor := `article.doc h2 .anchor`
 	id := attrOf(b, chromedp.CSS(`article.doc h2`), "id")
@@ -284,6 +297,9 @@ func TestBrowserFurniture(t *testing.T) {
 			continue
 		}
 		b.do("phone "+p, chromedp.Navigate(server+p), shown(`article`))
+		if open := get(b, "the contents", chromedp.Evaluate[string](tocOpen)); open == "true" {
+			t.Errorf("phone %s: the table of contents is open above the text", p)
+		}
 		cut := get(b, "measure the tables", chromedp.Evaluate[[]string](`[...document.querySelectorAll("article table")].flatMap((table, i) =>
 			[...table.querySelectorAll("td, th")].filter(c => c.getClientRects().length).filter(c => {
 				const r = c.getBoundingClientRect();
@@ -304,6 +320,10 @@ func TestBrowserFurniture(t *testing.T) {
 		t.Errorf("phone: a hook table cell is labelled %s, want \"Hook\"", label)
 	}
 }
+
+// tocOpen reads whether the table of contents is open: "true", "false", or
+// "none" on a page without one.
+const tocOpen = `(t => t ? String(t.open) : "none")(document.querySelector("details.toc"))`
 
 // waitLocation waits up to 20 seconds for the page at want to have loaded,
 // asking afresh each time (a query started on the page being left may never

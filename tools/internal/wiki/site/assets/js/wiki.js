@@ -76,9 +76,12 @@
   // a short last section is marked too.
   //
   // Nothing is measured while the page loads: the headings are looked up on
-  // the first scroll (or after the load event, for a page opened at a
-  // section), and each frame that scrolled reads a few heading positions in
-  // a binary search, not one per heading (1,389 on a large reference page).
+  // the first scroll (or after the load event, for a page opened scrolled,
+  // at a section or where a reload left it; opened at its top, no heading
+  // is above the reading line yet, and measuring would lay out the whole
+  // page once more, 40 ms on a phone for a large reference page), and each
+  // frame that scrolled reads a few heading positions in a binary search,
+  // not one per heading (1,389 on a large reference page).
   var READING_LINE = 120; // px below the window's top: under the top bar and a heading's scroll margin
 
   function setupTocFollow() {
@@ -143,7 +146,8 @@
     }
     window.addEventListener("scroll", schedule, { passive: true });
     window.addEventListener("resize", schedule, { passive: true });
-    if (document.readyState === "complete") schedule(); else window.addEventListener("load", schedule);
+    var opened = function () { if (window.scrollY > 0) schedule(); };
+    if (document.readyState === "complete") opened(); else window.addEventListener("load", opened);
   }
 
   // A copy button on every code block: highlighted blocks have theirs in
