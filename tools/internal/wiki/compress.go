@@ -31,10 +31,17 @@ const compressMin = 1024
 // compressSite writes FILE.br and FILE.gz beside every compressible file of
 // at least compressMin bytes under dir, on all cores. The output depends on
 // the input only (no names or times in the gzip header), so two builds stay
-// byte-identical. It returns the number of files written.
-func compressSite(dir string) (int, error) {
+// byte-identical. The entries right under dir that leave names (nil: none)
+// are left out. It returns the number of files written.
+func compressSite(dir string, leave func(name string) bool) (int, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && leave != nil && p != dir && filepath.Dir(p) == dir && leave(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if err != nil || d.IsDir() || !compressible[strings.ToLower(filepath.Ext(p))] {
 			return err
 		}

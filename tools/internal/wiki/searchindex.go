@@ -40,6 +40,9 @@ const (
 	// preview (which this package does not post-process), what search.js
 	// falls back to.
 	searchPagesFile = "search-pages.json"
+	// searchStage begins the name of the folder the pages' excerpts are
+	// written to (beside searchPagesFile) until the index is complete.
+	searchStage = ".search-"
 	// shardBytes bounds a shard's JSON: about 10 KB compressed, so a word
 	// costs one small fetch and a prefix a few.
 	shardBytes = 24 << 10
@@ -93,6 +96,12 @@ type searchShard struct {
 	Postings [][]uint32 `json:"postings"`
 }
 
+// searchIndexFile says whether name, right under a site's folder, is what
+// writeSearchIndex reads, stages or writes there.
+func searchIndexFile(name string) bool {
+	return name == searchDir || name == searchPagesFile || strings.HasPrefix(name, searchStage)
+}
+
 // writeSearchIndex reads the Hugo output site/search-pages.json one page at
 // a time (it can be tens of megabytes), writes the index under
 // site/search-index/ and removes search-pages.json. Memory holds the postings
@@ -105,7 +114,7 @@ func writeSearchIndex(site string) error {
 		return fmt.Errorf("search index: %w", err)
 	}
 	defer f.Close()
-	stage, err := os.MkdirTemp(site, ".search-*")
+	stage, err := os.MkdirTemp(site, searchStage+"*")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}

@@ -310,10 +310,17 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := writeSearchIndex(tmp); err != nil {
+	// The pages are compressed while the search index is made from them
+	// (one core's work, at its own files only), then the index.
+	compressed := make(chan error, 1)
+	go func() {
+		_, err := compressSite(tmp, searchIndexFile)
+		compressed <- err
+	}()
+	if err := errors.Join(writeSearchIndex(tmp), <-compressed); err != nil {
 		return nil, err
 	}
-	if _, err := compressSite(tmp); err != nil {
+	if _, err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
