@@ -32,8 +32,8 @@ const compressMin = 1024
 // at least compressMin bytes under dir, on all cores. The output depends on
 // the input only (no names or times in the gzip header), so two builds stay
 // byte-identical. The entries right under dir that leave names (nil: none)
-// are left out. It returns the number of files written.
-func compressSite(dir string, leave func(name string) bool) (int, error) {
+// are left out.
+func compressSite(dir string, leave func(name string) bool) error {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && leave != nil && p != dir && filepath.Dir(p) == dir && leave(d.Name()) {
@@ -52,7 +52,7 @@ func compressSite(dir string, leave func(name string) bool) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("compress site: %w", err)
+		return fmt.Errorf("compress site: %w", err)
 	}
 	work := make(chan string)
 	errs := make([]error, runtime.GOMAXPROCS(0))
@@ -73,9 +73,9 @@ func compressSite(dir string, leave func(name string) bool) (int, error) {
 	close(work)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return 0, fmt.Errorf("compress site: %w", err)
+		return fmt.Errorf("compress site: %w", err)
 	}
-	return 2 * len(files), nil
+	return nil
 }
 
 // The levels trade build time for size, measured on 400 pages of a

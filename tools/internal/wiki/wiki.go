@@ -310,17 +310,15 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	// The pages are compressed while the search index is made from them
-	// (one core's work, at its own files only), then the index.
+	// Making the search index is one core's work on its own files only
+	// (searchIndexFile): the rest of the site is compressed meanwhile, the
+	// index after.
 	compressed := make(chan error, 1)
-	go func() {
-		_, err := compressSite(tmp, searchIndexFile)
-		compressed <- err
-	}()
+	go func() { compressed <- compressSite(tmp, searchIndexFile) }()
 	if err := errors.Join(writeSearchIndex(tmp), <-compressed); err != nil {
 		return nil, err
 	}
-	if _, err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
+	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {

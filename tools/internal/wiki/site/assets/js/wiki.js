@@ -79,9 +79,9 @@
   // the first scroll (or after the load event, for a page opened scrolled,
   // at a section or where a reload left it; opened at its top, no heading
   // is above the reading line yet, and measuring would lay out the whole
-  // page once more, 40 ms on a phone for a large reference page), and each
-  // frame that scrolled reads a few heading positions in a binary search,
-  // not one per heading (1,389 on a large reference page).
+  // page once more: 10 ms here, 40 at a phone's speed, on a large reference
+  // page), and each frame that scrolled reads a few heading positions in a
+  // binary search, not one per heading (1,389 on a large reference page).
   var READING_LINE = 120; // px below the window's top: under the top bar and a heading's scroll margin
 
   function setupTocFollow() {
