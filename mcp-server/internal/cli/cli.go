@@ -193,17 +193,22 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 
 	// The corpus loads the docs and follows them on disk while the server
 	// serves them and tells clients of each change; a failed load stops
-	// serving.
+	// serving. A signal stops serving, not the corpus: the requests in
+	// flight are answered while the server drains, and those sent before
+	// the docs were loaded wait for them, so the corpus (and the releases)
+	// run until serving has stopped.
 	serveCtx, stopServing := context.WithCancelCause(ctx)
+	defer stopServing(nil)
+	corpusCtx, stopCorpus := context.WithCancel(context.WithoutCancel(ctx))
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		if err := corp.Run(serveCtx, srv.Publish); err != nil {
+		if err := corp.Run(corpusCtx, srv.Publish); err != nil {
 			stopServing(loadError{err})
 		}
 	}()
 	defer func() {
-		stopServing(nil)
+		stopCorpus()
 		<-ran
 	}()
 
@@ -212,10 +217,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		released := make(chan struct{})
 		go func() {
 			defer close(released)
-			opts.Releases.Run(serveCtx)
+			opts.Releases.Run(corpusCtx)
 		}()
 		defer func() {
-			stopServing(nil)
+			stopCorpus()
 			<-released
 		}()
 	}

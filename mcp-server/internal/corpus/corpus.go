@@ -151,6 +151,10 @@ func (c *Corpus) Snapshot() *docs.Snapshot { return c.store.Snapshot() }
 // Opened is closed once the corpus has its docs (see Open).
 func (c *Corpus) Opened() <-chan struct{} { return c.opened }
 
+// Stopped is closed once Run has returned: a corpus that was not opened
+// by then never will be (its load failed, or Run was stopped first).
+func (c *Corpus) Stopped() <-chan struct{} { return c.stopped }
+
 // ServedSince returns when the snapshot served was put in place: the zero
 // time until Opened is closed.
 func (c *Corpus) ServedSince() time.Time {

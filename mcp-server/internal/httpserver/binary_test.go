@@ -5,6 +5,7 @@ package httpserver_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/tssdk"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -65,11 +67,17 @@ type proc struct {
 // until it serves.
 func start(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
+	root, _ := filepath.Abs("testdata/root")
+	return startAt(t, root, env, args...)
+}
+
+// startAt is start over the data root root.
+func startAt(t *testing.T, root string, env []string, args ...string) *proc {
+	t.Helper()
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, _ := filepath.Abs("testdata/root")
 	args = append([]string{"--data-root", root, "--site-dir", "site", "--listen", "127.0.0.1:0", "--log-format", "json"}, args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -115,10 +123,41 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 
 // TestShutdownDrains sends SIGTERM while slow requests are in flight and a
 // GET stream is open: every request gets its whole answer, the stream ends
-// cleanly, and the process exits 0.
+// cleanly, and the process exits 0. It does so once the docs are loaded
+// and indexed, and once while they load (20,000 docs more, which take
+// hundreds of milliseconds where the signal comes within a few): the
+// requests then wait for the docs, which go on loading while the server
+// drains.
 func TestShutdownDrains(t *testing.T) {
+	t.Run("loaded", func(t *testing.T) {
+		p := start(t, nil, "--shutdown-timeout", "30s")
+		mcptest.Eventually(t, "the search index built", func() bool {
+			return strings.Contains(p.stderr.String(), `"msg":"search index built"`)
+		})
+		drain(t, p)
+	})
+	t.Run("loading", func(t *testing.T) {
+		root := t.TempDir()
+		if err := os.CopyFS(root, os.DirFS("testdata/root")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := corpusgen.Generate(context.Background(), filepath.Join(root, "docs", "zz"), corpusgen.Options{Seed: 1, Files: 20000, Shape: corpusgen.Small}); err != nil {
+			t.Fatal(err)
+		}
+		p := startAt(t, root, nil, "--shutdown-timeout", "30s")
+		drain(t, p)
+		log := p.stderr.String()
+		if loaded, stopping := strings.Index(log, `"msg":"docs loaded"`), strings.Index(log, `"msg":"shutting down"`); loaded != -1 && loaded < stopping {
+			t.Errorf("the docs were loaded before the signal (log offsets %d, %d): the load was not under way while the server drained", loaded, stopping)
+		}
+	})
+}
+
+// drain sends SIGTERM to p while slow requests are in flight and a GET
+// stream is open, and checks that every request gets its whole answer, the
+// stream ends cleanly, and the process exits 0.
+func drain(t *testing.T, p *proc) {
 	const slow = 4
-	p := start(t, nil, "--shutdown-timeout", "30s")
 	url := "http://" + p.addr + "/mcp"
 
 	res, err := http.Post(url, "application/json", strings.NewReader(initialize))

@@ -91,6 +91,7 @@ func DefaultWorkLimits() budget.WorkLimits { return budget.DefaultWorkLimits() }
 type Corpus interface {
 	Snapshot() *docs.Snapshot // the docs served now; nil until Opened is closed
 	Opened() <-chan struct{}  // closed once there are docs
+	Stopped() <-chan struct{} // closed once no docs will come that have not come already
 	ServedSince() time.Time   // when the snapshot served was put in place
 	Follows() bool            // whether changes on disk are followed at all
 	Watching() string         // how: fsnotify, poll, or off

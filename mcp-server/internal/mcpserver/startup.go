@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -13,9 +14,15 @@ import (
 // then, every request that needs the docs (a tool call, a prompt, a
 // resource read, resources/list) waits for them (awaitDocs), for as long
 // as its context allows, and then answers from them: nothing fails for
-// being early.
+// being early. Only a corpus that stops without its docs (their load
+// failed) fails the requests waiting, at once (errNoDocs).
 
-// awaitDocs waits until the server has its docs, or ctx ends.
+// errNoDocs answers a request that waited for docs the corpus stopped
+// without (their load failed, and the server is stopping).
+var errNoDocs = errors.New("no docs: the server stopped before they were loaded")
+
+// awaitDocs waits until the server has its docs, or ctx ends, or the corpus
+// stops without them (errNoDocs).
 func (s *Server) awaitDocs(ctx context.Context) error {
 	opened := s.corpus.Opened()
 	select {
@@ -26,6 +33,13 @@ func (s *Server) awaitDocs(ctx context.Context) error {
 	select {
 	case <-opened:
 		return nil
+	case <-s.corpus.Stopped():
+		select {
+		case <-opened: // opened, then stopped: the docs are there
+			return nil
+		default:
+			return errNoDocs
+		}
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -125,5 +127,41 @@ func TestFirstSearchIsComplete(t *testing.T) {
 	}
 	if !strings.HasPrefix(text, `1 match for "quuxplotter".`) {
 		t.Errorf("the text does not start with the count:\n%s", text)
+	}
+}
+
+// TestNoDocsAfterFailedLoad checks that a request waiting for the docs is
+// answered with an error once the corpus stops without them (its load
+// failed), rather than held until its own context ends: a server stopping
+// after a failed load has no docs to wait for.
+func TestNoDocsAfterFailedLoad(t *testing.T) {
+	cfg, _ := withFixture(t, fixtureRoot)
+	ccfg := corpus.DefaultConfig()
+	ccfg.DocsPath, ccfg.Watch = filepath.Join(t.TempDir(), "gone"), watch.Off
+	corp := corpus.New(ccfg)
+	c := connect(t, New(cfg, corp))
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	answered := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "mod_search_docs"
+		req.Params.Arguments = map[string]any{"query": "hook"}
+		res, err := c.CallTool(ctx, req)
+		if err == nil {
+			err = fmt.Errorf("answered: %s", mcptest.Text(res))
+		}
+		answered <- err
+	}()
+	if err := corp.Run(ctx, func(docs.Change) {}); err == nil {
+		t.Fatal("Run loaded a docs folder that does not exist")
+	}
+	err := <-answered
+	if ctx.Err() != nil {
+		t.Fatalf("the search waited until its context ended: %v", err)
+	}
+	if !strings.Contains(err.Error(), errNoDocs.Error()) {
+		t.Errorf("the search's error: %v, want %q", err, errNoDocs)
 	}
 }
