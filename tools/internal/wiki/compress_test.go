@@ -16,8 +16,9 @@ import (
 )
 
 // TestBuildPrecompressed checks what a build writes for docs-mcp to serve
-// compressed: every text file of 1 KiB or more has a .br and a .gz beside
-// it holding exactly its bytes, and the favicons are there, the SVG being
+// compressed: every text file of 1 KiB or more has a .gz beside it holding
+// exactly its bytes, and a .br too unless it is a page's own (the page, its
+// Markdown, its search excerpt), and the favicons are there, the SVG being
 // docs-mcp's own icon.
 func TestBuildPrecompressed(t *testing.T) {
 	opt := options(t, fixture(t))
@@ -36,11 +37,21 @@ func TestBuildPrecompressed(t *testing.T) {
 			return err
 		}
 		checked[ext]++
+		pageOwn := ext == ".html" || ext == ".md" || filepath.Base(filepath.Dir(p)) == searchExcerpts
+		if pageOwn {
+			checked["a page's own"]++
+		}
 		for suffix, open := range map[string]func(io.Reader) (io.Reader, error){
 			".gz": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
 			".br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
 		} {
 			z, err := os.ReadFile(p + suffix)
+			if suffix == ".br" && pageOwn {
+				if err == nil {
+					t.Errorf("%s: a .br beside a page's own file", p)
+				}
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s: no %s beside it: %v", p, suffix, err)
 				continue
@@ -58,7 +69,7 @@ func TestBuildPrecompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ext := range []string{".html", ".css", ".js", ".json", ".txt"} {
+	for _, ext := range []string{".html", ".md", ".css", ".js", ".json", ".txt", "a page's own"} {
 		if checked[ext] == 0 {
 			t.Errorf("no %s file of %d bytes or more was checked", ext, compressMin)
 		}

@@ -6,13 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -102,11 +105,23 @@ func searchIndexFile(name string) bool {
 	return name == searchDir || name == searchPagesFile || strings.HasPrefix(name, searchStage)
 }
 
+// searchExcerpts is the folder of a search index (search-index/HASH/) that
+// holds the pages' excerpts, a file a page (ID.json).
+const searchExcerpts = "p"
+
+// searchExcerpt reports whether p is the path of a page's excerpt in a
+// search index (…/search-index/HASH/p/ID.json).
+func searchExcerpt(p string) bool {
+	dir := filepath.Dir(p)
+	return filepath.Base(dir) == searchExcerpts && filepath.Base(filepath.Dir(filepath.Dir(dir))) == searchDir
+}
+
 // writeSearchIndex reads the Hugo output site/search-pages.json one page at
 // a time (it can be tens of megabytes), writes the index under
 // site/search-index/ and removes search-pages.json. Memory holds the postings
-// (a few bytes per distinct word of each page) and one page, never the
-// whole file.
+// (a few bytes per distinct word of each page) and the few pages being
+// indexed, never the whole file. The pages are read in order, one at a
+// time, and parsed, split into terms and staged on every core (readPages).
 func writeSearchIndex(site string) error {
 	src := filepath.Join(site, searchPagesFile)
 	f, err := os.Open(src)
@@ -122,15 +137,7 @@ func writeSearchIndex(site string) error {
 
 	ix := newIndexer()
 	digest := sha256.New()
-	if err := eachSearchPage(f, func(raw json.RawMessage) error {
-		var p searchPage
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return err
-		}
-		digest.Write(raw)
-		n := ix.add(p)
-		return os.WriteFile(filepath.Join(stage, strconv.Itoa(n)+".json"), raw, 0o644)
-	}); err != nil {
+	if err := readPages(f, digest, stage, ix.add); err != nil {
 		return fmt.Errorf("search index: %s: %w", searchPagesFile, err)
 	}
 	f.Close()
@@ -146,10 +153,10 @@ func writeSearchIndex(site string) error {
 	if err := os.MkdirAll(filepath.Join(dir, hash, "t"), 0o755); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	if err := os.Rename(stage, filepath.Join(dir, hash, "p")); err != nil {
+	pages := filepath.Join(dir, hash, searchExcerpts)
+	if err := os.Rename(stage, pages); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	pages := filepath.Join(dir, hash, "p")
 	// The staged files are named by Hugo's order; give each its ID.
 	// Renaming through a second name avoids overwriting a page not yet moved.
 	for id, n := range order {
@@ -182,6 +189,62 @@ func writeSearchIndex(site string) error {
 		return fmt.Errorf("search index: %w", err)
 	}
 	return nil
+}
+
+// readPages reads the pages of r (search-pages.json) in order, writing each
+// page's bytes to digest and numbering them from 0; on every core, it
+// parses each page, splits it into terms (pageTerms) and writes it to
+// stage/N.json, and it calls add with each page's number, path and terms,
+// one call at a time, in no particular order.
+func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path string, terms map[string]int)) error {
+	type page struct {
+		n     int
+		path  string
+		terms map[string]int
+	}
+	type job struct {
+		n   int
+		raw json.RawMessage
+	}
+	jobs, pages := make(chan job, runtime.GOMAXPROCS(0)), make(chan page, runtime.GOMAXPROCS(0))
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Go(func() {
+			for j := range jobs {
+				if errs[w] != nil {
+					continue
+				}
+				var p searchPage
+				if err := json.Unmarshal(j.raw, &p); err != nil {
+					errs[w] = err
+					continue
+				}
+				if err := os.WriteFile(filepath.Join(stage, strconv.Itoa(j.n)+".json"), j.raw, 0o644); err != nil {
+					errs[w] = err
+					continue
+				}
+				pages <- page{j.n, p.Path, pageTerms(p)}
+			}
+		})
+	}
+	read := make(chan error, 1)
+	go func() {
+		n := 0
+		read <- eachSearchPage(r, func(raw json.RawMessage) error {
+			digest.Write(raw)
+			jobs <- job{n, raw}
+			n++
+			return nil
+		})
+		close(jobs)
+		wg.Wait()
+		close(pages)
+	}()
+	for p := range pages {
+		add(p.n, p.path, p.terms)
+	}
+	return errors.Join(append(errs, <-read)...)
 }
 
 // eachSearchPage calls fn with each page object of {"pages":[...]} as it is
@@ -227,10 +290,20 @@ type indexer struct {
 
 func newIndexer() *indexer { return &indexer{postings: map[string][]uint32{}} }
 
-// add indexes p and returns its number in the order of adding.
-func (ix *indexer) add(p searchPage) int {
-	n := len(ix.paths)
-	ix.paths = append(ix.paths, p.Path)
+// add indexes page n, whose path is path and terms terms (pageTerms). Pages
+// may come in any order.
+func (ix *indexer) add(n int, path string, terms map[string]int) {
+	if n >= len(ix.paths) {
+		ix.paths = append(ix.paths, make([]string, n+1-len(ix.paths))...)
+	}
+	ix.paths[n] = path
+	for t, r := range terms {
+		ix.postings[t] = append(ix.postings[t], uint32(n)<<2|uint32(r))
+	}
+}
+
+// pageTerms returns the terms of p, each with the best rank it has there.
+func pageTerms(p searchPage) map[string]int {
 	best := map[string]int{}
 	note := func(text string, rank int) {
 		for _, t := range searchTerms(text) {
@@ -255,10 +328,7 @@ func (ix *indexer) add(p searchPage) int {
 			note(pa.Name+" "+pa.Type+" "+pa.Description, rankLine)
 		}
 	}
-	for t, r := range best {
-		ix.postings[t] = append(ix.postings[t], uint32(n)<<2|uint32(r))
-	}
-	return n
+	return best
 }
 
 // pathOrder returns the pages' numbers in path order: order[ID] is the
