@@ -56,27 +56,37 @@ func compressSite(dir string, leave func(name string) bool) error {
 		return fmt.Errorf("compress site: %w", err)
 	}
 	work := make(chan string)
+	go func() {
+		defer close(work)
+		for _, p := range files {
+			work <- p
+		}
+	}()
+	if err := onCores(work, func() func(string) error { return newCompressor().file }); err != nil {
+		return fmt.Errorf("compress site: %w", err)
+	}
+	return nil
+}
+
+// onCores runs one worker a core, each calling the function worker made it
+// with jobs until jobs is closed, and returns their errors joined. A worker
+// does no more after its first error but still takes its share of the jobs,
+// so that whoever sends them never blocks.
+func onCores[J any](jobs <-chan J, worker func() func(J) error) error {
 	errs := make([]error, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range errs {
 		wg.Go(func() {
-			c := newCompressor()
-			for p := range work {
+			do := worker()
+			for j := range jobs {
 				if errs[w] == nil {
-					errs[w] = c.file(p)
+					errs[w] = do(j)
 				}
 			}
 		})
 	}
-	for _, p := range files {
-		work <- p
-	}
-	close(work)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("compress site: %w", err)
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // gzipOnly reports whether p, a compressible file of a site, is one of a

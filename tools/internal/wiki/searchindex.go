@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -207,29 +206,9 @@ func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path
 		raw json.RawMessage
 	}
 	jobs, pages := make(chan job, runtime.GOMAXPROCS(0)), make(chan page, runtime.GOMAXPROCS(0))
-	errs := make([]error, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for w := range errs {
-		wg.Go(func() {
-			for j := range jobs {
-				if errs[w] != nil {
-					continue
-				}
-				var p searchPage
-				if err := json.Unmarshal(j.raw, &p); err != nil {
-					errs[w] = err
-					continue
-				}
-				if err := os.WriteFile(filepath.Join(stage, strconv.Itoa(j.n)+".json"), j.raw, 0o644); err != nil {
-					errs[w] = err
-					continue
-				}
-				pages <- page{j.n, p.Path, pageTerms(p)}
-			}
-		})
-	}
-	read := make(chan error, 1)
+	read, staged := make(chan error, 1), make(chan error, 1)
 	go func() {
+		defer close(jobs)
 		n := 0
 		read <- eachSearchPage(r, func(raw json.RawMessage) error {
 			digest.Write(raw)
@@ -237,14 +216,27 @@ func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path
 			n++
 			return nil
 		})
-		close(jobs)
-		wg.Wait()
-		close(pages)
+	}()
+	go func() {
+		defer close(pages)
+		staged <- onCores(jobs, func() func(job) error {
+			return func(j job) error {
+				var p searchPage
+				if err := json.Unmarshal(j.raw, &p); err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(stage, strconv.Itoa(j.n)+".json"), j.raw, 0o644); err != nil {
+					return err
+				}
+				pages <- page{j.n, p.Path, pageTerms(p)}
+				return nil
+			}
+		})
 	}()
 	for p := range pages {
 		add(p.n, p.path, p.terms)
 	}
-	return errors.Join(append(errs, <-read)...)
+	return errors.Join(<-read, <-staged)
 }
 
 // eachSearchPage calls fn with each page object of {"pages":[...]} as it is

@@ -310,9 +310,8 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	// Making the search index is one core's work on its own files only
-	// (searchIndexFile): the rest of the site is compressed meanwhile, the
-	// index after.
+	// The search index works on its own files only (searchIndexFile): the
+	// rest of the site is compressed meanwhile, the index after.
 	compressed := make(chan error, 1)
 	go func() { compressed <- compressSite(tmp, searchIndexFile) }()
 	if err := errors.Join(writeSearchIndex(tmp), <-compressed); err != nil {
