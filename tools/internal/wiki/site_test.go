@@ -402,7 +402,9 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 // TestBuildMessyLinks builds a tree holding the link shapes of real
 // reference docs (testdata/messy: stray %, spaces, <...>, unbalanced
 // parentheses, raw HTML anchors, links into missing files, a file name with
-// a space). With -broken-links=warn the build succeeds, writes every page and
+// a space) and docs that open with what Hugo takes for front matter (a list
+// item, a snippet include, a template include), each of which failed the
+// whole build. With -broken-links=warn the build succeeds, writes every page and
 // lists each bad reference with its file and line, leaving it as written;
 // the default mode fails and names each one.
 func TestBuildMessyLinks(t *testing.T) {
@@ -418,6 +420,7 @@ func TestBuildMessyLinks(t *testing.T) {
 		{File: "docs/messy/links.md", Line: 12, Msg: `broken link "a\\)b.md": docs/messy/a\)b.md does not exist`},
 		{File: "docs/messy/links.md", Line: 13, Msg: `broken link "nope/missing.md#setup": docs/messy/nope/missing.md does not exist`},
 		{File: "docs/messy/links.md", Line: 15, Msg: `broken image "chart%.png": not a valid URL (invalid URL escape "%.p"); left as written`},
+		{File: "docs/messy/list [first].md", Line: 2, Msg: `broken link "gone-too.md": docs/messy/gone-too.md does not exist`},
 	}
 
 	opt := options(t, root)
@@ -453,6 +456,16 @@ func TestBuildMessyLinks(t *testing.T) {
 	} {
 		if !strings.Contains(links, kept) {
 			t.Errorf("messy/links page: no %s", kept)
+		}
+	}
+	// The docs Hugo would have taken for front matter are shown whole.
+	for page, text := range map[string]string{
+		"messy/list-first": "<li>the first item opens this doc</li>",
+		"messy/snippets":   "8&lt;&ndash; &ldquo;README.md&rdquo;", // with Markdown's typography, as any line
+		"messy/include":    "{% include",
+	} {
+		if html := mcptest.ReadFile(t, filepath.Join(out, page, "index.html")); !strings.Contains(html, text) {
+			t.Errorf("%s page: no %s", page, text)
 		}
 	}
 
