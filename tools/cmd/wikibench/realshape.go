@@ -13,19 +13,22 @@ import (
 // generator's prose does not, added to a generated tree so that a build of
 // it pays for them as a real wiki's does.
 const (
-	realIncludeEvery = 5  // every fifth doc has snippet include lines
-	realTableEvery   = 10 // every tenth doc has a wide table of code
-	realTableCols    = 24
-	realTableRows    = 40
-	realFrontEvery   = 3 // every third doc has front matter
-	realRefPages     = 20
-	realRefSections  = 1400 // headings (and tables) on a reference page
-	realHiddenDocs   = 30
+	realIncludeEvery = 5 // every fifth doc has snippet include lines
+	// every fiftieth opens with one (unless it has front matter), which
+	// Hugo alone would read as broken front matter
+	realOpenWithInclude = 50
+	realTableEvery      = 10 // every tenth doc has a wide table of code
+	realTableCols       = 24
+	realTableRows       = 40
+	realFrontEvery      = 3 // every third doc has front matter
+	realRefPages        = 20
+	realRefSections     = 1400 // headings (and tables) on a reference page
+	realHiddenDocs      = 30
 )
 
 // addRealShape adds to the generated docs folder: front matter, snippet
 // include lines (`--8<-- "…"`, `{% include "…" %}`, which the wiki shows
-// as text), wide tables of code, long reference pages (a heading, a line
+// as text; some docs open with one), wide tables of code, long reference pages (a heading, a line
 // and a small table per hook, about 25,000 elements a page, as a generated
 // API reference has), docs in a hidden folder (which the wiki leaves out)
 // and a folder symlinked to its sibling (which it leaves out, as it does
@@ -52,13 +55,15 @@ func addRealShape(docs string) error {
 			return fmt.Errorf("real shape: %w", err)
 		}
 		var s strings.Builder
-		if i%realFrontEvery == 0 && !strings.HasPrefix(string(b), "---\n") {
+		front := i%realFrontEvery == 0 && !strings.HasPrefix(string(b), "---\n")
+		if front {
 			fmt.Fprintf(&s, "---\ndescription: Generated doc %d, with front matter as real trees have it.\ntags: [generated, doc-%d]\nweight: %d\n---\n\n", i, i%7, i)
+		}
+		if i%realOpenWithInclude == 0 && !front {
+			s.WriteString("--8<-- \"snippets/banner.md\"\n\n")
 		}
 		s.Write(b)
 		if i%realIncludeEvery == 0 {
-			// After a line of prose: Hugo reads a file that opens with
-			// "--8<--" as broken front matter.
 			fmt.Fprintf(&s, "\nSee also:\n\n--8<-- \"snippets/note-%d.md\"\n\n{%% include \"partials/footer.md\" %%}\n", i%4)
 		}
 		if i%realTableEvery == 0 {
