@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -113,39 +112,15 @@ func ScanTree(root string) (*Tree, error) {
 	sort.Strings(t.Files)
 	sort.Strings(t.Dirs)
 	for _, doc := range t.Docs {
-		bare, err := bareDoc(filepath.Join(docs, filepath.FromSlash(doc)))
+		text, err := os.ReadFile(filepath.Join(docs, filepath.FromSlash(doc)))
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", abs, err)
 		}
-		if bare {
+		if bareOpening(text) {
 			t.Bare = append(t.Bare, doc)
 		}
 	}
 	return t, t.check()
-}
-
-// bareDoc reports whether the doc in file has a bareOpening. It reads the
-// whole file only when its first character is one that opens front matter.
-func bareDoc(file string) (bool, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, fmt.Errorf("read %s: %w", file, err)
-	}
-	head = head[:n]
-	if t := bytes.TrimLeft(bytes.TrimPrefix(head, byteOrderMark), " \t\r\n"); len(t) == 0 || !strings.ContainsRune("-+{", rune(t[0])) {
-		return false, nil
-	}
-	rest, err := io.ReadAll(f)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", file, err)
-	}
-	return bareOpening(append(head, rest...)), nil
 }
 
 var byteOrderMark = []byte("\uFEFF")
