@@ -4,9 +4,9 @@
 // with the Hugo the wiki command runs, and prints a Markdown table: docs,
 // HTML pages written (generated folder pages included), output size, wall
 // time, Hugo's wall time and the rest (the search index and compression,
-// after Hugo), Hugo's CPU time, Hugo's peak resident memory, and the load average
-// before and after each build (others may share the machine: CPU time is the
-// steadier figure then).
+// after Hugo), Hugo's CPU time, Hugo's peak resident memory, and the load
+// average before and after each build (others may share the machine: CPU
+// time is the steadier figure then).
 //
 // Run it from anywhere in the repository:
 //
