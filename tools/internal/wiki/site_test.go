@@ -403,8 +403,8 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 // reference docs (testdata/messy: stray %, spaces, <...>, unbalanced
 // parentheses, raw HTML anchors, links into missing files, a file name with
 // a space) and docs that open with what Hugo takes for front matter (a list
-// item, a snippet include, a template include), each of which failed the
-// whole build. With -broken-links=warn the build succeeds, writes every page and
+// item, a snippet include, a template include) or names shortcodes (a doc
+// brought from a Hugo site), each of which failed the whole build. With -broken-links=warn the build succeeds, writes every page and
 // lists each bad reference with its file and line, leaving it as written;
 // the default mode fails and names each one.
 func TestBuildMessyLinks(t *testing.T) {
@@ -458,15 +458,20 @@ func TestBuildMessyLinks(t *testing.T) {
 			t.Errorf("messy/links page: no %s", kept)
 		}
 	}
-	// The docs Hugo would have taken for front matter are shown whole.
+	// The docs Hugo would have taken for front matter or shortcodes are
+	// shown as written, and so is their Markdown in llms-full.txt.
 	for page, text := range map[string]string{
 		"messy/list-first": "<li>the first item opens this doc</li>",
 		"messy/snippets":   "8&lt;&ndash; &ldquo;README.md&rdquo;", // with Markdown's typography, as any line
 		"messy/include":    "{% include",
+		"messy/hugo-site":  "A note {{&lt; note &gt;}}careful{{&lt; /note &gt;}} and a tip {{% tip %}}<strong>bold</strong>{{% /tip %}}",
 	} {
 		if html := mcptest.ReadFile(t, filepath.Join(out, page, "index.html")); !strings.Contains(html, text) {
 			t.Errorf("%s page: no %s", page, text)
 		}
+	}
+	if full := mcptest.ReadFile(t, filepath.Join(out, "llms-full.txt")); !strings.Contains(full, mcptest.ReadFile(t, filepath.Join("testdata", "messy", "hugo-site.md"))) {
+		t.Errorf("llms-full.txt does not hold docs/messy/hugo-site.md as written")
 	}
 
 	_, err = Build(context.Background(), options(t, root), filepath.Join(t.TempDir(), "wiki"))

@@ -1,7 +1,6 @@
 package wiki
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,11 +24,10 @@ type Tree struct {
 	Files        []string // other files under docs/ (images, attachments), relative to docs/
 	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
 	Contributing bool     // CONTRIBUTING.md exists at the root
-	// Bare are the docs that open with what Hugo takes for the start of
-	// front matter when it is not (bareOpening): built as they are, any
-	// one of them would fail the whole build. Each is built from a copy
-	// behind an empty front matter (writeGenerated).
-	Bare []string
+	// Copied are the docs Hugo would misread (misread): built as they
+	// are, any one of them would fail the whole build. Each is built from
+	// a copy made safe (hugoSafe) instead (writeGenerated).
+	Copied []string
 	// Updated is the day each doc, CONTRIBUTING.md and the hook registry
 	// last changed, by repository path ("docs/x.md"), once readDates has run.
 	Updated map[string]string
@@ -116,41 +114,11 @@ func ScanTree(root string) (*Tree, error) {
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", abs, err)
 		}
-		if bareOpening(text) {
-			t.Bare = append(t.Bare, doc)
+		if misread(text) {
+			t.Copied = append(t.Copied, doc)
 		}
 	}
 	return t, t.check()
-}
-
-var byteOrderMark = []byte("\uFEFF")
-
-// bareOpening reports whether Hugo would take the opening of a doc's text
-// for front matter that it is not. After spaces and a byte order mark,
-// Hugo reads "-" as the start of YAML front matter, "+" of TOML and "{" of
-// JSON, and fails the build when what follows is not: a list item ("- "),
-// a snippet include ("--8<-- …", "{% include … %}"), a thematic break with
-// no closing "---". Front matter that is there but wrong (bad YAML) is not
-// bare: Hugo's error for it is the writer's to fix.
-func bareOpening(text []byte) bool {
-	t := bytes.TrimLeft(bytes.TrimPrefix(text, byteOrderMark), " \t\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	switch t[0] {
-	case '-', '+':
-		delim := bytes.Repeat(t[:1], 3)
-		if !bytes.HasPrefix(t, delim) {
-			return true
-		}
-		// Hugo ends the front matter at the next line that starts with the
-		// delimiter; with none, it fails.
-		return !bytes.Contains(t[3:], append([]byte("\n"), delim...))
-	case '{':
-		var v map[string]any
-		return json.NewDecoder(bytes.NewReader(t)).Decode(&v) != nil
-	}
-	return false
 }
 
 // check refuses trees whose pages would collide in the site.
@@ -341,8 +309,8 @@ func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error)
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 		return "", fmt.Errorf("generate content: %w", err)
 	}
-	for _, doc := range t.Bare {
-		if err := t.writeFronted(dir, doc); err != nil {
+	for _, doc := range t.Copied {
+		if err := t.writeCopy(dir, doc); err != nil {
 			return "", err
 		}
 	}
@@ -371,12 +339,11 @@ func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error)
 	return cfg, nil
 }
 
-// writeFronted writes a bare doc into dir's content, where the config mounts
-// it from instead of docs/, behind an empty front matter: Hugo then reads
-// all of it as the doc's text, as it reads a doc that opens otherwise. A
-// broken link in it is still reported on the line of the doc itself
-// (problems reads the doc), and its raw twin is the doc as it is.
-func (t *Tree) writeFronted(dir, doc string) error {
+// writeCopy writes a doc Hugo would misread into dir's content, made safe
+// (hugoSafe), where the config mounts it from instead of docs/. A broken
+// link in it is still reported on the line of the doc itself (problems
+// reads the doc), and its raw twin is the doc as it is.
+func (t *Tree) writeCopy(dir, doc string) error {
 	text, err := os.ReadFile(filepath.Join(t.Root, "docs", filepath.FromSlash(doc)))
 	if err != nil {
 		return fmt.Errorf("generate docs/%s: %w", doc, err)
@@ -385,7 +352,7 @@ func (t *Tree) writeFronted(dir, doc string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("generate docs/%s: %w", doc, err)
 	}
-	if err := os.WriteFile(p, append([]byte("---\n---\n"), text...), 0o644); err != nil {
+	if err := os.WriteFile(p, hugoSafe(text), 0o644); err != nil {
 		return fmt.Errorf("generate docs/%s: %w", doc, err)
 	}
 	return nil
@@ -432,13 +399,13 @@ type hugoHeaders struct {
 // is a new name, so the preview, like docs-mcp, lets browsers keep them.
 const immutableAssets = "{*.min.*.css,*.min.*.js}"
 
-// bareGlobs are the mount filters that leave out the bare docs that are not
-// landing pages (those are left out already), each doc's path with the
+// copiedGlobs are the mount filters that leave out the copied docs that are
+// not landing pages (those are left out already), each doc's path with the
 // glob's special characters escaped.
-func bareGlobs(bare []string) []string {
+func copiedGlobs(copied []string) []string {
 	escape := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`, `{`, `\{`, `}`, `\}`)
 	var out []string
-	for _, doc := range bare {
+	for _, doc := range copied {
 		if !isLanding(doc) {
 			out = append(out, "! "+escape.Replace(doc))
 		}
@@ -483,11 +450,11 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		{Source: filepath.Join(siteDir, "content"), Target: "content"},
 		{Source: filepath.Join(genDir, "content"), Target: "content"},
 		// The landing pages are mounted one by one below, as _index.md, and
-		// the bare docs come from genDir (writeFronted).
-		{Source: docs, Target: "content", Files: append([]string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}, bareGlobs(t.Bare)...)},
+		// the copied docs come from genDir (writeCopy).
+		{Source: docs, Target: "content", Files: append([]string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}, copiedGlobs(t.Copied)...)},
 	}
 	for _, doc := range t.landingDocs() {
-		if !slices.Contains(t.Bare, doc) {
+		if !slices.Contains(t.Copied, doc) {
 			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", contentPath(doc))})
 		}
 	}

@@ -124,29 +124,3 @@ func TestGeneratedSectionsDottedFolder(t *testing.T) {
 		t.Errorf("generated sections (-want +got):\n%s", diff)
 	}
 }
-
-// TestBareOpening: the openings Hugo takes for front matter that they are
-// not, and real front matter, which is left to Hugo.
-func TestBareOpening(t *testing.T) {
-	for text, want := range map[string]bool{
-		"- a list item first\n":                       true,
-		"--8<-- \"README.md\"\n":                      true,
-		"{% include \"x.md\" %}\n\n# Title\n":         true,
-		"+ a plus list\n":                             true,
-		"---\n\nA thematic break, no front matter.\n": true,
-		"\ufeff\n  - after a byte order mark\n":       true,
-		"---\ntitle: T\n---\n- a list\n":              false,
-		"---\r\ntitle: T\r\n---\r\n":                  false,
-		"+++\ntitle = 'T'\n+++\n":                     false,
-		"{\"title\": \"T\"}\n\ntext\n":                false,
-		"---\ntitle: [not: closed\n---\n":             false, // front matter, wrong: Hugo says so
-		"# Title\n\n- a list\n":                       false,
-		"text\n---\n":                                 false,
-		"":                                            false,
-		"\n\n":                                        false,
-	} {
-		if got := bareOpening([]byte(text)); got != want {
-			t.Errorf("bareOpening(%q) = %v, want %v", text, got, want)
-		}
-	}
-}
