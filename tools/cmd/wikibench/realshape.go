@@ -17,7 +17,8 @@ const (
 	// every fiftieth opens with one (unless it has front matter), which
 	// Hugo alone would read as broken front matter
 	realOpenWithInclude = 50
-	realTableEvery      = 10 // every tenth doc has a wide table of code
+	realShortcodeEvery  = 100 // every hundredth names a Hugo shortcode, as a doc from a Hugo site does
+	realTableEvery      = 10  // every tenth doc has a wide table of code
 	realTableCols       = 24
 	realTableRows       = 40
 	realFrontEvery      = 3 // every third doc has front matter
@@ -28,12 +29,12 @@ const (
 
 // addRealShape adds to the generated docs folder: front matter, snippet
 // include lines (`--8<-- "…"`, `{% include "…" %}`, which the wiki shows
-// as text; some docs open with one), wide tables of code, long reference pages (a heading, a line
-// and a small table per hook, about 25,000 elements a page, as a generated
-// API reference has), docs in a hidden folder (which the wiki leaves out)
-// and a folder symlinked to its sibling (which it leaves out, as it does
-// every symlink). The same
-// generated tree always gives the same result.
+// as text; some docs open with one), Hugo shortcodes (shown as text too),
+// wide tables of code, long reference pages (a heading, a line and a small
+// table per hook, about 38,000 elements a page, as a generated API
+// reference has), docs in a hidden folder (which the wiki leaves out) and a
+// folder symlinked to its sibling (which it leaves out, as it does every
+// symlink). The same generated tree always gives the same result.
 func addRealShape(docs string) error {
 	var files []string
 	err := filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
@@ -68,6 +69,9 @@ func addRealShape(docs string) error {
 		}
 		if i%realTableEvery == 0 {
 			s.WriteString("\n" + codeTable(realTableCols, realTableRows, i))
+		}
+		if i%realShortcodeEvery == 0 {
+			s.WriteString("\nAs the site it came from wrote it: {{< figure src=\"diagram.png\" >}}\n")
 		}
 		if err := os.WriteFile(p, []byte(s.String()), 0o644); err != nil {
 			return fmt.Errorf("real shape: %w", err)
