@@ -9,7 +9,8 @@
 // its replica died, or was replaced behind a load balancer) is started
 // again, as the specification tells clients to, and the call retried once
 // on the new session; the report counts these re-initialisations apart
-// from errors. A call whose answer is cut off mid-way (its replica was
+// from errors, and a DELETE answered 404 (the session's server forgot it
+// first) apart from the DELETEs answered. A call whose answer is cut off mid-way (its replica was
 // killed while writing it: no proxy can send that one elsewhere) is made
 // once more, which is safe since every docs-mcp tool is read-only; the
 // report counts these as interrupted. Workers stop after -duration, or, with -total,
@@ -123,6 +124,7 @@ type stats struct {
 	errors    map[string]int
 	firstErr  error
 	reinits   int         // sessions started again after a 404
+	gone      int         // sessions whose DELETE was answered 404: ended already
 	cutOffs   int         // calls made again after their answer was cut off
 	statuses  map[int]int // HTTP responses by status
 	flood     map[int]int // the -flood requests' statuses
@@ -135,7 +137,7 @@ func (s *stats) ok(op string, d time.Duration) {
 	s.latencies[op] = append(s.latencies[op], d)
 }
 
-// count adds one to a counter of s: &s.reinits or &s.cutOffs.
+// count adds one to a counter of s: &s.reinits, &s.gone or &s.cutOffs.
 func (s *stats) count(n *int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -314,8 +316,11 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case err != nil:
 		r.st.fail(opDelete, err)
-	case res.StatusCode/100 == 2 || res.StatusCode == http.StatusNotFound:
+	case res.StatusCode/100 == 2:
 		r.st.ok(opDelete, time.Since(t))
+	case res.StatusCode == http.StatusNotFound:
+		r.st.ok(opDelete, time.Since(t))
+		r.st.count(&r.st.gone)
 	default:
 		r.st.fail(opDelete, fmt.Errorf("DELETE: HTTP %d", res.StatusCode))
 	}
@@ -423,6 +428,7 @@ type summary struct {
 	Sessions    int            `json:"sessions"` // concurrent
 	SessionsRun int            `json:"sessions_run"`
 	Reinits     int            `json:"reinitialized"` // sessions started again after a 404
+	Gone        int            `json:"deleted_gone"`  // sessions whose DELETE was answered 404 (their server forgot them first)
 	Interrupted int            `json:"interrupted"`   // calls made again after their answer was cut off
 	Protocol    string         `json:"protocol"`
 	Requests    int            `json:"requests"` // answered: initialize, tool calls and DELETE
@@ -446,7 +452,7 @@ func summarize(cfg config, st *stats, elapsed time.Duration) summary {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s := summary{
-		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits, Interrupted: st.cutOffs,
+		Sessions: cfg.sessions, Protocol: cfg.protocol, Reinits: st.reinits, Gone: st.gone, Interrupted: st.cutOffs,
 		ElapsedSec: elapsed.Seconds(), Ops: map[string]op{}, Statuses: map[string]int{},
 		SessionsRun: len(st.latencies[opInitialize]) - st.reinits,
 		Flood:       st.flood, Churn: st.churn,
@@ -493,6 +499,9 @@ func report(out io.Writer, cfg config, st *stats, elapsed time.Duration, before,
 	}
 	if sum.Reinits > 0 {
 		fmt.Fprintf(out, "sessions re-initialised after a 404: %d (each also counted under initialize)\n", sum.Reinits)
+	}
+	if sum.Gone > 0 {
+		fmt.Fprintf(out, "sessions whose DELETE was answered 404 (gone already): %d\n", sum.Gone)
 	}
 	if sum.Interrupted > 0 {
 		fmt.Fprintf(out, "calls made again after their answer was cut off: %d\n", sum.Interrupted)
