@@ -28,9 +28,9 @@ func TestBareOpening(t *testing.T) {
 	}
 }
 
-// TestHugoSafe: the copy of a doc Hugo would misread, and the doc as the
-// wiki shows it (the escapes undone, as raw.html does), for each way Hugo
-// misreads one.
+// TestHugoSafe: the copy the build makes of a doc Hugo would misread, for
+// each way Hugo misreads one, and docs it reads as they are (that the
+// pages show the copies as written is TestBuildMessyLinks's).
 func TestHugoSafe(t *testing.T) {
 	for _, c := range []struct{ doc, copy string }{
 		{"- a list first\n", "---\n---\n- a list first\n"},
