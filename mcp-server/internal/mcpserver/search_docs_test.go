@@ -167,7 +167,7 @@ func TestSearchDocsLinks(t *testing.T) {
 	if diff := cmp.Diff(wantLinks, links); diff != "" {
 		t.Errorf("resource links (-want +got):\n%s", diff)
 	}
-	for doc, page := range map[string]string{"index.md": "", "server/index.md": "server/", "guide/intro.md": "guide/intro/", "A b/Ü.md": "a%20b/%C3%BC/"} {
+	for doc, page := range map[string]string{"index.md": "", "server/index.md": "server/", "guide/intro.md": "guide/intro/", "A b/Ü.md": "a-b/%C3%BC/", "notes/q&a.md": "notes/qa/", "odd/%.md": "odd/25/", "#f/index.md": "f/"} {
 		if got := wikiPage(doc); got != page {
 			t.Errorf("wikiPage(%q) = %q, want %q", doc, got, page)
 		}

@@ -2,8 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"path"
 	"strings"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // The wiki's address, for links to the page and section of a doc: set
@@ -28,16 +29,10 @@ func (s *Server) wikiURL(ctx context.Context) string {
 	return base
 }
 
-// wikiPage is a doc's page in the wiki, relative to its base URL, as the
-// wiki's build names it (tools/internal/wiki: contentPath and pagePath):
-// the path without .md, a folder's index.md its folder, in lower case as
-// Hugo writes URLs, each segment escaped.
+// wikiPage is a doc's page in the wiki, relative to its base URL: the path
+// the wiki's build gives it (wikipage.Of), each segment escaped.
 func wikiPage(docPath string) string {
-	p := strings.TrimSuffix(docPath, path.Ext(docPath))
-	if b := path.Base(p); b == "index" || b == "_index" {
-		p = strings.TrimSuffix(p, b)
-	}
-	p = strings.Trim(strings.ToLower(p), "/")
+	p := strings.TrimPrefix(wikipage.Of(docPath), "/")
 	if p == "" {
 		return ""
 	}
