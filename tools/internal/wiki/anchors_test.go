@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // trickyHeadings is a doc added to the repository's docs for the anchor
@@ -61,7 +62,7 @@ func TestAnchorsMatchTheWiki(t *testing.T) {
 	listed := regexp.MustCompile(`(?m)^\s*#(\S+)  #{1,6} `)
 	headings := 0
 	for _, doc := range tree.Docs {
-		page := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(pagePath(contentPath(doc)), "/")), "index.html")
+		page := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(wikipage.Of(doc), "/")), "index.html")
 		wiki := headingIDs(t, page)
 
 		res := mcptest.Call(t, c, "mod_read_doc", map[string]any{"path": doc, "section": "no such section: list them"})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // changesSide is one of the two versions a "What changed" page compares:
@@ -34,7 +35,7 @@ func (s changesSide) link(doc, anchor, text string) string {
 	if !s.docs[doc] {
 		return text
 	}
-	href := s.url + pageURL(logicalPath(pagePath(contentPath(doc))))
+	href := s.url + pageURL(wikipage.Of(doc))
 	if anchor != "" {
 		href += "#" + anchor
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 	"github.com/docs-mcp/docs-mcp/tools/internal/crawl"
 )
 
@@ -433,18 +435,42 @@ func TestBuildMessyLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each doc has a page of its own, named as the server names it (the
+	// names Hugo would drop a page by among them: "%.md", "#hash.md",
+	// "#drafts/", "notes.en.md", "guide.md" beside "guide/"), holding its
+	// title.
 	pages := map[string]string{}
 	for _, p := range dirIndex(t, out).pages(t) {
 		pages[p.Path] = p.URL
 	}
+	docOf := map[string]string{}
 	for _, doc := range tr.Docs {
-		url, ok := pages["docs/"+doc]
+		at, ok := pages["docs/"+doc]
 		if !ok {
 			t.Errorf("docs/%s: not in the search index", doc)
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(url, "/wiki/")), "index.html")); err != nil {
+		if other, ok := docOf[at]; ok {
+			t.Errorf("docs/%s and docs/%s share the page %s", other, doc, at)
+		}
+		docOf[at] = doc
+		if want := (&url.URL{Path: "/wiki" + wikipage.Of(doc) + "/"}).EscapedPath(); at != want && at != "/wiki/" {
+			t.Errorf("docs/%s: page %s, the server links %s", doc, at, want)
+		}
+		html, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(at, "/wiki/")), "index.html"))
+		if err != nil {
 			t.Errorf("docs/%s: no page written: %v", doc, err)
+			continue
+		}
+		text := mcptest.ReadFile(t, filepath.Join(root, "docs", filepath.FromSlash(doc)))
+		if title, ok := strings.CutPrefix(strings.SplitN(text, "\n", 2)[0], "# "); ok && !strings.Contains(string(html), ">"+title+"<") {
+			t.Errorf("docs/%s: its page %s does not hold its title %q", doc, at, title)
+		}
+	}
+	guide := mcptest.ReadFile(t, filepath.Join(out, "messy", "guide", "index.html"))
+	for _, href := range []string{"/wiki/messy/25/", "/wiki/messy/hash/", "/wiki/messy/drafts/n/", "/wiki/messy/guide/step/", "/wiki/messy/notes-en/"} {
+		if !strings.Contains(guide, `href="`+href+`"`) {
+			t.Errorf("messy/guide page: no link to %s", href)
 		}
 	}
 	links := mcptest.ReadFile(t, filepath.Join(out, "messy", "links", "index.html"))

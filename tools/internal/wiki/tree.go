@@ -9,11 +9,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/docs-mcp/docs-mcp/framework/registry"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // Tree is what one build mounts from a repository: the docs, the contribution
@@ -26,8 +26,13 @@ type Tree struct {
 	Contributing bool     // CONTRIBUTING.md exists at the root
 	// Copied are the docs Hugo would misread (misread): built as they
 	// are, any one of them would fail the whole build. Each is built from
-	// a copy made safe (hugoSafe) instead (writeGenerated).
+	// a copy made safe (hugoSafe) instead (writeGenerated), and so is each
+	// doc whose name starts with "#", a file Hugo skips.
 	Copied []string
+	// folderOf maps each doc that is a folder's page to that folder: its
+	// index.md (or _index.md), else a doc beside it named as it is
+	// ("guide.md" beside "guide/"), as MkDocs makes it.
+	folderOf map[string]string
 	// Updated is the day each doc, CONTRIBUTING.md and the hook registry
 	// last changed, by repository path ("docs/x.md"), once readDates has run.
 	Updated map[string]string
@@ -109,51 +114,70 @@ func ScanTree(root string) (*Tree, error) {
 	sort.Strings(t.Docs)
 	sort.Strings(t.Files)
 	sort.Strings(t.Dirs)
+	t.folderOf = map[string]string{}
+	indexed := map[string]bool{}
+	for _, doc := range t.Docs {
+		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
+			t.folderOf[doc] = docDir(doc)
+			indexed[docDir(doc)] = true
+		}
+	}
+	for _, doc := range t.Docs {
+		if dir := strings.TrimSuffix(doc, ".md"); dirs[dir] && !indexed[dir] {
+			t.folderOf[doc] = dir
+		}
+	}
 	for _, doc := range t.Docs {
 		text, err := os.ReadFile(filepath.Join(docs, filepath.FromSlash(doc)))
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", abs, err)
 		}
-		if misread(text) {
+		// Hugo skips a file whose name starts with "#" (an editor's), the
+		// name of its own mount too.
+		if misread(text) || strings.HasPrefix(path.Base(doc), "#") {
 			t.Copied = append(t.Copied, doc)
 		}
 	}
 	return t, t.check()
 }
 
-// check refuses trees whose pages would collide in the site.
+// check refuses trees whose pages would collide in the site: two docs, or
+// a doc and a folder, whose paths Hugo makes one (wikipage.Logical), one of
+// which it would drop without a word.
 func (t *Tree) check() error {
 	var errs []error
-	seen := map[string]string{}
+	seen := map[string]string{} // logical path -> what has it
 	for _, doc := range t.Docs {
 		if what, ok := reserved[strings.ToLower(doc)]; ok {
 			errs = append(errs, fmt.Errorf("docs/%s: this path is taken by %s; rename the file", doc, what))
 		}
-		cp := contentPath(doc)
-		key := strings.ToLower(cp)
+		key := wikipage.Of(doc)
 		if other, ok := seen[key]; ok {
-			errs = append(errs, fmt.Errorf("docs/%s and docs/%s would both become the page %s; keep one", other, doc, pagePath(cp)))
+			errs = append(errs, fmt.Errorf("%s and docs/%s would both become the page %s; keep one", other, doc, key))
 			continue
 		}
-		seen[key] = doc
+		seen[key] = "docs/" + doc
+	}
+	for _, dir := range t.generatedSections() {
+		key := wikipage.Logical("/" + wikipage.Dir(dir))
+		if other, ok := seen[key]; ok {
+			errs = append(errs, fmt.Errorf("%s and the folder docs/%s/ would both become the page %s; rename one", other, dir, key))
+			continue
+		}
+		seen[key] = "the folder docs/" + dir + "/"
 	}
 	return errors.Join(errs...)
 }
 
-// contentPath is where a doc lands in Hugo's content tree: a folder's index.md
-// becomes its _index.md (a branch bundle), so the folder stays a section whose
-// other files remain pages.
-func contentPath(doc string) string {
-	if isLanding(doc) {
-		return path.Join(docDir(doc), "_index.md")
+// contentPath is where a doc lands in Hugo's content tree: a folder's page
+// (folderOf) becomes the folder's _index.md (a branch bundle), so the folder
+// stays a section whose other files remain pages; the others keep their
+// paths, but for the names Hugo would lose a page by (wikipage.File).
+func (t *Tree) contentPath(doc string) string {
+	if dir, ok := t.folderOf[doc]; ok {
+		return path.Join(wikipage.Dir(dir), "_index.md")
 	}
-	return doc
-}
-
-// isLanding reports whether doc is its folder's landing page.
-func isLanding(doc string) bool {
-	b := path.Base(doc)
-	return b == "index.md" || b == "_index.md"
+	return wikipage.File(doc)
 }
 
 // docDir is the folder holding doc, "" for docs/ itself (as in Tree.Dirs).
@@ -171,12 +195,12 @@ func pagePath(contentPath string) string {
 	return "/" + strings.TrimSuffix(p, "/")
 }
 
-// landingDocs are the folder landing pages (index.md or _index.md), each
-// mounted as its folder's _index.md.
+// landingDocs are the folders' pages (folderOf), each mounted as its
+// folder's _index.md.
 func (t *Tree) landingDocs() []string {
 	var out []string
 	for _, doc := range t.Docs {
-		if isLanding(doc) {
+		if _, ok := t.folderOf[doc]; ok {
 			out = append(out, doc)
 		}
 	}
@@ -191,8 +215,8 @@ func (t *Tree) pageCount() int { return len(t.Docs) + len(t.generatedSections())
 
 func (t *Tree) generatedSections() []string {
 	has := map[string]bool{}
-	for _, doc := range t.landingDocs() {
-		has[docDir(doc)] = true
+	for _, dir := range t.folderOf {
+		has[dir] = true
 	}
 	var out []string
 	for _, d := range t.Dirs {
@@ -244,7 +268,7 @@ func (t *Tree) data() (siteData, error) {
 		}
 	}
 	for _, doc := range t.Docs {
-		cp := contentPath(doc)
+		cp := t.contentPath(doc)
 		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc, Updated: t.Updated["docs/"+doc]}
 		d.Pages["docs/"+doc] = pagePath(cp)
 	}
@@ -298,7 +322,7 @@ func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error)
 		if s == "" {
 			front = "---\nwikiGenerated: true\nwikiListing: true\n---\n"
 		}
-		p := filepath.Join(dir, "content", filepath.FromSlash(s), "_index.md")
+		p := filepath.Join(dir, "content", filepath.FromSlash(wikipage.Dir(s)), "_index.md")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return "", fmt.Errorf("generate folder page: %w", err)
 		}
@@ -348,7 +372,7 @@ func (t *Tree) writeCopy(dir, doc string) error {
 	if err != nil {
 		return fmt.Errorf("generate docs/%s: %w", doc, err)
 	}
-	p := filepath.Join(dir, "content", filepath.FromSlash(contentPath(doc)))
+	p := filepath.Join(dir, "content", filepath.FromSlash(t.contentPath(doc)))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("generate docs/%s: %w", doc, err)
 	}
@@ -399,18 +423,32 @@ type hugoHeaders struct {
 // is a new name, so the preview, like docs-mcp, lets browsers keep them.
 const immutableAssets = "{*.min.*.css,*.min.*.js}"
 
-// copiedGlobs are the mount filters that leave out the copied docs that are
-// not landing pages (those are left out already), each doc's path with the
-// glob's special characters escaped.
-func copiedGlobs(copied []string) []string {
+// docsMounts are the mounts of docs/ as content. Hugo takes the whole
+// folder, but for the docs whose content path is not their own (contentPath:
+// the folders' pages, the names Hugo would lose a page by) or that are built
+// from a copy (writeCopy): each is left out by the mount's filters (the
+// index.md and _index.md files by name, the others each by its path with the
+// glob's special characters escaped) and mounted on its own, unless copied.
+func (t *Tree) docsMounts(docs string) []mount {
 	escape := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`, `{`, `\{`, `}`, `\}`)
-	var out []string
-	for _, doc := range copied {
-		if !isLanding(doc) {
-			out = append(out, "! "+escape.Replace(doc))
+	all := mount{Source: docs, Target: "content", Files: []string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}}
+	copied := map[string]bool{}
+	for _, doc := range t.Copied {
+		copied[doc] = true
+	}
+	var one []mount
+	for _, doc := range t.Docs {
+		b := path.Base(doc)
+		byName := b == "index.md" || b == "_index.md"
+		cp := t.contentPath(doc)
+		if !byName && (cp != doc || copied[doc]) {
+			all.Files = append(all.Files, "! "+escape.Replace(doc))
+		}
+		if (byName || cp != doc) && !copied[doc] {
+			one = append(one, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", cp)})
 		}
 	}
-	return out
+	return append([]mount{all}, one...)
 }
 
 // config is the Hugo config that mounts this tree. Mounts replace Hugo's
@@ -449,15 +487,8 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		{Source: filepath.Join(siteDir, "assets"), Target: "assets"},
 		{Source: filepath.Join(siteDir, "content"), Target: "content"},
 		{Source: filepath.Join(genDir, "content"), Target: "content"},
-		// The landing pages are mounted one by one below, as _index.md, and
-		// the copied docs come from genDir (writeCopy).
-		{Source: docs, Target: "content", Files: append([]string{"! index.md", "! **/index.md", "! _index.md", "! **/_index.md"}, copiedGlobs(t.Copied)...)},
 	}
-	for _, doc := range t.landingDocs() {
-		if !slices.Contains(t.Copied, doc) {
-			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", contentPath(doc))})
-		}
-	}
+	m = append(m, t.docsMounts(docs)...)
 	// Every file under docs/ is also published as is: the .md files are the
 	// raw twins of the pages, the rest are the images and attachments they use.
 	if preview {

@@ -73,6 +73,11 @@ func TestScanTreeRefuses(t *testing.T) {
 		{"no Markdown", map[string]string{"docs/a.png": "", "framework/mod_hooks.json": "{}"}, "no Markdown files"},
 		{"reserved name", map[string]string{"docs/search.md": "# S", "framework/mod_hooks.json": "{}"}, "docs/search.md: this path is taken by the search page"},
 		{"index and _index", map[string]string{"docs/a/index.md": "", "docs/a/_index.md": "", "framework/mod_hooks.json": "{}"}, "docs/a/_index.md and docs/a/index.md would both become the page /a"},
+		{"case", map[string]string{"docs/Setup.md": "", "docs/setup.md": "", "framework/mod_hooks.json": "{}"}, "docs/Setup.md and docs/setup.md would both become the page /setup"},
+		{"space and hyphen", map[string]string{"docs/x y.md": "", "docs/x-y.md": "", "framework/mod_hooks.json": "{}"}, "docs/x y.md and docs/x-y.md would both become the page /x-y"},
+		{"dropped character", map[string]string{"docs/q&a.md": "", "docs/qa.md": "", "framework/mod_hooks.json": "{}"}, "docs/q&a.md and docs/qa.md would both become the page /qa"},
+		{"doc beside its folder and index", map[string]string{"docs/guide.md": "", "docs/guide/index.md": "", "framework/mod_hooks.json": "{}"}, "docs/guide.md and docs/guide/index.md would both become the page /guide"},
+		{"doc and folder", map[string]string{"docs/notes.md": "", "docs/#notes/n.md": "", "framework/mod_hooks.json": "{}"}, "docs/notes.md and the folder docs/#notes/ would both become the page /notes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // Version is a release of the docs that a build shows beside the working
@@ -352,18 +353,13 @@ func (t *Tree) pages() []string {
 	}
 	for _, d := range t.Dirs {
 		if d != "" {
-			out = append(out, logicalPath("/"+d))
+			out = append(out, wikipage.Logical("/"+wikipage.Dir(d)))
 		}
 	}
 	for _, doc := range t.Docs {
-		out = append(out, logicalPath(pagePath(contentPath(doc))))
+		out = append(out, wikipage.Of(doc))
 	}
 	return out
-}
-
-// logicalPath is a content path as Hugo normalises it for .Path.
-func logicalPath(p string) string {
-	return strings.ReplaceAll(strings.ToLower(p), " ", "-")
 }
 
 // site is what the build of entry i (0: the working tree) is told about the
