@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -409,6 +410,9 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 // brought from a Hugo site), each of which failed the whole build. With -broken-links=warn the build succeeds, writes every page and
 // lists each bad reference with its file and line, leaving it as written;
 // the default mode fails and names each one.
+// twinLink is a page's link to its Markdown twin (doc-footer.html).
+var twinLink = regexp.MustCompile(`<a href="([^"]*)" type="text/markdown">`)
+
 func TestBuildMessyLinks(t *testing.T) {
 	root := fixture(t)
 	if err := os.CopyFS(filepath.Join(root, "docs", "messy"), os.DirFS(filepath.Join("testdata", "messy"))); err != nil {
@@ -463,6 +467,13 @@ func TestBuildMessyLinks(t *testing.T) {
 			continue
 		}
 		text := mcptest.ReadFile(t, filepath.Join(root, "docs", filepath.FromSlash(doc)))
+		if m := twinLink.FindSubmatch(html); m == nil {
+			t.Errorf("docs/%s: its page %s links no Markdown twin", doc, at)
+		} else if u, err := url.Parse(string(m[1])); err != nil || u.Path != "/wiki/"+doc || u.Fragment != "" {
+			t.Errorf("docs/%s: its page %s links the Markdown twin %s", doc, at, m[1])
+		} else if twin := mcptest.ReadFile(t, filepath.Join(out, filepath.FromSlash(doc))); twin != text {
+			t.Errorf("docs/%s: its Markdown twin is not the doc", doc)
+		}
 		if title, ok := strings.CutPrefix(strings.SplitN(text, "\n", 2)[0], "# "); ok && !strings.Contains(string(html), ">"+title+"<") {
 			t.Errorf("docs/%s: its page %s does not hold its title %q", doc, at, title)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -230,7 +231,7 @@ func (t *Tree) generatedSections() []string {
 // source is one page's origin, as the layouts read it from data/wiki.json.
 type source struct {
 	Repo string `json:"repo"` // repository path of the Markdown, e.g. docs/server/index.md
-	Raw  string `json:"raw"`  // site path of its raw twin, e.g. server/index.md
+	Raw  string `json:"raw"`  // site path of its raw twin, escaped as a URL path: server/index.md, %23faq.md
 	// Updated is the day the file last changed (2006-01-02), see lastUpdated.
 	Updated string `json:"updated,omitempty"`
 }
@@ -269,7 +270,7 @@ func (t *Tree) data() (siteData, error) {
 	}
 	for _, doc := range t.Docs {
 		cp := t.contentPath(doc)
-		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: doc, Updated: t.Updated["docs/"+doc]}
+		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: (&url.URL{Path: doc}).EscapedPath(), Updated: t.Updated["docs/"+doc]}
 		d.Pages["docs/"+doc] = pagePath(cp)
 	}
 	for _, f := range t.Files {
