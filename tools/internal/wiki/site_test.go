@@ -478,6 +478,17 @@ func TestBuildMessyLinks(t *testing.T) {
 			t.Errorf("docs/%s: its page %s does not hold its title %q", doc, at, title)
 		}
 	}
+	// Files whose names hold "#" or "%" are linked by their escaped paths.
+	drafts := mcptest.ReadFile(t, filepath.Join(out, "messy", "drafts", "n", "index.html"))
+	for _, file := range []string{"messy/#drafts/flow.svg", "messy/100%.svg"} {
+		href := (&url.URL{Path: "/wiki/" + file}).EscapedPath()
+		if !strings.Contains(drafts, `="`+href+`"`) {
+			t.Errorf("messy/drafts/n page: no link to %s as %s", file, href)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(file))); err != nil {
+			t.Errorf("%s: not published: %v", file, err)
+		}
+	}
 	guide := mcptest.ReadFile(t, filepath.Join(out, "messy", "guide", "index.html"))
 	for _, href := range []string{"/wiki/messy/25/", "/wiki/messy/hash/", "/wiki/messy/drafts/n/", "/wiki/messy/guide/step/", "/wiki/messy/notes-en/"} {
 		if !strings.Contains(guide, `href="`+href+`"`) {

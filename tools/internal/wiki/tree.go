@@ -228,6 +228,13 @@ func (t *Tree) generatedSections() []string {
 	return out
 }
 
+// urlPath is a site path as a URL's path, escaped: Hugo's relURL and
+// absURL leave a path they cannot parse ("100%.png") as it is, relative, and
+// a "#" in one ("#notes/pic.png") would start the fragment.
+func urlPath(p string) string {
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
 // source is one page's origin, as the layouts read it from data/wiki.json.
 type source struct {
 	Repo string `json:"repo"` // repository path of the Markdown, e.g. docs/server/index.md
@@ -240,7 +247,7 @@ type source struct {
 type siteData struct {
 	Sources map[string]source `json:"sources"` // by Hugo content path
 	Pages   map[string]string `json:"pages"`   // repository path -> GetPage path
-	Files   map[string]string `json:"files"`   // repository path -> site path
+	Files   map[string]string `json:"files"`   // repository path -> site path, escaped as a URL path
 	// Constants are the Go names of the hooks in package modkit, by hook
 	// name ("player.joined" -> PlayerJoined): the hook reference shows them
 	// and the search finds a hook by either name.
@@ -270,11 +277,11 @@ func (t *Tree) data() (siteData, error) {
 	}
 	for _, doc := range t.Docs {
 		cp := t.contentPath(doc)
-		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: (&url.URL{Path: doc}).EscapedPath(), Updated: t.Updated["docs/"+doc]}
+		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: urlPath(doc), Updated: t.Updated["docs/"+doc]}
 		d.Pages["docs/"+doc] = pagePath(cp)
 	}
 	for _, f := range t.Files {
-		d.Files["docs/"+f] = f
+		d.Files["docs/"+f] = urlPath(f)
 	}
 	// The hook reference (the site's content/hook-reference.md) is made from the registry.
 	d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
