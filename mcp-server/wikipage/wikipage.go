@@ -8,12 +8,13 @@
 // error: a name of punctuation alone ("%.md", "[[.md") becomes its folder's
 // path and one of the two pages is lost, a "#" loses the page (and, in a
 // folder's name, every page under it), a "%" followed by two hex digits is
-// kept and then read by browsers as an escape, and a doc named "x.en.md" is
+// kept and then read by browsers as an escape, a doc named "x.en.md" is
 // read as the English version of "x.md" ("index.en.md" as its folder's
 // page), and a folder whose name ends in "~" (an editor's backup) is
-// skipped with every page under it. Such a file or folder goes into the site's content under a name
-// Hugo keeps (Name); its raw twin, its links and the server keep the name it
-// has.
+// skipped with every page under it. Such a file or folder goes into the
+// site's content under a name Hugo keeps (Name); its Markdown twin, the
+// server's docs:// resource and the links written in the docs keep the name
+// the file has.
 package wikipage
 
 import (

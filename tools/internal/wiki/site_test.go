@@ -402,6 +402,9 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 	}
 }
 
+// twinLink is a page's link to its Markdown twin (doc-footer.html).
+var twinLink = regexp.MustCompile(`<a href="([^"]*)" type="text/markdown">`)
+
 // TestBuildMessyLinks builds a tree holding the link shapes of real
 // reference docs (testdata/messy: stray %, spaces, <...>, unbalanced
 // parentheses, raw HTML anchors, links into missing files, a file name with
@@ -410,9 +413,6 @@ A [repository file that is not there](../NOPE.md), and a [good one](../README.md
 // brought from a Hugo site), each of which failed the whole build. With -broken-links=warn the build succeeds, writes every page and
 // lists each bad reference with its file and line, leaving it as written;
 // the default mode fails and names each one.
-// twinLink is a page's link to its Markdown twin (doc-footer.html).
-var twinLink = regexp.MustCompile(`<a href="([^"]*)" type="text/markdown">`)
-
 func TestBuildMessyLinks(t *testing.T) {
 	root := fixture(t)
 	if err := os.CopyFS(filepath.Join(root, "docs", "messy"), os.DirFS(filepath.Join("testdata", "messy"))); err != nil {
