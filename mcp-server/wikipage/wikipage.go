@@ -3,7 +3,7 @@
 // that the server's links (search hits' URLs) and the wiki's pages agree.
 //
 // Hugo makes a page's path from its content file's path: lower case, spaces
-// as hyphens, and only the characters its URLs allow (Logical). Some names a
+// as hyphens, and only the characters its URLs allow (logical). Some names a
 // real tree holds do not survive that, and Hugo drops a page without an
 // error: a name of punctuation alone ("%.md", "[[.md") becomes its folder's
 // path and one of the two pages is lost, a "#" loses the page (and, in a
@@ -28,16 +28,28 @@ import (
 // Hugo writes it: "/guide/intro"; a folder's index.md or _index.md is its
 // folder's page ("/guide"), docs/index.md the home page ("/").
 func Of(doc string) string {
-	if b := path.Base(doc); b == "index.md" || b == "_index.md" {
-		return Logical("/" + Dir(path.Dir(doc)))
+	if IsIndex(doc) {
+		return OfDir(path.Dir(doc))
 	}
-	return Logical("/" + strings.TrimSuffix(File(doc), ".md"))
+	return logical("/" + strings.TrimSuffix(File(doc), ".md"))
+}
+
+// OfDir is the path of the page of folder dir (a path under docs/; "" or
+// "." for docs/ itself, the home page "/").
+func OfDir(dir string) string {
+	return logical("/" + Dir(dir))
+}
+
+// IsIndex reports whether doc is its folder's index.md or _index.md.
+func IsIndex(doc string) bool {
+	b := path.Base(doc)
+	return b == "index.md" || b == "_index.md"
 }
 
 // Name is the name a doc (its file name without .md) or a folder named name
 // has in the site's content: name itself, unless Hugo would lose its page
 // (see the package doc); then name without "#", "%", "\" and a final "~",
-// with a final ".en" made "-en", as Logical would make it, or, when nothing
+// with a final ".en" made "-en", as logical would make it, or, when nothing
 // of it is left, its bytes in hexadecimal ("%" is "25", "[[" is "5b5b").
 func Name(name string) string {
 	english := len(name) > 3 && strings.EqualFold(name[len(name)-3:], ".en")
@@ -78,18 +90,28 @@ func File(doc string) string {
 	return path.Join(Dir(path.Dir(doc)), Name(strings.TrimSuffix(path.Base(doc), ".md"))+".md")
 }
 
-// Logical is a content path (without its extension, "/Guide/A b") as Hugo
+// logical is a content path (without its extension, "/Guide/A b") as Hugo
 // normalises it for a page's path and URL: lower case, spaces as hyphens,
 // sanitised ("/guide/a-b"). Two content files with one logical path are one
 // page to Hugo, the other lost.
-func Logical(p string) string {
+func logical(p string) string {
 	return sanitize(strings.ReplaceAll(strings.ToLower(p), " ", "-"))
 }
 
 // sanitize is Hugo's paths.Sanitize (common/paths/path.go, v0.165): the
 // characters it does not allow in a path are dropped, a run of spaces
-// becomes one hyphen.
+// becomes one hyphen; a path it keeps whole is returned as it is.
 func sanitize(s string) string {
+	kept := true
+	for i, r := range s {
+		if !allowed(s, i, r) {
+			kept = false
+			break
+		}
+	}
+	if kept {
+		return s
+	}
 	var b strings.Builder
 	hyphen, wasHyphen := false, false
 	for i, r := range s {

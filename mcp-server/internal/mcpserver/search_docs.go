@@ -217,6 +217,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	budget := s.textBudget()
 	var (
 		linked *docs.Doc // the doc of the last link in out.Links
+		paged  *docs.Doc // the doc of page
+		page   string    // the wiki page of paged, "" without a wiki
 		wiki   = s.wikiURL(ctx)
 		n      int              // matches on the page
 		hist   *gitdocs.History // the last commits of the version searched
@@ -255,7 +257,10 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		}
 		var url string
 		if wiki != "" {
-			url = wiki + wikiPage(m.Doc.Path)
+			if m.Doc != paged {
+				paged, page = m.Doc, wiki+wikiPage(m.Doc.Path)
+			}
+			url = page
 			if anchor != "" {
 				url += "#" + anchor
 			}

@@ -118,7 +118,7 @@ func ScanTree(root string) (*Tree, error) {
 	t.folderOf = map[string]string{}
 	indexed := map[string]bool{}
 	for _, doc := range t.Docs {
-		if b := path.Base(doc); b == "index.md" || b == "_index.md" {
+		if wikipage.IsIndex(doc) {
 			t.folderOf[doc] = docDir(doc)
 			indexed[docDir(doc)] = true
 		}
@@ -143,7 +143,7 @@ func ScanTree(root string) (*Tree, error) {
 }
 
 // check refuses trees whose pages would collide in the site: two docs, or
-// a doc and a folder, whose paths Hugo makes one (wikipage.Logical), one of
+// a doc and a folder, whose pages Hugo makes one (wikipage.Of), one of
 // which it would drop without a word.
 func (t *Tree) check() error {
 	var errs []error
@@ -160,7 +160,7 @@ func (t *Tree) check() error {
 		seen[key] = "docs/" + doc
 	}
 	for _, dir := range t.generatedSections() {
-		key := wikipage.Logical("/" + wikipage.Dir(dir))
+		key := wikipage.OfDir(dir)
 		if other, ok := seen[key]; ok {
 			errs = append(errs, fmt.Errorf("%s and the folder docs/%s/ would both become the page %s; rename one", other, dir, key))
 			continue
@@ -194,18 +194,6 @@ func pagePath(contentPath string) string {
 	p := strings.TrimSuffix(contentPath, path.Ext(contentPath))
 	p = strings.TrimSuffix(p, "_index")
 	return "/" + strings.TrimSuffix(p, "/")
-}
-
-// landingDocs are the folders' pages (folderOf), each mounted as its
-// folder's _index.md.
-func (t *Tree) landingDocs() []string {
-	var out []string
-	for _, doc := range t.Docs {
-		if _, ok := t.folderOf[doc]; ok {
-			out = append(out, doc)
-		}
-	}
-	return out
 }
 
 // generatedSections are the folders with no landing page of their own: the
@@ -446,8 +434,7 @@ func (t *Tree) docsMounts(docs string) []mount {
 	}
 	var one []mount
 	for _, doc := range t.Docs {
-		b := path.Base(doc)
-		byName := b == "index.md" || b == "_index.md"
+		byName := wikipage.IsIndex(doc)
 		cp := t.contentPath(doc)
 		if !byName && (cp != doc || copied[doc]) {
 			all.Files = append(all.Files, "! "+escape.Replace(doc))

@@ -22,7 +22,7 @@ func TestScanTreeFixture(t *testing.T) {
 		"dirs":         tree.Dirs,
 		"contributing": tree.Contributing,
 		"generated":    tree.generatedSections(),
-		"landing":      tree.landingDocs(),
+		"folder pages": tree.folderOf,
 	}
 	want := map[string]any{
 		"docs": []string{
@@ -33,7 +33,7 @@ func TestScanTreeFixture(t *testing.T) {
 		"dirs":         []string{"", "clients", "framework", "framework/advanced", "server"},
 		"contributing": true,
 		"generated":    []string{"clients", "framework", "framework/advanced"},
-		"landing":      []string{"index.md", "server/index.md"},
+		"folder pages": map[string]string{"index.md": "", "server/index.md": "server"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ScanTree (-want +got):\n%s", diff)

@@ -353,7 +353,7 @@ func (t *Tree) pages() []string {
 	}
 	for _, d := range t.Dirs {
 		if d != "" {
-			out = append(out, wikipage.Logical("/"+wikipage.Dir(d)))
+			out = append(out, wikipage.OfDir(d))
 		}
 	}
 	for _, doc := range t.Docs {
