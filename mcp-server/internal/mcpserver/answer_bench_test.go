@@ -28,6 +28,9 @@ import (
 //   - guessed ranges: a window of lines around each hit (10 before, 50
 //     after), and in the answering section more windows until it is all read;
 //   - sections: each hit's section read by its anchor (mod_read_doc section);
+//     when that read lists its subsections instead of including them (a
+//     doc's title section: its introduction and the list) and the hit's
+//     line is in one of them, that subsection is read next;
 //   - map + section: no search; with the map of the docs (docs://map) in
 //     context, the second-level section it lists that holds the answer is
 //     read by its anchor. The choice of that section is the test's (it
@@ -256,20 +259,41 @@ func guessedRanges(t *testing.T, c *client.Client, q question, answer docs.Secti
 func sectionReads(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
 	r := &reading{name: "sections"}
 	var read []string
-	hits(t, c, r, q, func(m match) bool {
-		key := m.Path + "#" + m.Anchor
-		if m.Anchor == "" || slices.Contains(read, key) {
-			return false
-		}
-		read = append(read, key)
+	// section reads a section by its anchor, all of what the read gives
+	// (following next_start_line), and tells whether that holds the
+	// answering section: its lines, or it is the answering section (a
+	// title's, whose read is its introduction and the list of the rest).
+	section := func(path, anchor string) (ReadDocOutput, bool) {
+		read = append(read, path+"#"+anchor)
 		var out ReadDocOutput
-		mcptest.Decode(t, r.call(t, c, "mod_read_doc", map[string]any{"path": m.Path, "section": m.Anchor}), &out)
+		mcptest.Decode(t, r.call(t, c, "mod_read_doc", map[string]any{"path": path, "section": anchor}), &out)
 		end := out.EndLine
 		if out.Truncated {
-			end = readAll(t, c, r, map[string]any{"path": m.Path, "section": m.Anchor, "start_line": out.NextStartLine})
+			end = readAll(t, c, r, map[string]any{"path": path, "section": anchor, "start_line": out.NextStartLine})
 		}
-		// Read when this section holds the answering one.
-		return m.Path == q.Path && out.Section.StartLine <= answer.Line && answer.EndLine <= end
+		return out, path == q.Path && (anchor == answer.Anchor || out.Section.StartLine <= answer.Line && answer.EndLine <= end)
+	}
+	hits(t, c, r, q, func(m match) bool {
+		if m.Anchor == "" || slices.Contains(read, m.Path+"#"+m.Anchor) {
+			return false
+		}
+		out, ok := section(m.Path, m.Anchor)
+		if ok {
+			return true
+		}
+		// An introduction with its subsections listed: when the hit's
+		// line is in one of them, that one next (the innermost listed).
+		var in *SectionInfo
+		for i, s := range out.Subsections {
+			if s.StartLine <= m.Line && m.Line <= s.EndLine {
+				in = &out.Subsections[i]
+			}
+		}
+		if in == nil || slices.Contains(read, m.Path+"#"+in.Anchor) {
+			return false
+		}
+		_, ok = section(m.Path, in.Anchor)
+		return ok
 	})
 	return r
 }
