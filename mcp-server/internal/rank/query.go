@@ -1,0 +1,416 @@
+package rank
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// maxTerms bounds the words of a question that are ranked: a question
+// longer than that is ranked by its first maxTerms words.
+const maxTerms = 64
+
+// Question is a question cut into the words that carry weight (see words):
+// its plain words and identifiers, each with its parts.
+type Question struct {
+	terms  []term
+	groups []string // per group: the word as the question has it, folded
+}
+
+// term is one word of a question.
+type term struct {
+	text   string
+	weight float64
+	group  int  // the word of the question it comes from (an identifier and its parts share one)
+	part   bool // a part of an identifier
+}
+
+// Parse cuts a question into its words.
+func Parse(question string) Question {
+	var q Question
+	var buf []byte
+	words(question, &buf, func(w word) {
+		if len(q.terms) == maxTerms {
+			return
+		}
+		t := term{text: strings.Clone(w.text), weight: 1, part: w.part}
+		switch {
+		case w.part:
+			t.weight = weightPart
+		case w.ident:
+			t.weight = weightIdent
+			fallthrough
+		default:
+			q.groups = append(q.groups, t.text)
+		}
+		t.group = len(q.groups) - 1
+		q.add(t)
+	})
+	return q
+}
+
+// add adds t, or raises the weight of the same word met before.
+func (q *Question) add(t term) {
+	for i := range q.terms {
+		if q.terms[i].text == t.text {
+			if t.weight > q.terms[i].weight {
+				q.terms[i].weight = t.weight
+			}
+			return
+		}
+	}
+	q.terms = append(q.terms, t)
+}
+
+// Words returns the question's words that carry weight, as the question
+// has them (folded; plain words stemmed).
+func (q Question) Words() []string { return q.groups }
+
+// Empty reports whether no word of the question carries weight.
+func (q Question) Empty() bool { return len(q.terms) == 0 }
+
+// Hit is a section that answers a question.
+type Hit struct {
+	Doc *docs.Doc
+	// Heading is the section's heading, an index into the doc's headings
+	// (docs.Headings, and the sections of its outline); -1 for the text
+	// above its first heading.
+	Heading int
+	Score   float64
+	// Matched are the question's words (see Words) that the section, its
+	// headings or its doc's title, front matter or file name hold.
+	Matched []string
+	// Lines are the section's lines, from its heading's (or the doc's
+	// first after its front matter) to its last before the next heading.
+	StartLine, EndLine int
+	// Snippet is the line of the section that holds the most of the
+	// question (its number, 0 when none does) and that line's text.
+	SnippetLine int
+	Snippet     string
+
+	bits uint64 // the terms the section holds, by index in the question
+}
+
+// scratch is a question's accumulators, one per section of the index.
+type scratch struct {
+	score   []float32
+	bits    []uint64 // which terms each section holds
+	touched []uint32
+}
+
+var scratches sync.Pool
+
+func getScratch(n int) *scratch {
+	s, _ := scratches.Get().(*scratch)
+	if s == nil || len(s.score) < n {
+		return &scratch{score: make([]float32, n), bits: make([]uint64, n)}
+	}
+	return s
+}
+
+func (s *scratch) release() {
+	for _, id := range s.touched {
+		s.score[id], s.bits[id] = 0, 0
+	}
+	s.touched = s.touched[:0]
+	scratches.Put(s)
+}
+
+// Top returns the k sections that best answer q among the docs whose path
+// starts with prefix, best first; sections of equal score in path and
+// line order. The sections are scored from the index (BM25F, by how much
+// of the question each holds), and the best of them again from their text
+// (see rerank): how much of the question one passage holds.
+func (ix *Index) Top(q Question, prefix string, k int) []Hit {
+	if k <= 0 {
+		return nil
+	}
+	cands, idf := ix.candidates(q, prefix, max(k, rerankDepth))
+	return rerank(q, cands, idf, k)
+}
+
+// candidates returns the k sections that best answer q, as Top describes,
+// scored from the index alone, each with its BM25F score (before the
+// question's coverage is weighed in), and each term's rarity (its IDF).
+func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64) {
+	if q.Empty() || ix.secs == 0 {
+		return nil, nil
+	}
+	all := ix.snap.Docs()
+	lo := ix.snap.From(prefix)
+	hi := lo + sortSearch(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i].Path, prefix) })
+	if lo == hi {
+		return nil, nil
+	}
+	s := getScratch(ix.secs)
+	defer s.release()
+
+	n := float64(ix.secs)
+	avg := max(float64(ix.words)/n, 1)
+	idf := make([]float64, len(q.terms))
+	for ti, t := range q.terms {
+		key := hashOf(ix.seed, t.text)
+		df := 0
+		lists := make([][]byte, len(ix.shards))
+		for i, sh := range ix.shards {
+			if lists[i] = sh.postings(key); lists[i] != nil {
+				secs, rest := uvarint(lists[i])
+				ndocs, _ := uvarint(rest)
+				df += int(secs + ndocs)
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf[ti] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		w := t.weight * idf[ti]
+		bit := uint64(1) << ti
+		for i, sh := range ix.shards {
+			if lists[i] == nil {
+				continue
+			}
+			dlo, dhi := max(lo-ix.offs[i], 0), min(hi-ix.offs[i], len(sh.docs))
+			if dlo >= dhi {
+				continue
+			}
+			ix.accumulate(s, sh, ix.bases[i], lists[i], sh.first[dlo], sh.first[dhi], avg, w, bit)
+		}
+	}
+
+	// Score each section by how much of the question it holds: a section
+	// with all of its words beats one with some.
+	type scored struct {
+		id         uint32
+		score, raw float64
+	}
+	best := make([]scored, 0, k+1)
+	weights, total := q.groupWeights(idf)
+	if total == 0 {
+		return nil, nil
+	}
+	covs := map[uint64]float64{} // by the terms held: a question has few sets of them
+	for _, id := range s.touched {
+		bits := s.bits[id]
+		cov, ok := covs[bits]
+		if !ok {
+			cov = q.coverage(bits, weights) / total
+			covs[bits] = cov
+		}
+		sc := float64(s.score[id]) * cov
+		if len(best) == k && sc < best[k-1].score {
+			continue
+		}
+		// best stays in order, best first, equal scores in section
+		// order (path, then line order): k is small.
+		i := 0
+		for i < len(best) && (best[i].score > sc || best[i].score == sc && best[i].id < id) {
+			i++
+		}
+		if i == k {
+			continue
+		}
+		best = slices.Insert(best, i, scored{id, sc, float64(s.score[id])})
+		if len(best) > k {
+			best = best[:k]
+		}
+	}
+	hits := make([]Hit, len(best))
+	for i, e := range best {
+		hits[i] = ix.hit(e.id, e.raw, s.bits[e.id])
+	}
+	return hits, idf
+}
+
+// accumulate adds one term's part of the score of the sections from to
+// to (within shard sh, whose first section is base) from its postings
+// list: each section that holds the word in a field, and each section of
+// a doc whose title, front matter or file name holds it.
+func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, avg, w float64, bit uint64) {
+	nsec, rest := uvarint(list)
+	ndocs, rest := uvarint(rest)
+	secBytes, rest := uvarint(rest)
+	secs, docList := rest[:secBytes], rest[secBytes:]
+
+	add := func(sec uint32, tf float64) {
+		if sec < from || sec >= to {
+			return
+		}
+		id := base + sec
+		if s.bits[id] == 0 {
+			s.touched = append(s.touched, id)
+		}
+		s.bits[id] |= bit
+		s.score[id] += float32(w * tf)
+	}
+	// A word's part in a section: its count in the body, saturated and
+	// normalised by the body's length (BM25), plus the weight of each
+	// other field that holds it.
+	fieldTF := func(sec uint32, flags byte) float64 {
+		var tf float64
+		if c := float64(flags >> tfShift); c > 0 {
+			c /= 1 - b + b*float64(sh.lens[sec])/avg
+			tf = c / (k1 + c)
+		}
+		if flags&inHeading != 0 {
+			tf += weightHeading
+		}
+		if flags&inTrail != 0 {
+			tf += weightTrail
+		}
+		return tf
+	}
+	// Walk the sections' postings and the docs' together, both in order.
+	var (
+		left = int(nsec)
+		cur  uint32 // the next section posting's section, when left > 0
+		last uint32
+	)
+	next := func() (uint32, byte) {
+		d, r := uvarint(secs)
+		flags := r[0]
+		secs = r[1:]
+		last += uint32(d)
+		left--
+		return last - 1, flags
+	}
+	var curFlags byte
+	if left > 0 {
+		cur, curFlags = next()
+	}
+	have := nsec > 0
+	var lastDoc uint32
+	for range ndocs {
+		d, r := uvarint(docList)
+		flags := r[0]
+		docList = r[1:]
+		lastDoc += uint32(d)
+		doc := lastDoc - 1
+		meta := 0.0
+		if flags&inTitle != 0 {
+			meta += weightTitle
+		}
+		if flags&inMeta != 0 {
+			meta += weightMeta
+		}
+		if flags&inFileName != 0 {
+			meta += weightFileName
+		}
+		dfrom, dto := sh.first[doc], sh.first[doc+1]
+		for have && cur < dfrom {
+			add(cur, fieldTF(cur, curFlags))
+			if have = left > 0; have {
+				cur, curFlags = next()
+			}
+		}
+		for sec := dfrom; sec < dto; sec++ {
+			tf := meta
+			if have && cur == sec {
+				tf += fieldTF(cur, curFlags)
+				if have = left > 0; have {
+					cur, curFlags = next()
+				}
+			}
+			add(sec, tf)
+		}
+	}
+	for have {
+		add(cur, fieldTF(cur, curFlags))
+		if have = left > 0; have {
+			cur, curFlags = next()
+		}
+	}
+}
+
+// groupWeights returns each group's weight in a section's coverage (its
+// best term's weighted rarity) and their sum.
+func (q Question) groupWeights(idf []float64) ([]float64, float64) {
+	ws := make([]float64, len(q.groups))
+	for i, t := range q.terms {
+		if !t.part {
+			ws[t.group] = max(ws[t.group], t.weight*idf[i])
+		}
+	}
+	var total float64
+	for _, w := range ws {
+		total += w
+	}
+	return ws, total
+}
+
+// coverage is how much of the question (by group weights) a section that
+// holds the terms in bits answers: a group counts whole when its word is
+// held, and an identifier's group in part for the share of its parts held.
+func (q Question) coverage(bits uint64, weights []float64) float64 {
+	var cov float64
+	credit := make([]float64, len(q.groups))
+	parts := make([]int, len(q.groups))
+	held := make([]int, len(q.groups))
+	for i, t := range q.terms {
+		has := bits&(1<<i) != 0
+		if !t.part {
+			if has {
+				credit[t.group] = 1
+			}
+			continue
+		}
+		parts[t.group]++
+		if has {
+			held[t.group]++
+		}
+	}
+	for g, w := range weights {
+		c := credit[g]
+		if c == 0 && parts[g] > 0 {
+			c = 0.5 * float64(held[g]) / float64(parts[g])
+		}
+		cov += w * c
+	}
+	return cov
+}
+
+// hit describes section id (over the whole index).
+func (ix *Index) hit(id uint32, score float64, bits uint64) Hit {
+	i := sortSearch(len(ix.bases), func(i int) bool { return ix.bases[i] > id }) - 1
+	sh := ix.shards[i]
+	sec := id - ix.bases[i]
+	d := sh.docOf(sec)
+	heading := int(sec - sh.first[d])
+	if sh.pre[d] {
+		heading--
+	}
+	return Hit{Doc: sh.docs[d], Heading: heading, Score: score, bits: bits}
+}
+
+func uvarint(b []byte) (uint64, []byte) {
+	v, n := binary.Uvarint(b)
+	return v, b[n:]
+}
+
+func sortSearch(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if !f(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Identifiers returns the question's identifiers (player.joined,
+// mod_read_doc), folded.
+func (q Question) Identifiers() []string {
+	var out []string
+	for _, t := range q.terms {
+		if !t.part && t.weight == weightIdent {
+			out = append(out, t.text)
+		}
+	}
+	return out
+}

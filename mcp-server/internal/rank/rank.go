@@ -1,0 +1,448 @@
+// Package rank answers a question with the sections of the docs most
+// likely to answer it, best first: the ranked path beside the substring
+// search (package search), which finds every line that contains a text,
+// in path order.
+//
+// A section is a heading's own text, from the heading to the next heading
+// of any level (the text above a doc's first heading is one too). Each is
+// scored with BM25F (Robertson and Zaragoza's BM25 over weighted fields):
+// a word counts in the section's body, its own heading, the headings above
+// it, and the doc's title, front matter (description, keywords, tags) and
+// file name, each field with its weight; a word's counts saturate, long
+// bodies are normalised, and rare words weigh more than common ones. A
+// section that holds all of a question's words beats one that holds some
+// of them. docs/server/ranking.md says the rules in prose; the wiki's
+// search follows the same ones.
+//
+// The corpus builds a snapshot's Index as it builds its search index (see
+// Build), and a ranked question waits for it (Await): a request never
+// builds, tokenises or scores anything but the question.
+package rank
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// The weights of a word in each field of a section, against 1 in its body.
+// BM25F adds a word's weighted counts over the fields before they
+// saturate; the weights were set on the questions of
+// mcp-server/internal/mcpserver/testdata/answers/questions.json (the
+// held-out questions beside them were not looked at until they were set).
+const (
+	weightHeading  = 2.0 // the section's own heading
+	weightTrail    = 0.7 // a heading above it, below the doc's title
+	weightTitle    = 1.5 // the doc's title
+	weightMeta     = 0.7 // the doc's front matter: description, keywords, tags
+	weightFileName = 0.7 // the doc's file name
+
+	// k1 is how fast a word's count saturates, b how much a long body is
+	// normalised (BM25's usual values).
+	k1 = 1.2
+	b  = 0.75
+
+	// weightIdent multiplies the weight of an identifier or code in the
+	// question (player.joined, mod_read_doc, C2065): what it names is
+	// what the asker wants; its parts count at weightPart each.
+	weightIdent = 2.0
+	weightPart  = 0.5
+)
+
+// ShardBytes is about how much text one shard of an index covers: an edit
+// ranks again the shard of the doc it touched.
+const ShardBytes = 8 << 20
+
+// Index ranks the sections of one snapshot. It never changes; the index
+// of a later snapshot shares the shards whose docs did not change.
+type Index struct {
+	snap   *docs.Snapshot
+	seed   maphash.Seed
+	shards []*shard
+	offs   []int    // shard i holds snap.Docs()[offs[i]:...]
+	bases  []uint32 // shard i's first section, over the whole index
+	secs   int      // sections in all
+	words  uint64   // body words in all
+}
+
+// shard holds the sections of a run of docs (in path order) and the
+// postings of their words.
+type shard struct {
+	docs  []*docs.Doc
+	first []uint32 // doc d's sections are first[d] to first[d+1]-1
+	pre   []bool   // doc d's first section is its text above its first heading
+	lens  []uint16 // per section, words in its body (saturated)
+	words uint64   // body words in all
+
+	keys []uint64 // word hashes, sorted
+	at   []uint32 // keys[i]'s postings are data[at[i]:at[i+1]]
+	data []byte   // per word: see posting
+}
+
+// A word's postings: the number of sections that hold it, the number of
+// docs whose title, front matter or file name hold it, the length in
+// bytes of the sections' postings; then each section as its number (from
+// 1 + the previous one) and a byte of flags, then each doc likewise. All
+// numbers are uvarints.
+const (
+	inHeading = 1 << 0 // section flags: the word is in the section's heading
+	inTrail   = 1 << 1 // in a heading above it (the title's excepted)
+	tfShift   = 2      // the word's count in the body, saturated at 63, above the flags
+
+	inTitle    = 1 << 0 // doc flags
+	inMeta     = 1 << 1
+	inFileName = 1 << 2
+)
+
+// Stats describes an index.
+type Stats struct {
+	Docs, Sections, Words int
+	Bytes                 int // memory held, not counting the docs
+	ReusedDocs            int
+}
+
+// Stats describes the index.
+func (ix *Index) Stats() Stats {
+	st := Stats{Docs: len(ix.snap.Docs()), Sections: ix.secs}
+	for _, sh := range ix.shards {
+		st.Words += len(sh.keys)
+		st.Bytes += 8*len(sh.keys) + 4*len(sh.at) + len(sh.data) + 4*len(sh.first) + len(sh.pre) + 2*len(sh.lens)
+	}
+	return st
+}
+
+// New ranks the docs of snap, reusing the shards of prev (an index of an
+// earlier snapshot, or nil) whose docs are all still there, unchanged.
+func New(snap *docs.Snapshot, prev *Index) (*Index, error) {
+	all := snap.Docs()
+	if len(all) >= math.MaxUint32 {
+		return nil, fmt.Errorf("rank docs: %d docs are more than an index can number", len(all))
+	}
+	ix := &Index{snap: snap}
+	var old []*shard
+	if prev != nil {
+		ix.seed, old = prev.seed, prev.shards
+	} else {
+		ix.seed = maphash.MakeSeed()
+	}
+	runs := plan(all, old)
+	ix.shards = make([]*shard, len(runs))
+	var wg sync.WaitGroup
+	var errs []error
+	var mu sync.Mutex
+	// One worker: the first build runs beside the search index's, which
+	// takes the cores, and a later one beside requests.
+	sem := make(chan struct{}, 1)
+	for i, r := range runs {
+		if r.reuse != nil {
+			cp := *r.reuse
+			cp.docs = r.docs // the new snapshot's docs, so the old snapshot can go
+			ix.shards[i] = &cp
+			continue
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			sh, err := newShard(ix.seed, r.docs)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			ix.shards[i] = sh
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	off := 0
+	ix.offs, ix.bases = make([]int, len(runs)), make([]uint32, len(runs))
+	for i, sh := range ix.shards {
+		ix.offs[i], ix.bases[i] = off, uint32(ix.secs)
+		off += len(sh.docs)
+		ix.secs += len(sh.lens)
+		ix.words += sh.words
+	}
+	return ix, nil
+}
+
+// run is a run of docs that becomes one shard: reuse when the previous
+// index has it.
+type run struct {
+	docs  []*docs.Doc
+	reuse *shard
+}
+
+// plan cuts all into runs: each of prev's shards keeps its path range
+// (from its first path to the next shard's), reused when its docs are
+// exactly the same; a new or changed range is cut again at about
+// ShardBytes.
+func plan(all []*docs.Doc, prev []*shard) []run {
+	if len(prev) == 0 {
+		return cut(all)
+	}
+	var out []run
+	lo := 0
+	for i, sh := range prev {
+		hi := len(all)
+		if i+1 < len(prev) {
+			next := prev[i+1].docs[0].Path
+			hi = lo + sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].Path >= next })
+		}
+		switch r := all[lo:hi]; {
+		case len(r) == 0:
+		case slices.Equal(r, sh.docs):
+			out = append(out, run{docs: r, reuse: sh})
+		default:
+			out = append(out, cut(r)...)
+		}
+		lo = hi
+	}
+	return out
+}
+
+// cut splits docs into runs of about ShardBytes of text.
+func cut(all []*docs.Doc) []run {
+	var out []run
+	var acc int64
+	lo := 0
+	for i, d := range all {
+		if acc += d.Size + 1; acc >= ShardBytes {
+			out = append(out, run{docs: all[lo : i+1]})
+			lo, acc = i+1, 0
+		}
+	}
+	if lo < len(all) || len(out) == 0 {
+		out = append(out, run{docs: all[lo:]})
+	}
+	return out
+}
+
+// posting is one (word, section) or (word, doc) pair while a shard is
+// built.
+type posting struct {
+	key   uint64
+	id    uint32 // section or doc, within the shard
+	doc   bool   // id is a doc: the word is in its title, front matter or file name
+	flags uint8
+}
+
+// builder collects one shard's postings.
+type builder struct {
+	seed    maphash.Seed
+	sh      *shard
+	posts   []posting
+	tf      map[uint64]int // the current section's words: count in the body, -1 only in headings
+	head    map[uint64]uint8
+	meta    map[uint64]uint8
+	buf     []byte
+	scratch []byte
+}
+
+func newShard(seed maphash.Seed, run []*docs.Doc) (*shard, error) {
+	bd := &builder{
+		seed: seed,
+		sh:   &shard{docs: run, first: make([]uint32, 0, len(run)+1), pre: make([]bool, len(run))},
+		tf:   map[uint64]int{}, head: map[uint64]uint8{}, meta: map[uint64]uint8{},
+	}
+	var text []byte
+	for i, d := range run {
+		t, _ := d.TextIn(&text)
+		bd.doc(i, d.Path, t)
+	}
+	bd.sh.first = append(bd.sh.first, uint32(len(bd.sh.lens)))
+	if err := bd.encode(); err != nil {
+		return nil, err
+	}
+	return bd.sh, nil
+}
+
+// doc adds the sections of doc i, at docPath, whose text is given.
+func (bd *builder) doc(i int, docPath, text string) {
+	sh := bd.sh
+	sh.first = append(sh.first, uint32(len(sh.lens)))
+	clear(bd.meta)
+	addMeta := func(s string, flag uint8) {
+		words(s, &bd.buf, func(w word) { bd.meta[hashOf(bd.seed, w.text)] |= flag })
+	}
+	addMeta(docs.Title(docPath, text), inTitle)
+	name := strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
+	addMeta(name, inFileName)
+	body := metaValues(text, func(v string) { addMeta(v, inMeta) })
+	for k, f := range bd.meta {
+		bd.posts = append(bd.posts, posting{key: k, id: uint32(i), doc: true, flags: f})
+	}
+
+	hs := docs.Headings(text)
+	// The headings above the current one, by level, the title's excepted.
+	var trail [7]string
+	h := 0 // the next heading
+	line := 0
+	clear(bd.tf)
+	clear(bd.head)
+	var n uint64 // body words of the current section
+	sec := -1    // the current section's heading, -1 above the first
+	flush := func() {
+		if sec < 0 && len(bd.tf) == 0 {
+			return // nothing above the first heading
+		}
+		if sec < 0 {
+			sh.pre[i] = true
+		}
+		id := uint32(len(sh.lens))
+		sh.lens = append(sh.lens, uint16(min(n, math.MaxUint16)))
+		sh.words += n
+		for k, c := range bd.tf {
+			f := bd.head[k]
+			if c > 0 {
+				f |= uint8(min(c, 63)) << tfShift
+			}
+			bd.posts = append(bd.posts, posting{key: k, id: id, flags: f})
+		}
+		clear(bd.tf)
+		clear(bd.head)
+		n = 0
+	}
+	// A setext heading's Line is its text's; the underline after it
+	// (=== or ---) holds no words.
+	for l := range strings.Lines(text) {
+		line++
+		if line < body {
+			continue
+		}
+		if h < len(hs) && hs[h].Line == line {
+			flush()
+			hd := hs[h]
+			sec = h
+			h++
+			trail[hd.Level] = hd.Text
+			for lv := hd.Level + 1; lv < len(trail); lv++ {
+				trail[lv] = ""
+			}
+			// A level-1 heading is the doc's title, weighed as the title
+			// (a field of every section of the doc), not again here.
+			flag := uint8(inHeading)
+			if hd.Level == 1 {
+				flag = 0
+			}
+			words(hd.Text, &bd.buf, func(w word) {
+				k := hashOf(bd.seed, w.text)
+				bd.head[k] |= flag
+				if _, ok := bd.tf[k]; !ok {
+					bd.tf[k] = 0
+				}
+			})
+			for lv := 2; lv < hd.Level; lv++ {
+				words(trail[lv], &bd.buf, func(w word) {
+					k := hashOf(bd.seed, w.text)
+					bd.head[k] |= inTrail
+					if _, ok := bd.tf[k]; !ok {
+						bd.tf[k] = 0
+					}
+				})
+			}
+			continue
+		}
+		words(prose(l), &bd.buf, func(w word) {
+			bd.tf[hashOf(bd.seed, w.text)]++
+			n++
+		})
+	}
+	flush()
+}
+
+// encode sorts the postings collected and lays them out.
+func (bd *builder) encode() error {
+	ps := bd.posts
+	slices.SortFunc(ps, func(a, b posting) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		if a.doc != b.doc {
+			if a.doc {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	sh := bd.sh
+	var data []byte
+	for i := 0; i < len(ps); {
+		j := i
+		for j < len(ps) && ps[j].key == ps[i].key {
+			j++
+		}
+		k := i
+		for k < j && !ps[k].doc {
+			k++
+		}
+		sh.keys = append(sh.keys, ps[i].key)
+		sh.at = append(sh.at, uint32(len(data)))
+		// The counts first, and the sections' postings' length, so that
+		// a word's rarity is read without its postings, and its docs'
+		// postings without the sections'.
+		secs := appendPostings(bd.scratch[:0], ps[i:k])
+		bd.scratch = secs
+		data = binary.AppendUvarint(data, uint64(k-i))
+		data = binary.AppendUvarint(data, uint64(j-k))
+		data = binary.AppendUvarint(data, uint64(len(secs)))
+		data = append(data, secs...)
+		data = appendPostings(data, ps[k:j])
+		if len(data) > math.MaxUint32 {
+			return fmt.Errorf("rank docs: the postings of %d docs pass 4 GiB", len(sh.docs))
+		}
+		i = j
+	}
+	sh.at = append(sh.at, uint32(len(data)))
+	sh.data = slices.Clip(data)
+	sh.keys, sh.at = slices.Clip(sh.keys), slices.Clip(sh.at)
+	bd.posts = nil
+	return nil
+}
+
+// appendPostings appends ps (in order), each as its number from 1 + the
+// previous one and its flags.
+func appendPostings(data []byte, ps []posting) []byte {
+	last := uint32(0)
+	for _, p := range ps {
+		data = binary.AppendUvarint(data, uint64(p.id+1-last))
+		data = append(data, p.flags)
+		last = p.id + 1
+	}
+	return data
+}
+
+// postings returns the postings of key in the shard, nil when it has none.
+func (sh *shard) postings(key uint64) []byte {
+	i, ok := slices.BinarySearch(sh.keys, key)
+	if !ok {
+		return nil
+	}
+	return sh.data[sh.at[i]:sh.at[i+1]]
+}
+
+// docOf returns the doc (within the shard) of section s.
+func (sh *shard) docOf(s uint32) int {
+	d, found := slices.BinarySearch(sh.first, s)
+	if !found {
+		return d - 1
+	}
+	// Docs without sections share their first with the next: the last
+	// doc whose first is s.
+	for d+1 < len(sh.first) && sh.first[d+1] == s {
+		d++
+	}
+	return d
+}

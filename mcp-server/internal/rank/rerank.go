@@ -1,0 +1,149 @@
+package rank
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+)
+
+// rerankDepth is how many of the sections scored from the index are
+// scored again from their text.
+const rerankDepth = 24
+
+// passageLines bounds a passage: a paragraph (lines between blank lines),
+// or a list item or table row run, cut every passageLines lines.
+const passageLines = 6
+
+// introWeight is a doc's introduction's share of its score (the text
+// above its first heading or under its title, when it has more sections):
+// an introduction names what the whole doc is about, where a question
+// asks for one thing in it.
+const introWeight = 0.9
+
+// rerank scores the candidates again by the passage of each that holds
+// the most of the question: a section whose one paragraph (with its
+// headings, its doc's title, front matter and file name) holds every word
+// beats a long one whose words are scattered over pages of text. It
+// returns the k best, with their lines, snippets and the words they hold.
+func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
+	if len(cands) == 0 {
+		return nil
+	}
+	weights, total := q.groupWeights(idf)
+	if total == 0 {
+		return cands[:min(k, len(cands))]
+	}
+	index := map[string]int{}
+	for i, t := range q.terms {
+		index[t.text] = i
+	}
+	var buf []byte
+	bitsOf := func(s string) uint64 {
+		var bits uint64
+		words(s, &buf, func(w word) {
+			if i, ok := index[w.text]; ok {
+				bits |= 1 << i
+			}
+		})
+		return bits
+	}
+
+	type docText struct {
+		text  string
+		hs    []docs.Heading
+		body  int
+		lines []string
+		meta  uint64 // terms in the title, front matter and file name
+	}
+	texts := map[*docs.Doc]*docText{}
+	for i := range cands {
+		h := &cands[i]
+		dt := texts[h.Doc]
+		if dt == nil {
+			text := h.Doc.Text()
+			dt = &docText{text: text, hs: docs.Headings(text), lines: docs.SplitLines(text)}
+			dt.meta = bitsOf(docs.Title(h.Doc.Path, text)) | bitsOf(strings.TrimSuffix(path.Base(h.Doc.Path), path.Ext(h.Doc.Path)))
+			dt.body = metaValues(text, func(v string) { dt.meta |= bitsOf(v) })
+			texts[h.Doc] = dt
+		}
+		// The section's lines and the headings above it.
+		fields := dt.meta
+		h.StartLine, h.EndLine = dt.body, len(dt.lines)
+		if h.Heading >= 0 {
+			hd := dt.hs[h.Heading]
+			h.StartLine = hd.Line
+			fields |= bitsOf(hd.Text)
+			level := hd.Level
+			for j := h.Heading - 1; j >= 0 && level > 1; j-- {
+				if dt.hs[j].Level < level {
+					level = dt.hs[j].Level
+					fields |= bitsOf(dt.hs[j].Text)
+				}
+			}
+		}
+		if next := h.Heading + 1; next < len(dt.hs) {
+			h.EndLine = dt.hs[next].Line - 1
+		}
+		// The best passage: the most of the question with the fields.
+		best, bestLine, bestLineCov := q.coverage(fields, weights), 0, 0.0
+		var passage uint64
+		n := 0
+		end := func() {
+			if c := q.coverage(fields|passage, weights); c > best {
+				best = c
+			}
+			passage, n = 0, 0
+		}
+		from := h.StartLine
+		if h.Heading >= 0 {
+			from++ // the heading is a field
+		}
+		for l := from; l <= h.EndLine && l <= len(dt.lines); l++ {
+			line := dt.lines[l-1]
+			if strings.TrimSpace(line) == "" {
+				end()
+				continue
+			}
+			lb := bitsOf(prose(line))
+			if c := q.coverage(lb, weights); c > bestLineCov {
+				bestLine, bestLineCov = l, c
+			}
+			passage |= lb
+			if n++; n == passageLines {
+				end()
+			}
+		}
+		end()
+		cov := best / total
+		h.Score *= cov
+		if (h.Heading < 0 || dt.hs[h.Heading].Level == 1) && h.Heading+1 < len(dt.hs) {
+			h.Score *= introWeight
+		}
+		if bestLine > 0 {
+			h.SnippetLine, h.Snippet = bestLine, dt.lines[bestLine-1]
+		}
+		for ti, t := range q.terms {
+			if h.bits&(1<<ti) != 0 && !slices.Contains(h.Matched, q.groups[t.group]) {
+				h.Matched = append(h.Matched, q.groups[t.group])
+			}
+		}
+	}
+	sortHits(cands)
+	return cands[:min(k, len(cands))]
+}
+
+// sortHits orders hits best first, equal scores in path and line order.
+func sortHits(hits []Hit) {
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Doc.Path, b.Doc.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.StartLine, b.StartLine)
+	})
+}

@@ -1,0 +1,266 @@
+package rank
+
+import (
+	"hash/maphash"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words are cut from text the same way for the docs and for a question
+// (docs/server/ranking.md has the rules in prose):
+//
+//   - a word is a run of letters and digits; '_' and, between two letters
+//     or digits, '.', '-', ':' and '/' join words into one identifier
+//     (player.joined, mod_read_doc, data-root, std::vector, server/tools.md);
+//   - a word is folded to lower case; words of one character, of more than
+//     maxWordBytes and stop words (the, how, does, my, ...) are left out:
+//     they carry no weight;
+//   - an identifier is kept whole, and its parts (split at joiners and at
+//     lower-to-upper case changes: ReadDoc is read and doc) are words too,
+//     so that "player joins" finds player.joined, and player.joined finds
+//     itself first;
+//   - a plain word is reduced to a stem (joined, joins and joining are
+//     join; hooks is hook), an identifier never is: an exact identifier or
+//     code (C2065, mod_read_doc) matches only itself, never a longer one
+//     that contains it.
+
+// maxWordBytes leaves out longer "words" (hashes, base64, minified code):
+// nobody asks for them.
+const maxWordBytes = 64
+
+// word is one word of a text: its folded form, and whether it is a whole
+// identifier (kept as written) or one of the identifier's parts that follow
+// it (stemmed, as plain words are).
+type word struct {
+	text        string
+	ident, part bool
+}
+
+// words calls f with each word of text, an identifier before its parts.
+// The strings passed to f are only valid during the call when they are
+// parts of buf.
+func words(text string, buf *[]byte, f func(word)) {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			i += n
+			continue
+		}
+		// The run of word runes and joiners, a joiner only between two
+		// letters or digits.
+		start, end := i, i+n
+		joined := r == '_'
+		for end < len(text) {
+			r, n := utf8.DecodeRuneInString(text[end:])
+			if isWordRune(r) {
+				joined = joined || r == '_'
+				end += n
+				continue
+			}
+			if isJoiner(r) && end+n < len(text) {
+				// ':' joins as "::" too (std::vector).
+				next := end + n
+				if r == ':' && text[next] == ':' && next+1 < len(text) {
+					next++
+				}
+				if nr, _ := utf8.DecodeRuneInString(text[next:]); isWordRune(nr) && nr != '_' {
+					joined = true
+					end = next
+					continue
+				}
+			}
+			break
+		}
+		emit(text[start:end], joined, buf, f)
+		i = end
+	}
+}
+
+// emit passes on the run s (joined: it holds joiners) as words.
+func emit(s string, joined bool, buf *[]byte, f func(word)) {
+	if !joined && !hasCaseChange(s) {
+		if w, ok := fold(s, buf); ok {
+			f(word{text: stem(w)})
+		}
+		return
+	}
+	if w, ok := fold(s, buf); ok {
+		f(word{text: w, ident: true})
+	}
+	// The parts, each a plain word, folded into a buffer of their own
+	// (the identifier's may still be in use by f's caller).
+	var part []byte
+	for p := range parts(s) {
+		if w, ok := fold(p, &part); ok {
+			f(word{text: stem(w), part: true})
+		}
+	}
+}
+
+// parts yields the parts of an identifier: the runs of letters and digits
+// between joiners, each cut again where a lower-case letter or a digit is
+// followed by an upper-case one.
+func parts(s string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		var prev rune
+		for i, r := range s {
+			switch {
+			case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+				if start >= 0 && !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			case start < 0:
+				start = i
+			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+				if !yield(s[start:i]) {
+					return
+				}
+				start = i
+			}
+			prev = r
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
+}
+
+// hasCaseChange reports whether a run of letters and digits changes from
+// lower to upper case inside (ReadDoc, getElementById): a camel-case
+// identifier.
+func hasCaseChange(s string) bool {
+	var prev rune
+	for _, r := range s {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			return true
+		}
+		prev = r
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func isJoiner(r rune) bool { return r == '.' || r == '-' || r == ':' || r == '/' }
+
+// fold lower-cases s into *buf and reports whether it is a word worth
+// keeping (see words). The result shares *buf's memory when s has upper
+// case letters or leading/trailing underscores, else s's.
+func fold(s string, buf *[]byte) (string, bool) {
+	s = strings.Trim(s, "_")
+	if len(s) > maxWordBytes || utf8.RuneCountInString(s) < 2 {
+		return "", false
+	}
+	lower := true
+	for _, r := range s {
+		if unicode.ToLower(r) != r {
+			lower = false
+			break
+		}
+	}
+	w := s
+	if !lower {
+		b := (*buf)[:0]
+		for _, r := range s {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+		*buf = b
+		w = string(b) // a copy: the caller may keep it
+	}
+	if _, stop := stopWords[w]; stop {
+		return "", false
+	}
+	return w, true
+}
+
+// stem strips the commonest English endings from a plain word, so that a
+// question's "joins" meets the docs' "joined" and "hooks" meets "hook".
+// It is deliberately light (no dictionary): both sides are stemmed alike,
+// so a stem need not be a word, only the same for a word's forms (cache,
+// cached and caching are all "cach"). Words with digits are left alone.
+func stem(w string) string {
+	if len(w) < 4 || strings.ContainsAny(w, "0123456789") {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 5 && !strings.HasSuffix(w, "eed"):
+		w = undouble(w[:len(w)-2])
+	case strings.HasSuffix(w, "es") && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes")):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	if len(w) > 4 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops a doubled final consonant that an ending left (stopped,
+// stopp, stop).
+func undouble(w string) string {
+	if n := len(w); n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// hashOf is a word's key in an index: its 64-bit hash (a collision between
+// two words of one tree is about as likely as a cosmic ray's bit flip).
+func hashOf(seed maphash.Seed, w string) uint64 { return maphash.String(seed, w) }
+
+// stopWords carry no weight: articles, pronouns, auxiliaries, question
+// words and the commonest prepositions and conjunctions. A question is
+// mostly made of them ("how do I ...", "what does my ... when ...").
+var stopWords = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range strings.Fields(`
+		a an the this that these those there here
+		i me my mine we us our you your yours he him his she her it its they them their
+		am is are was were be been being do does did doing done have has had having
+		will would shall should can could may might must
+		what which who whom whose when where why how whether
+		and or but nor not no yes so than too very just also only
+		of in on at by for with from to into onto about over under between through during
+		as if then else any all some each every both either neither
+		up down out off again further once
+		get got gets getting make makes made want wants need needs use using
+		please thing things way ways something anything
+	`) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// prose returns a line without the destinations of its Markdown links and
+// images ("[label](dest)"): a path or URL is not what the line says, and a
+// list of links to other docs would otherwise hold their words.
+func prose(line string) string {
+	i := strings.Index(line, "](")
+	if i < 0 {
+		return line
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(line[:i+1])
+		rest := line[i+2:]
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			line = rest
+			break
+		}
+		line = rest[end+1:]
+		i = strings.Index(line, "](")
+	}
+	b.WriteString(line)
+	return b.String()
+}
