@@ -18,14 +18,14 @@ import (
 // followed with limit 200, as the server answers each call (the request
 // in, the answer out as the bytes a transport sends). Each reports the
 // calls it took, the pages among them that came back empty with a cursor,
-// and the process's CPU per complete answer (cpu-ns/op). The queries:
-//
-//   - rare: two words whose longer one is in most docs and the shorter in
-//     twenty (ZephyrQuotaLedger's line);
-//   - absent: a common word and a rare one that no line holds together;
-//   - common: three common words, a few hundred lines hold all three.
+// and the process's CPU per complete answer (cpu-ns/op):
 //
 //	go test -run '^$' -bench SearchAllTerms -benchtime 10x ./mcp-server/internal/mcpserver
+//
+// The queries: rare, "page" (in most docs) and "kept" (in twenty, on
+// ZephyrQuotaLedger's line); absent, "deprecated" (in most docs) and
+// "quota" (in those twenty), which no line holds together; common, three
+// common words that a few hundred lines hold together.
 func BenchmarkSearchAllTerms(b *testing.B) {
 	srv := allTermsServer(b)
 	for _, tc := range []struct{ name, query string }{

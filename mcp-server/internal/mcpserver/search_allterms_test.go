@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -46,7 +47,8 @@ var treeQueries = []string{
 // served), page after page with limit 200, as a client follows cursors. It
 // logs, per query, the matches, whether the first page came back empty
 // with has_more, the calls until the first match and until the answer was
-// complete, and checks that the matches are the definition's (every line
+// complete, and the matches on a first page with the default limit (20)
+// when the read bound cut it short, and checks that the matches are the definition's (every line
 // holding every term) and that no first page is empty while matches exist.
 // Real trees are not in the repository, so without the variable the test
 // is skipped:
@@ -64,10 +66,10 @@ func TestSearchDocsAllTermsTree(t *testing.T) {
 	c := connect(t, srv)
 	snap := srv.corpus.Snapshot()
 
-	var firstEmpty, withMatches, callsToFirst, calls, emptyPages int
+	var firstEmpty, withMatches, callsToFirst, calls, emptyPages, cut int
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d docs, %d bytes of text\n", len(snap.Docs()), textBytes(snap))
-	fmt.Fprintf(&b, "%-34s %8s %12s %14s %10s %12s\n", "query", "matches", "first empty", "calls to first", "calls", "empty pages")
+	fmt.Fprintf(&b, "%-34s %8s %12s %14s %6s %12s %16s\n", "query", "matches", "first empty", "calls to first", "calls", "empty pages", "cut first page")
 	var failed []string
 	for _, q := range treeQueries {
 		w := walkAllTerms(t, c, map[string]any{"query": q, "match": "all_terms", "limit": 200})
@@ -87,10 +89,18 @@ func TestSearchDocsAllTermsTree(t *testing.T) {
 		}
 		calls += w.calls
 		emptyPages += w.emptyPages
-		fmt.Fprintf(&b, "%-34s %8d %12v %14d %10d %12d\n", q, len(w.matches), w.firstEmpty, w.toFirst, w.calls, w.emptyPages)
+		// The first page a client gets by default, cut by the read bound
+		// rather than full.
+		first, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": q, "match": "all_terms"})
+		short := "-"
+		if strings.Contains(text, "where the search stopped") {
+			cut++
+			short = fmt.Sprint(first.count())
+		}
+		fmt.Fprintf(&b, "%-34s %8d %12v %14d %6d %12d %16s\n", q, len(w.matches), w.firstEmpty, w.toFirst, w.calls, w.emptyPages, short)
 	}
-	fmt.Fprintf(&b, "first page empty with has_more: %d of %d; calls to the first match: %d for %d queries with matches; calls to the complete answers: %d, %d of them empty pages",
-		firstEmpty, len(treeQueries), callsToFirst, withMatches, calls, emptyPages)
+	fmt.Fprintf(&b, "first page empty with has_more: %d of %d; calls to the first match: %d for %d queries with matches; calls to the complete answers (limit 200): %d, %d of them empty pages; first pages (limit 20) cut short by the read bound: %d",
+		firstEmpty, len(treeQueries), callsToFirst, withMatches, calls, emptyPages, cut)
 	t.Log(b.String())
 	if len(failed) > 0 {
 		t.Errorf("the first page of %d queries whose matches exist held none: %q", len(failed), failed)
@@ -164,6 +174,42 @@ func textBytes(snap *docs.Snapshot) int64 {
 	return n
 }
 
+// TestSearchDocsAllTermsRareTerm searches, on a generated tree of 6,000
+// small docs (about 6 MB), for two words whose longer one is in most docs
+// and whose shorter one in a handful: the docs that may hold both are few,
+// and the first call answers with every match. (Narrowed by the longer
+// word alone, the search read 2 MiB a call of docs that hold it, and the
+// first pages came back empty, with a cursor.)
+func TestSearchDocsAllTermsRareTerm(t *testing.T) {
+	root := t.TempDir()
+	if _, err := corpusgen.Generate(t.Context(), filepath.Join(root, "docs"), corpusgen.Options{Seed: 1, Files: 6000, Shape: corpusgen.Small}); err != nil {
+		t.Fatal(err)
+	}
+	// Last in path order, after every generated doc.
+	writeFile(t, root, "docs/zz/ledger.md", "# Ledger\n\nThe ledger API is deprecated since 2.0.\n\nDeprecated: the old ledger format.\n")
+	srv := newServer(t, root)
+	c := connect(t, srv)
+	const query = "deprecated ledger"
+	want := allTermsLines(srv.corpus.Snapshot(), strings.Fields(query), false)
+	if n := len(docsHolding(srv.corpus.Snapshot(), "deprecated")); n < 2000 {
+		t.Fatalf("%d docs hold the common word; the test needs most of the 6,000 to", n)
+	}
+	if len(want) != 2 {
+		t.Fatalf("the tree has %d lines with both words, want the 2 planted: %v", len(want), want)
+	}
+	out, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", map[string]any{"query": query, "match": "all_terms"})
+	var got []string
+	for _, m := range matchesOf(out) {
+		got = append(got, fmt.Sprintf("%s:%d", m.Path, m.Line))
+	}
+	if diff := cmp.Diff(want, got); diff != "" || out.HasMore || out.NextCursor != "" {
+		t.Errorf("first call: has_more %v, cursor %q, matches (-want +got):\n%s\ntext:\n%s", out.HasMore, out.NextCursor, diff, text)
+	}
+	if wantText := `2 matches for all of "deprecated", "ledger".`; !strings.HasPrefix(text, wantText+"\n") {
+		t.Errorf("text begins %q, want %q", strings.SplitN(text, "\n", 2)[0], wantText)
+	}
+}
+
 // TestSearchDocsAllTermsReadBudget checks a query whose terms every doc
 // holds, never on one line: the index cannot narrow it down, so a call
 // stops after search.CallBytes of text, says so and gives a cursor, and
@@ -190,4 +236,19 @@ func TestSearchDocsAllTermsReadBudget(t *testing.T) {
 		!strings.Contains(text, "the docs that may hold this query are more text than one call reads (2 MiB); call again with cursor=") {
 		t.Errorf("first page: has_more %v; the text does not say where and why the search stopped:\n%s", out.HasMore, text)
 	}
+}
+
+// docsHolding lists the docs that hold text, case folded.
+func docsHolding(snap *docs.Snapshot, text string) []string {
+	m := search.NewMatcher(text, false)
+	var out []string
+	for _, d := range snap.Docs() {
+		for _, line := range d.Lines() {
+			if off, _ := m.Index(line); off >= 0 {
+				out = append(out, d.Path)
+				break
+			}
+		}
+	}
+	return out
 }
