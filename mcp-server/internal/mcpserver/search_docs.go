@@ -171,17 +171,18 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if err != nil {
 		return out, "", err
 	}
-	// The index narrows the search by the longest term (the rarest, as a
-	// rule); the others are checked on each line it yields.
+	// Every term is on a matching line, so the index reads only the docs
+	// that hold them all (the rarest narrows them, the others more); a
+	// line is found by the longest term, then checked for the others.
 	longest := slices.IndexFunc(terms, func(t string) bool {
 		return !slices.ContainsFunc(terms, func(u string) bool { return len(u) > len(t) })
 	})
-	q := search.Query{Text: terms[longest], CaseSensitive: in.CaseSensitive, PathPrefix: prefix}
+	q := search.Query{Text: terms[longest], CaseSensitive: in.CaseSensitive, PathPrefix: prefix,
+		Also: slices.Delete(slices.Clone(terms), longest, longest+1)}
 	matchers := make([]*search.Matcher, len(terms))
 	for i, t := range terms {
 		matchers[i] = search.NewMatcher(t, in.CaseSensitive)
 	}
-	others := slices.Delete(slices.Clone(matchers), longest, longest+1)
 	parts := []string{in.Query, strconv.FormatBool(q.CaseSensitive), q.PathPrefix}
 	if in.Match == matchAllTerms {
 		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
@@ -236,15 +237,9 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	// holds it) goes on from its cursor, a few milliseconds a call.
 	read := search.Budget{Bytes: search.CallBytes}
 	for m := range search.Find(ctx, snap, q, after, &read) {
-		// The column is the first term's; the snippet spans every term.
+		// The column is the first term's in the line; the snippet spans
+		// every term.
 		off, end := m.Offset, m.Offset+m.Length
-		if len(others) > 0 {
-			o, e, ok := indexAll(m.Text, others)
-			if !ok {
-				continue
-			}
-			off, end = min(off, o), max(end, e)
-		}
 		if n == limit {
 			out.HasMore = true
 			break

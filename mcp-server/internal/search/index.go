@@ -631,13 +631,22 @@ func (ix *Index) Matches(q Query, after Position) iter.Seq[Match] {
 }
 
 func (ix *Index) matches(q Query, after Position, b *Budget) iter.Seq[Match] {
-	if q.Text == "" || !utf8.ValidString(q.Text) {
+	if q.Text == "" || !utf8.ValidString(q.Text) || slices.ContainsFunc(q.Also, func(a string) bool { return !utf8.ValidString(a) }) {
 		// An empty query matches every line, and invalid UTF-8 can match
 		// inside a rune: n-grams of runes cannot narrow either down.
 		return matches(ix.snap, q, after, b)
 	}
+	// A matching line holds every text of the query, and so does its
+	// doc: the candidates are the units in every posting list of every
+	// text's grams, the shortest list driving (see lists), so that the
+	// rarest term narrows them and each of the others narrows them more.
 	hashes := queryHashes(q.Text)
-	m := NewMatcher(q.Text, q.CaseSensitive)
+	for _, a := range q.Also {
+		hashes = append(hashes, queryHashes(a)...)
+	}
+	slices.Sort(hashes)
+	hashes = slices.Compact(hashes)
+	m := newLineMatcher(q)
 	if ix.layers != nil {
 		return ix.stackedMatches(q, after, b, hashes, m)
 	}

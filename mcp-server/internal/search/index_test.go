@@ -136,6 +136,114 @@ func queriesFrom(rng *rand.Rand, snap *docs.Snapshot, n int) []string {
 	return out
 }
 
+// termsFrom draws n queries of two to four texts of one to four runes:
+// mostly pieces of one line of the corpus (so that many match), one rune
+// re-cased now and then, in any order; else pieces of two lines (which
+// seldom meet on one line).
+func termsFrom(rng *rand.Rand, snap *docs.Snapshot, n int) [][]string {
+	all := snap.Docs()
+	var out [][]string
+	for len(out) < n {
+		var lines [][]rune
+		for range 1 + rng.IntN(4)/3 {
+			ls := docs.SplitLines(all[rng.IntN(len(all))].Text())
+			if len(ls) == 0 {
+				break
+			}
+			lines = append(lines, []rune(ls[rng.IntN(len(ls))]))
+		}
+		if len(lines) == 0 || slices.ContainsFunc(lines, func(l []rune) bool { return len(l) == 0 }) {
+			continue
+		}
+		terms := make([]string, 2+rng.IntN(3))
+		for i := range terms {
+			line := lines[i%len(lines)]
+			from := rng.IntN(len(line))
+			piece := slices.Clone(line[from:min(len(line), from+1+rng.IntN(4))])
+			if j := rng.IntN(len(piece)); rng.IntN(3) == 0 {
+				piece[j] = unicode.SimpleFold(piece[j])
+			}
+			terms[i] = string(piece)
+		}
+		rng.Shuffle(len(terms), func(i, j int) { terms[i], terms[j] = terms[j], terms[i] })
+		out = append(out, terms)
+	}
+	return out
+}
+
+// allTextsLines is the definition of a query with Also: the lines after
+// the position after, in the docs under the prefix, that hold each of its
+// texts, each found by its own Matcher; a match spans from the first text
+// found in the line to the end of the last.
+func allTextsLines(snap *docs.Snapshot, q Query, after Position) []hit {
+	ms := []*Matcher{NewMatcher(q.Text, q.CaseSensitive)}
+	for _, a := range q.Also {
+		ms = append(ms, NewMatcher(a, q.CaseSensitive))
+	}
+	var out []hit
+	for _, d := range snap.Docs() {
+		if !strings.HasPrefix(d.Path, q.PathPrefix) || d.Path < after.Path {
+			continue
+		}
+	lines:
+		for n, line := range d.Lines() {
+			if d.Path == after.Path && n <= after.Line {
+				continue
+			}
+			from, to := len(line), 0
+			for _, m := range ms {
+				off, length := m.Index(line)
+				if off < 0 {
+					continue lines
+				}
+				from, to = min(from, off), max(to, off+length)
+			}
+			out = append(out, hit{d.Path, n, from, to - from})
+		}
+	}
+	return out
+}
+
+// TestScanAlso checks the scan, the definition the index is tested
+// against, on queries of several texts: it yields every line that holds
+// each text, as each one's Matcher finds it, spanning them all.
+func TestScanAlso(t *testing.T) {
+	dir := t.TempDir()
+	writeTrickyCorpus(t, dir, rand.New(rand.NewPCG(7, 8)), 60)
+	snap := load(t, dir)
+	rng := rand.New(rand.NewPCG(15, 16))
+	all := snap.Docs()
+	matched := 0
+	for i, terms := range termsFrom(rng, snap, 60) {
+		var after Position
+		if i%3 == 1 {
+			d := all[rng.IntN(len(all))]
+			after = Position{Path: d.Path, Line: rng.IntN(d.LineCount() + 2)}
+		}
+		q := Query{Text: terms[0], Also: terms[1:], CaseSensitive: i%4 == 3, PathPrefix: []string{"", "d1/", "d"}[i%3]}
+		want := allTextsLines(snap, q, after)
+		if diff := cmp.Diff(want, collect(Matches(snap, q, after), 0)); diff != "" {
+			t.Fatalf("query %+q case_sensitive=%v prefix=%q after=%+v (-want +got):\n%s", terms, q.CaseSensitive, q.PathPrefix, after, diff)
+		}
+		if len(want) > 0 {
+			matched++
+		}
+	}
+	if matched < 20 {
+		t.Fatalf("%d of 60 queries matched; the test checks little", matched)
+	}
+	// Where Text is not the first text found in the line, the match
+	// spans from the first to the end of the last.
+	q := Query{Text: "ſs", Also: []string{"k"}}
+	want := allTextsLines(snap, q, Position{})
+	if !slices.ContainsFunc(want, func(h hit) bool { return h.Length > 2 }) {
+		t.Fatalf("no match of %+v spans both texts: %v", q, want)
+	}
+	if diff := cmp.Diff(want, collect(Matches(snap, q, Position{}), 0)); diff != "" {
+		t.Errorf("query %+v (-want +got):\n%s", q, diff)
+	}
+}
+
 // TestIndexMatchesScan is the differential test: on generated corpora, for
 // queries of every length, both cases, path prefixes, resume positions and
 // early exits, the index yields exactly what the scan yields: built in one
@@ -252,12 +360,17 @@ func TestIndexMatchesScan(t *testing.T) {
 func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock bool) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(11, 12))
-	queries := queriesFrom(rng, snap, n)
+	var queries [][]string
+	for _, text := range queriesFrom(rng, snap, n) {
+		queries = append(queries, []string{text})
+	}
 	if stock {
 		for _, q := range corpusgen.Queries {
-			queries = append(queries, q.Text)
+			queries = append(queries, []string{q.Text})
 		}
 	}
+	// Queries of several texts (Also), most of them drawn from one line.
+	queries = append(queries, termsFrom(rand.New(rand.NewPCG(13, 14)), snap, max(n/4, 30))...)
 	all := snap.Docs()
 	prefixes := []string{""}
 	for range 5 {
@@ -265,8 +378,9 @@ func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock 
 		prefixes = append(prefixes, p[:rng.IntN(len(p)+1)])
 	}
 	prefixes = append(prefixes, "no-such-folder/")
-	checked, nonEmpty := 0, 0
-	for _, text := range queries {
+	checked, nonEmpty, checkedAlso, nonEmptyAlso := 0, 0, 0, 0
+	for _, terms := range queries {
+		text := terms[0]
 		for _, cs := range []bool{false, true} {
 			prefix := prefixes[rng.IntN(len(prefixes))]
 			var after Position
@@ -277,26 +391,32 @@ func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock 
 			case 2: // resume after a path that is not in the snapshot
 				after = Position{Path: all[rng.IntN(len(all))].Path + "x", Line: 3}
 			}
-			q := Query{Text: text, CaseSensitive: cs, PathPrefix: prefix}
+			q := Query{Text: text, CaseSensitive: cs, PathPrefix: prefix, Also: terms[1:]}
 			for _, limit := range []int{0, 1, 20} {
 				want := collect(Matches(snap, q, after), limit)
 				got := collect(ix.Matches(q, after), limit)
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("query %+q case_sensitive=%v prefix=%q after=%+v limit=%d: index differs from scan (-want +got):\n%s",
-						text, cs, prefix, after, limit, diff)
+						terms, cs, prefix, after, limit, diff)
 				}
 				checked++
 				if len(want) > 0 {
 					nonEmpty++
 				}
+				if len(q.Also) > 0 {
+					checkedAlso++
+					if len(want) > 0 {
+						nonEmptyAlso++
+					}
+				}
 			}
 		}
 	}
 	// The test means something only if many queries matched.
-	if nonEmpty < checked/4 {
-		t.Fatalf("only %d of %d comparisons had matches; the query generator is broken", nonEmpty, checked)
+	if nonEmpty-nonEmptyAlso < (checked-checkedAlso)/4 || nonEmptyAlso < checkedAlso/8 {
+		t.Fatalf("only %d of %d comparisons had matches, %d of the %d of several texts; the query generator is broken", nonEmpty, checked, nonEmptyAlso, checkedAlso)
 	}
-	t.Logf("%d comparisons, %d with matches; index %+v", checked, nonEmpty, ix.Stats())
+	t.Logf("%d comparisons, %d with matches (of several texts: %d, %d); index %+v", checked, nonEmpty, checkedAlso, nonEmptyAlso, ix.Stats())
 }
 
 // TestIndexEdgeQueries covers queries the generator may miss.

@@ -247,7 +247,7 @@ func (sg *segment) bytes() int {
 // stackedMatches is matches for an index in layers: each layer yields its
 // candidates in path order, and the search reads the first of the layers'
 // next candidates each time.
-func (ix *Index) stackedMatches(q Query, after Position, b *Budget, hashes []uint64, m *Matcher) iter.Seq[Match] {
+func (ix *Index) stackedMatches(q Query, after Position, b *Budget, hashes []uint64, m lineMatcher) iter.Seq[Match] {
 	return func(yield func(Match) bool) {
 		from := max(after.Path, q.PathPrefix)
 		var heads []*cursor
