@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
 )
 
 // maxTerms bounds the words of a question that are ranked: a question
@@ -33,15 +34,15 @@ type term struct {
 func Parse(question string) Question {
 	var q Question
 	var buf []byte
-	words(question, &buf, func(w word) {
+	terms.Each(question, &buf, func(w terms.Word) {
 		if len(q.terms) == maxTerms {
 			return
 		}
-		t := term{text: strings.Clone(w.text), weight: 1, part: w.part}
+		t := term{text: strings.Clone(w.Text), weight: 1, part: w.Part}
 		switch {
-		case w.part:
+		case w.Part:
 			t.weight = weightPart
-		case w.ident:
+		case w.Ident:
 			t.weight = weightIdent
 			fallthrough
 		default:
@@ -153,7 +154,7 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 	avg := max(float64(ix.words)/n, 1)
 	idf := make([]float64, len(q.terms))
 	for ti, t := range q.terms {
-		key := hashOf(ix.seed, t.text)
+		key := keyOf(ix.seed, t.text)
 		df := 0
 		lists := make([][]byte, len(ix.shards))
 		for i, sh := range ix.shards {

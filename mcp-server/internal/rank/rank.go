@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
 )
 
 // The weights of a word in each field of a section, against 1 in its body.
@@ -274,7 +275,7 @@ func (bd *builder) doc(i int, docPath, text string) {
 	sh.first = append(sh.first, uint32(len(sh.lens)))
 	clear(bd.meta)
 	addMeta := func(s string, flag uint8) {
-		words(s, &bd.buf, func(w word) { bd.meta[hashOf(bd.seed, w.text)] |= flag })
+		terms.Each(s, &bd.buf, func(w terms.Word) { bd.meta[keyOf(bd.seed, w.Text)] |= flag })
 	}
 	addMeta(docs.Title(docPath, text), inTitle)
 	name := strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
@@ -336,16 +337,16 @@ func (bd *builder) doc(i int, docPath, text string) {
 			if hd.Level == 1 {
 				flag = 0
 			}
-			words(hd.Text, &bd.buf, func(w word) {
-				k := hashOf(bd.seed, w.text)
+			terms.Each(hd.Text, &bd.buf, func(w terms.Word) {
+				k := keyOf(bd.seed, w.Text)
 				bd.head[k] |= flag
 				if _, ok := bd.tf[k]; !ok {
 					bd.tf[k] = 0
 				}
 			})
 			for lv := 2; lv < hd.Level; lv++ {
-				words(trail[lv], &bd.buf, func(w word) {
-					k := hashOf(bd.seed, w.text)
+				terms.Each(trail[lv], &bd.buf, func(w terms.Word) {
+					k := keyOf(bd.seed, w.Text)
 					bd.head[k] |= inTrail
 					if _, ok := bd.tf[k]; !ok {
 						bd.tf[k] = 0
@@ -354,8 +355,8 @@ func (bd *builder) doc(i int, docPath, text string) {
 			}
 			continue
 		}
-		words(prose(l), &bd.buf, func(w word) {
-			bd.tf[hashOf(bd.seed, w.text)]++
+		terms.Each(terms.Prose(l), &bd.buf, func(w terms.Word) {
+			bd.tf[keyOf(bd.seed, w.Text)]++
 			n++
 		})
 	}
@@ -411,6 +412,10 @@ func (bd *builder) encode() error {
 	bd.posts = nil
 	return nil
 }
+
+// keyOf is a word's key in an index: its 64-bit hash (a collision between
+// two words of one tree is about as likely as a cosmic ray's bit flip).
+func keyOf(seed maphash.Seed, w string) uint64 { return maphash.String(seed, w) }
 
 // appendPostings appends ps (in order), each as its number from 1 + the
 // previous one and its flags.

@@ -14,52 +14,6 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
-func TestWords(t *testing.T) {
-	for _, tt := range []struct {
-		text string
-		want []string // identifiers marked with =
-	}{
-		{"How does my mod react when a player joins?", []string{"mod", "react", "player", "join"}},
-		{"the player.joined hook", []string{"=player.joined", "player", "join", "hook"}},
-		{"mod_read_doc returns", []string{"=mod_read_doc", "mod", "read", "doc", "return"}},
-		{"--data-root /srv/docs", []string{"=data-root", "data", "root", "=srv/docs", "srv", "doc"}},
-		{"std::vector<int>", []string{"=std::vector", "std", "vector", "int"}},
-		{"ReadDoc and getElementById", []string{"=readdoc", "read", "doc", "=getelementbyid", "element", "id"}},
-		{"Compiler Error C2065", []string{"compiler", "error", "c2065"}},
-		{"cached caching caches cache", []string{"cach", "cach", "cach", "cach"}},
-		{"policies classes stopped", []string{"policy", "class", "stop"}},
-		{"a I x 2 the", nil},
-		{"Größe ÜBER straße", []string{"größ", "über", "straß"}},
-		{"end. Next", []string{"end", "next"}},
-	} {
-		var got []string
-		var buf []byte
-		words(tt.text, &buf, func(w word) {
-			if w.ident {
-				got = append(got, "="+w.text)
-			} else {
-				got = append(got, w.text)
-			}
-		})
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("words(%q) (-want +got):\n%s", tt.text, diff)
-		}
-	}
-}
-
-func TestProse(t *testing.T) {
-	for in, want := range map[string]string{
-		"see [the tools](server/tools.md#mod_read_doc) and [x](y)": "see [the tools] and [x]",
-		"no links here":                   "no links here",
-		"![logo](img/logo.png) then text": "![logo] then text",
-		"[broken](no end":                 "[broken]no end",
-	} {
-		if got := prose(in); got != want {
-			t.Errorf("prose(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestMetaValues(t *testing.T) {
 	text := "---\ntitle: Compiler Error C2065\ndescription: \"An undeclared identifier\"\nms.date: 11/04/2016\nf1_keywords: [\"C2065\"]\nhelpviewer_keywords:\n  - \"C2065\"\n  - undeclared\nauthor: someone\n---\n# Body\n"
 	var got []string

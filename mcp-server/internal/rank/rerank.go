@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
 )
 
 // rerankDepth is how many of the sections scored from the index are
@@ -43,8 +44,8 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 	var buf []byte
 	bitsOf := func(s string) uint64 {
 		var bits uint64
-		words(s, &buf, func(w word) {
-			if i, ok := index[w.text]; ok {
+		terms.Each(s, &buf, func(w terms.Word) {
+			if i, ok := index[w.Text]; ok {
 				bits |= 1 << i
 			}
 		})
@@ -107,7 +108,7 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 				end()
 				continue
 			}
-			lb := bitsOf(prose(line))
+			lb := bitsOf(terms.Prose(line))
 			if c := q.coverage(lb, weights); c > bestLineCov {
 				bestLine, bestLineCov = l, c
 			}

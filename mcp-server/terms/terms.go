@@ -1,14 +1,17 @@
-package rank
+// Package terms cuts text into the words a ranked search weighs, the same
+// way for the docs and for a question, and for the server (package
+// internal/rank) and the wiki's search (tools/internal/wiki), so that a
+// person and an assistant find the same best page. docs/server/ranking.md
+// has the rules in prose.
+package terms
 
 import (
-	"hash/maphash"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Words are cut from text the same way for the docs and for a question
-// (docs/server/ranking.md has the rules in prose):
+// Words are cut from text the same way for the docs and for a question:
 //
 //   - a word is a run of letters and digits; '_' and, between two letters
 //     or digits, '.', '-', ':' and '/' join words into one identifier
@@ -29,18 +32,18 @@ import (
 // nobody asks for them.
 const maxWordBytes = 64
 
-// word is one word of a text: its folded form, and whether it is a whole
+// Word is one word of a text: its folded form, and whether it is a whole
 // identifier (kept as written) or one of the identifier's parts that follow
 // it (stemmed, as plain words are).
-type word struct {
-	text        string
-	ident, part bool
+type Word struct {
+	Text        string
+	Ident, Part bool
 }
 
-// words calls f with each word of text, an identifier before its parts.
-// The strings passed to f are only valid during the call when they are
-// parts of buf.
-func words(text string, buf *[]byte, f func(word)) {
+// Each calls f with each word of text, an identifier before its parts.
+// buf is scratch memory the caller keeps from one call to the next (nil
+// is fine). A word's text stays valid after the call.
+func Each(text string, buf *[]byte, f func(Word)) {
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if !isWordRune(r) {
@@ -78,22 +81,22 @@ func words(text string, buf *[]byte, f func(word)) {
 }
 
 // emit passes on the run s (joined: it holds joiners) as words.
-func emit(s string, joined bool, buf *[]byte, f func(word)) {
+func emit(s string, joined bool, buf *[]byte, f func(Word)) {
 	if !joined && !hasCaseChange(s) {
 		if w, ok := fold(s, buf); ok {
-			f(word{text: stem(w)})
+			f(Word{Text: stem(w)})
 		}
 		return
 	}
 	if w, ok := fold(s, buf); ok {
-		f(word{text: w, ident: true})
+		f(Word{Text: w, Ident: true})
 	}
 	// The parts, each a plain word, folded into a buffer of their own
 	// (the identifier's may still be in use by f's caller).
 	var part []byte
 	for p := range parts(s) {
 		if w, ok := fold(p, &part); ok {
-			f(word{text: stem(w), part: true})
+			f(Word{Text: stem(w), Part: true})
 		}
 	}
 }
@@ -214,10 +217,6 @@ func undouble(w string) string {
 	return w
 }
 
-// hashOf is a word's key in an index: its 64-bit hash (a collision between
-// two words of one tree is about as likely as a cosmic ray's bit flip).
-func hashOf(seed maphash.Seed, w string) uint64 { return maphash.String(seed, w) }
-
 // stopWords carry no weight: articles, pronouns, auxiliaries, question
 // words and the commonest prepositions and conjunctions. A question is
 // mostly made of them ("how do I ...", "what does my ... when ...").
@@ -241,10 +240,10 @@ var stopWords = func() map[string]struct{} {
 	return m
 }()
 
-// prose returns a line without the destinations of its Markdown links and
+// Prose returns a line without the destinations of its Markdown links and
 // images ("[label](dest)"): a path or URL is not what the line says, and a
 // list of links to other docs would otherwise hold their words.
-func prose(line string) string {
+func Prose(line string) string {
 	i := strings.Index(line, "](")
 	if i < 0 {
 		return line
@@ -263,4 +262,10 @@ func prose(line string) string {
 	}
 	b.WriteString(line)
 	return b.String()
+}
+
+// IsStopWord reports whether a folded word carries no weight (see Each).
+func IsStopWord(w string) bool {
+	_, ok := stopWords[w]
+	return ok
 }

@@ -1,0 +1,53 @@
+package terms
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWords(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string // identifiers marked with =
+	}{
+		{"How does my mod react when a player joins?", []string{"mod", "react", "player", "join"}},
+		{"the player.joined hook", []string{"=player.joined", "player", "join", "hook"}},
+		{"mod_read_doc returns", []string{"=mod_read_doc", "mod", "read", "doc", "return"}},
+		{"--data-root /srv/docs", []string{"=data-root", "data", "root", "=srv/docs", "srv", "doc"}},
+		{"std::vector<int>", []string{"=std::vector", "std", "vector", "int"}},
+		{"ReadDoc and getElementById", []string{"=readdoc", "read", "doc", "=getelementbyid", "element", "id"}},
+		{"Compiler Error C2065", []string{"compiler", "error", "c2065"}},
+		{"cached caching caches cache", []string{"cach", "cach", "cach", "cach"}},
+		{"policies classes stopped", []string{"policy", "class", "stop"}},
+		{"a I x 2 the", nil},
+		{"Größe ÜBER straße", []string{"größ", "über", "straß"}},
+		{"end. Next", []string{"end", "next"}},
+	} {
+		var got []string
+		var buf []byte
+		Each(tt.text, &buf, func(w Word) {
+			if w.Ident {
+				got = append(got, "="+w.Text)
+			} else {
+				got = append(got, w.Text)
+			}
+		})
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Each(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
+
+func TestProse(t *testing.T) {
+	for in, want := range map[string]string{
+		"see [the tools](server/tools.md#mod_read_doc) and [x](y)": "see [the tools] and [x]",
+		"no links here":                   "no links here",
+		"![logo](img/logo.png) then text": "![logo] then text",
+		"[broken](no end":                 "[broken]no end",
+	} {
+		if got := Prose(in); got != want {
+			t.Errorf("Prose(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
