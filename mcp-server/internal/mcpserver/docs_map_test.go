@@ -116,7 +116,8 @@ func largeTree(t *testing.T) string {
 // folder. Every folder line's path, as written, is a prefix that lists
 // as many docs as the line says; a folder's first doc is its index page,
 // else its hub (the doc most linked to in it); the one-fragment includes
-// folders are folded into their parents.
+// folders are folded into their parents. A prefix taken from a folder's
+// name alone lists nothing and names the folders it may mean.
 func TestDocsMapLargeTree(t *testing.T) {
 	c := newClient(t, largeTree(t))
 	req := mcp.ReadResourceRequest{}
@@ -166,5 +167,13 @@ func TestDocsMapLargeTree(t *testing.T) {
 	}
 	if !strings.Contains(text, "\n## area-15/reference/ (127 docs, 1 more folder)\n") {
 		t.Errorf("area-15/reference/'s line does not say it holds a folder more")
+	}
+
+	out, msg := mcptest.CallOK[ListDocPathsOutput](t, c, "mod_list_doc_paths", map[string]any{"prefix": "reference/includes/"})
+	if len(out.Paths) != 0 || len(out.DidYouMean) != 10 || out.DidYouMean[0] != (FolderEntry{Path: "area-00/reference/includes/", Docs: 1}) {
+		t.Errorf("prefix reference/includes/: %+v", out)
+	}
+	if !strings.Contains(msg, "No doc path starts with \"reference/includes/\"; these prefixes list docs:\narea-00/reference/includes/  (1 doc)\n") {
+		t.Errorf("prefix reference/includes/: the text does not name the folders:\n%s", msg)
 	}
 }
