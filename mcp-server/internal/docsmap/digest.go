@@ -14,8 +14,9 @@ import (
 // it, by path and title: its index page, then the docs most linked to;
 // and, in what room the docs leave, their sections' anchors. Folders are
 // folded into their parents, the smallest first, until every folder line
-// with its first doc fits in mandatoryShare of the room; the rest of the
-// room goes to further docs, shared among the folders by their size.
+// with its first doc fits in mandatoryShare of the room and holds a fair
+// share of the docs (minShare); the rest of the room goes to further
+// docs, shared among the folders by their size.
 
 // mandatoryShare is the most of the room, in quarters, that the folder
 // lines with each folder's first doc may take: at least a quarter is left
@@ -46,9 +47,9 @@ type node struct {
 	index     int   // its index page, or -1
 	linked    int   // of own, the doc most linked to, or -1
 	shown     bool
-	cost      int   // of its line and its first doc's
-	seats     []int // the docs named under it, in rank order (indexes into own, sorted)
-	anchored  []bool
+	cost      int          // of its line and its first doc's
+	seats     []int        // the docs named under it: their ranks, indexes into own once sorted
+	anchored  map[int]bool // the ranks of those whose anchors are named too
 }
 
 // first is the doc that best stands for the folder: its index page, else
@@ -131,47 +132,46 @@ func digest(es []Entry, room int) string {
 	var named []seat // in the order they were given room
 	forced := mandatory <= room
 	for _, n := range shown {
-		if forced {
-			n.seats, n.anchored = []int{0}, []bool{false}
-			left -= len(docLine(es[n.own[0]]))
-			named = append(named, seat{n: n})
-			seats.push(n, 1)
-		} else {
+		n.anchored = map[int]bool{}
+		if !forced {
 			seats.push(n, 0)
+			continue
 		}
+		n.seats = []int{0}
+		left -= len(docLine(es[n.own[0]]))
+		named = append(named, seat{n: n})
+		seats.push(n, 1)
 	}
 	const shortest = 16 // no line is shorter: stop there
 	for skips := 0; seats.Len() > 0 && left >= shortest && skips < 64; {
 		s := heap.Pop(seats).(seat)
 		seats.push(s.n, s.k+1)
-		if text := docLine(es[s.n.own[s.k]]); len(text) > left {
+		text := docLine(es[s.n.own[s.k]])
+		if len(text) > left {
 			skips++ // a shorter one may fit
 			continue
-		} else {
-			left -= len(text)
 		}
+		left -= len(text)
 		skips = 0
 		s.n.seats = append(s.n.seats, s.k)
-		s.n.anchored = append(s.n.anchored, false)
 		named = append(named, s)
 	}
 	// The anchors of the docs named, in that order, where they fit.
 	for _, s := range named {
 		if text := anchorLine(es[s.n.own[s.k]]); text != "" && len(text) <= left {
 			left -= len(text)
-			s.n.anchored[slices.Index(s.n.seats, s.k)] = true
+			s.n.anchored[s.k] = true
 		}
 	}
 
 	var b strings.Builder
 	for _, n := range shown {
 		b.WriteString(heading(n))
-		order := slices.Clone(n.seats)
-		slices.Sort(order)
-		for _, k := range order {
+		slices.Sort(n.seats)
+		for _, k := range n.seats {
 			e := es[n.own[k]]
 			b.WriteString(docLine(e))
-			if n.anchored[slices.Index(n.seats, k)] {
+			if n.anchored[k] {
 				b.WriteString(anchorLine(e))
 			}
 		}
