@@ -5,9 +5,12 @@
 // prompt, a block of AGENTS.md) and reads the one section it needs, where
 // without it it must first decide to search.
 //
-// The map's parts are derived once per snapshot (Of, Derive); Render
-// writes them to a budget, folding the deeper folders of a large tree into
-// counts, so that the map of 40,000 docs is as small as that of thirty.
+// The map's parts are derived once per snapshot (Of, Derive): each doc's
+// entry, and how many docs link to it. Render writes them to a budget; a
+// tree too large to name every doc gets its digest instead (digest.go):
+// its folders by full path with their counts, each with the docs that
+// stand for it, so that the map of 40,000 docs is as small as that of
+// thirty and still leads to docs.
 package docsmap
 
 import (
@@ -17,6 +20,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -37,7 +41,12 @@ type Entry struct {
 	Title    string
 	Summary  string   // the front matter's description, else the first sentence
 	Sections []string // the anchors of its second-level sections, as mod_read_doc's section takes them
-	doc      *docs.Doc
+	// LinkedFrom is how many other docs of the snapshot link to it with a
+	// relative Markdown link: on a tree too large to name every doc, the
+	// map names those most linked to.
+	LinkedFrom int
+	links      []string // the docs it links to (linksOf)
+	doc        *docs.Doc
 }
 
 // HookGroup is a group (category) of hooks, with their names in registry
@@ -73,7 +82,8 @@ func Derive(prev, next *docs.Snapshot) {
 
 // entries makes the entries of snap, reusing those of old (in path order)
 // whose doc is unchanged. The others are made on every core: reading a
-// doc's outline is most of the cost, about 30 µs a doc.
+// doc's outline is most of the cost, about 30 µs a doc. Then the links
+// between them are counted again (countLinks), for all.
 func entries(old []Entry, snap *docs.Snapshot) []Entry {
 	all := snap.Docs()
 	out := make([]Entry, len(all))
@@ -101,13 +111,14 @@ func entries(old []Entry, snap *docs.Snapshot) []Entry {
 		})
 	}
 	wg.Wait()
+	countLinks(out)
 	return out
 }
 
 // entryOf reads a doc's entry from its text. The strings are copied out
 // of text, which may be a shared buffer.
 func entryOf(d *docs.Doc, text string) Entry {
-	e := Entry{Path: d.Path, doc: d}
+	e := Entry{Path: d.Path, doc: d, links: linksOf(d.Path, text)}
 	o, err := d.Outline(context.Background(), text)
 	if err != nil {
 		return e // not with a background context
@@ -206,9 +217,9 @@ func depth(folder string) int { return strings.Count(folder, "/") }
 
 // Render writes the map of entries and hooks in at most budget bytes:
 // every doc with its summary and sections when they fit; else without
-// sections; else without summaries; else the folders below a depth folded
-// into counts, from the deepest up, with how to list them; else the top
-// folders' counts, as many as fit.
+// sections; else without summaries; else the digest of the tree (see
+// digest): its folders by full path, each with the docs that best stand
+// for it.
 func Render(es []Entry, hooks []HookGroup, budget int) string {
 	hookText := renderHooks(hooks, false)
 	if len(hookText) > budget/4 {
@@ -225,160 +236,53 @@ func Render(es []Entry, hooks []HookGroup, budget int) string {
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	maxDepth := 0
-	for _, e := range es {
-		maxDepth = max(maxDepth, depth(folderOf(e.Path)))
-	}
-	var body string
-	for _, v := range views(maxDepth) {
-		body = renderDocs(es, v, room)
-		if len(body) <= room {
-			break
+	for _, v := range []view{{sections: true, summary: true}, {summary: true}, {}} {
+		if body, ok := renderDocs(es, v, room); ok {
+			return head + body + hookText
 		}
 	}
-	if len(body) > room {
-		body = renderDocs(es, view{fold: 1, clipTo: room}, room)
+	folders := map[string]bool{}
+	for _, e := range es {
+		folders[folderOf(e.Path)] = true
 	}
-	return head + body + hookText
+	head = fmt.Sprintf("# Map of the docs (%s in %s)\n\n"+
+		"Too many to name here: each folder by its path with the count of docs under it, then the docs that stand for it "+
+		"(its index page, the docs most linked to) by path and title. "+
+		"mod_list_doc_paths with a folder as prefix lists its docs and subfolders; "+
+		"read a doc with mod_read_doc path, one section with its anchor as section.\n",
+		plural(len(es), "doc"), plural(len(folders), "folder"))
+	return head + digest(es, budget-len(head)-len(hookText)) + hookText
 }
 
-// view is a level of detail of the docs' part.
-type view struct {
-	sections, summary bool
-	fold              int // folders this deep or deeper are folded into counts; 0: none
-	children          int // with fold, name up to this many subfolders of a folded folder, with counts
-	clipTo            int // when > 0, stop before this many bytes with a count of what is left
-}
+// view is a level of detail of a map that names every doc.
+type view struct{ sections, summary bool }
 
-// views are the levels of detail from the most to the least: every doc
-// with its sections, without them, without summaries; then the folders
-// folded from the deepest level up, each level first with the names of the
-// folded folders' subfolders (as many as fit), so that a large tree's map
-// still fills its budget with names an assistant can list.
-func views(maxDepth int) []view {
-	vs := []view{{sections: true, summary: true}, {summary: true}, {}}
-	for d := maxDepth; d >= 1; d-- {
-		vs = append(vs, view{fold: d, children: 1 << 20}, view{fold: d, children: 12}, view{fold: d, children: 4}, view{fold: d})
-	}
-	return vs
-}
-
-// renderDocs writes the docs' part in view v.
-func renderDocs(es []Entry, v view, room int) string {
+// renderDocs writes every doc in view v, and whether that fits in room.
+func renderDocs(es []Entry, v view, room int) (string, bool) {
 	var b strings.Builder
-	if v.fold > 0 {
-		b.WriteString("Folders with counts are folded: mod_list_doc_paths with the folder as prefix lists their docs.\n")
-	}
 	folder := "\x00"
-	for i := 0; i < len(es); {
-		if v.clipTo == 0 && b.Len() > room {
-			return b.String() // too large for this view: the caller tries the next
-		}
-		e := es[i]
-		f := folderOf(e.Path)
-		if v.fold > 0 && depth(f) >= v.fold {
-			// The folder of depth v.fold holding e, and everything in it.
-			parts := strings.SplitAfter(f, "/")
-			top := strings.Join(parts[:v.fold], "")
-			j, folders := i, map[string]bool{}
-			for j < len(es) && strings.HasPrefix(es[j].Path, top) {
-				folders[folderOf(es[j].Path)] = true
-				j++
-			}
-			line := fmt.Sprintf("- %s (%s in %s)", top, plural(j-i, "doc"), plural(len(folders), "folder"))
-			if v.children > 0 {
-				line += subfolders(es[i:j], top, v.children)
-			}
-			line += "\n"
-			parent := folderOf(strings.TrimSuffix(top, "/"))
-			if !writeFolder(&b, &folder, parent, v, es, i, room) || !fits(&b, line, v, len(es)-i) {
-				return b.String()
-			}
-			i = j
-			continue
-		}
-		if !writeFolder(&b, &folder, f, v, es, i, room) {
-			return b.String()
-		}
-		line := "- " + e.Path
-		if v.summary {
-			line += ": " + summaryOf(e)
-		}
-		line += "\n"
-		if v.sections && len(e.Sections) > 0 {
-			line += "  #" + strings.Join(e.Sections, " #") + "\n"
-		}
-		if !fits(&b, line, v, len(es)-i) {
-			return b.String()
-		}
-		i++
-	}
-	return b.String()
-}
-
-// subfolders names the folders right below top that hold es (all of them
-// under top), with their docs' counts, the largest first, at most n, and
-// how many more.
-func subfolders(es []Entry, top string, n int) string {
-	var (
-		names  []string
-		counts = map[string]int{}
-	)
 	for _, e := range es {
-		rest := strings.TrimPrefix(e.Path, top)
-		slash := strings.IndexByte(rest, '/')
-		if slash < 0 {
-			continue // a doc of top itself: in top's count
+		if b.Len() > room {
+			return "", false
 		}
-		name := rest[:slash+1]
-		if counts[name] == 0 {
-			names = append(names, name)
+		if f := folderOf(e.Path); f != folder {
+			folder = f
+			name := f
+			if name == "" {
+				name = "docs/ (top level)"
+			}
+			b.WriteString("\n## " + name + "\n")
 		}
-		counts[name]++
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	// The largest first: those cut off hold the fewest docs.
-	slices.SortStableFunc(names, func(a, b string) int { return counts[b] - counts[a] })
-	var b strings.Builder
-	b.WriteString(":")
-	for k, name := range names {
-		if k == n {
-			fmt.Fprintf(&b, " … %d more", len(names)-n)
-			break
+		b.WriteString("- " + e.Path)
+		if v.summary {
+			b.WriteString(": " + summaryOf(e))
 		}
-		fmt.Fprintf(&b, " %s %d", name, counts[name])
-		if k < len(names)-1 && k < n-1 {
-			b.WriteString(",")
+		b.WriteString("\n")
+		if v.sections && len(e.Sections) > 0 {
+			b.WriteString("  #" + strings.Join(e.Sections, " #") + "\n")
 		}
 	}
-	return b.String()
-}
-
-// writeFolder starts the folder f's heading when it is not the current one.
-func writeFolder(b *strings.Builder, current *string, f string, v view, es []Entry, i, room int) bool {
-	if f == *current {
-		return true
-	}
-	*current = f
-	name := f
-	if name == "" {
-		name = "docs/ (top level)"
-	}
-	return fits(b, "\n## "+name+"\n", v, len(es)-i)
-}
-
-// fits writes line unless v clips and it would pass v.clipTo, in which
-// case it writes how many docs are left and reports false.
-func fits(b *strings.Builder, line string, v view, left int) bool {
-	const tail = 120 // room for the closing line
-	if v.clipTo > 0 && b.Len()+len(line) > v.clipTo-tail {
-		fmt.Fprintf(b, "- … and %s more: list them with mod_list_doc_paths\n", plural(left, "doc"))
-		return false
-	}
-	b.WriteString(line)
-	return true
+	return b.String(), b.Len() <= room
 }
 
 // summaryOf is the title and summary of an entry, without saying the
@@ -445,7 +349,7 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // The lines that enclose the map in a file (see Splice). HTML comments:

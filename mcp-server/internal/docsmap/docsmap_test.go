@@ -3,9 +3,12 @@ package docsmap
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,9 +81,11 @@ func TestSummary(t *testing.T) {
 	}
 }
 
-// TestLargeTree: on 40,000 generated docs the map keeps to its budget,
-// names every top folder and, with room, their subfolders, and says how to
-// list them. The docs' entries are made from the generator's text in
+// TestLargeTree: on 40,000 generated docs (no links, no index pages) the
+// map keeps to its budget and fills it; each folder line names a folder
+// by its full path with the count of the docs under it (what
+// mod_list_doc_paths lists with it as prefix), and each doc line a doc
+// with its title. The docs' entries are made from the generator's text in
 // memory: what Render gets, without writing and loading 40,000 files.
 func TestLargeTree(t *testing.T) {
 	es := make([]Entry, 40000)
@@ -95,28 +100,154 @@ func TestLargeTree(t *testing.T) {
 			top = append(top, f+"/")
 		}
 	}
-	for _, budget := range []int{2 << 10, DefaultBytes, 32 << 10} {
+	for _, budget := range []int{1 << 10, 2 << 10, DefaultBytes, 32 << 10} {
 		text := Render(es, []HookGroup{{Name: "g", Hooks: []string{"g.a", "g.b"}}}, budget)
 		if len(text) > budget {
 			t.Errorf("budget %d: the map is %d bytes", budget, len(text))
 		}
-		if budget == DefaultBytes && len(text) < budget/2 {
-			t.Errorf("budget %d: the map is %d bytes, not half its budget: it folds more than it must", budget, len(text))
+		if budget >= DefaultBytes && len(text) < budget*9/10 {
+			t.Errorf("budget %d: the map is %d bytes, under 90%% of its budget", budget, len(text))
 		}
-		if !strings.Contains(text, "mod_list_doc_paths with the folder as prefix") {
-			t.Errorf("budget %d: the map does not say how to list a folded folder:\n%s", budget, text)
+		if !strings.Contains(text, "mod_list_doc_paths with a folder as prefix") {
+			t.Errorf("budget %d: the map does not say how to list a folder:\n%s", budget, text)
 		}
+		folders, named := checkDigest(t, es, text)
 		for _, f := range top {
-			if budget >= DefaultBytes && !strings.Contains(text, "- "+f+" (") {
+			if budget >= DefaultBytes && !slices.Contains(folders, f) {
 				t.Errorf("budget %d: the map does not name the folder %s", budget, f)
 			}
 		}
-		if budget == DefaultBytes {
-			if !strings.Contains(text, "- api/ (") || !regexp.MustCompile(`- api/ \(\d+ docs in \d+ folders\): \S+/ \d+, `).MatchString(text) {
-				t.Errorf("budget %d: the folded api/ does not name its subfolders with counts:\n%s", budget, text)
-			}
-			t.Logf("%d bytes:\n%s", len(text), text[:min(len(text), 1500)])
+		if budget >= DefaultBytes && len(named) < len(folders) {
+			t.Errorf("budget %d: %d docs named for %d folders: not one a folder", budget, len(named), len(folders))
 		}
+		t.Logf("budget %d: %d bytes, %d folders, %d docs named", budget, len(text), len(folders), len(named))
+		if budget == DefaultBytes {
+			t.Logf("%s", text[:min(len(text), 1500)])
+		}
+	}
+}
+
+var (
+	folderLine = regexp.MustCompile(`^## (.+/) \((\d+) docs?(?:, (\d+) more folders?)?\)$`)
+	docLineRE  = regexp.MustCompile(`^- (.+?\.(?:md|MD))(?:: (.*))?$`)
+)
+
+// checkDigest checks a digest's lines against the entries it was made
+// from: each folder line's count is the number of docs under it, each doc
+// named is under the folder line above it, with its title. It returns the
+// folders and the docs named.
+func checkDigest(t *testing.T, es []Entry, text string) (folders, named []string) {
+	t.Helper()
+	byPath := map[string]Entry{}
+	for _, e := range es {
+		byPath[e.Path] = e
+	}
+	folder := ""
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		if m := folderLine.FindStringSubmatch(line); m != nil {
+			folder = m[1]
+			folders = append(folders, folder)
+			n := 0
+			for _, e := range es {
+				if strings.HasPrefix(e.Path, folder) {
+					n++
+				}
+			}
+			if m[2] != strconv.Itoa(n) {
+				t.Errorf("%q: %d docs are under %s", line, n, folder)
+			}
+			continue
+		}
+		if m := docLineRE.FindStringSubmatch(line); m != nil {
+			e, ok := byPath[m[1]]
+			switch {
+			case !ok:
+				t.Errorf("%q names no doc", line)
+			case !strings.HasPrefix(e.Path, folder):
+				t.Errorf("%q is not under the folder line above it, %s", line, folder)
+			case m[2] != clip(e.Title, maxSummaryBytes):
+				t.Errorf("%q: the title is %q", line, e.Title)
+			}
+			named = append(named, m[1])
+		}
+	}
+	return folders, named
+}
+
+// TestDigest: on a tree too large to name every doc, a folder's first doc
+// is its index page, then come the docs most linked to, shared among the
+// folders by their size; folders too small for a line of their own are
+// folded into their parent, whose line says so; the anchors of the docs
+// named fill what room the docs leave.
+func TestDigest(t *testing.T) {
+	var es []Entry
+	add := func(p, title string, linked int, sections ...string) {
+		es = append(es, Entry{Path: p, Title: title, LinkedFrom: linked, Sections: sections})
+	}
+	for i := range 300 {
+		add(fmt.Sprintf("big/page-%03d.md", i), fmt.Sprintf("Big page %d", i), i%7, "usage")
+	}
+	add("big/README.md", "About big", 0, "start")
+	add("big/index.md", "Big", 0, "start") // index.md comes before README.md
+	for i := range 100 {
+		add(fmt.Sprintf("small/deep/note-%02d.md", i), fmt.Sprintf("Note %d", i), 0)
+	}
+	add("small/deep/hub.md", "Hub", 50, "a", "b")
+	for i := range 30 {
+		add(fmt.Sprintf("small/tiny-%02d/only.md", i), "Only", 1)
+	}
+	slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+
+	text := Render(es, nil, 2<<10)
+	t.Logf("%d bytes:\n%s", len(text), text)
+	if len(text) > 2<<10 || len(text) < 2<<10*9/10 {
+		t.Errorf("the map is %d bytes, not within 90%% to 100%% of its budget", len(text))
+	}
+	folders, named := checkDigest(t, es, text)
+	if !slices.Contains(folders, "small/") || slices.Contains(folders, "small/tiny-00/") {
+		t.Errorf("the tiny folders are not folded into small/: %v", folders)
+	}
+	if m := regexp.MustCompile(`\n## small/ \(131 docs, (\d+) more folders\)\n- small/tiny-\d\d/only.md: Only\n`).FindStringSubmatch(text); m == nil {
+		t.Errorf("small/'s line does not say how many folders are folded into it, nor name one of their docs")
+	}
+	for _, want := range []string{"big/index.md", "big/page-006.md", "small/deep/hub.md"} {
+		if !slices.Contains(named, want) {
+			t.Errorf("the map does not name %s: %v", want, named)
+		}
+	}
+	if i, j := slices.Index(named, "big/index.md"), slices.Index(named, "big/page-006.md"); i < 0 || j != i+1 {
+		t.Errorf("big/'s index page is not its first doc, followed by the one most linked to: %v", named)
+	}
+	if slices.Contains(named, "big/README.md") || slices.Contains(named, "big/page-000.md") {
+		t.Errorf("a doc of big/ linked from none is named: %v", named)
+	}
+	big := 0
+	for _, p := range named {
+		if strings.HasPrefix(p, "big/") {
+			big++
+		}
+	}
+	if big*2 < len(named) {
+		t.Errorf("big/ holds most of the docs and has %d of the %d named", big, len(named))
+	}
+}
+
+// TestDigestAnchors: the anchors of the docs named fill the room that
+// the docs leave, the first docs named first.
+func TestDigestAnchors(t *testing.T) {
+	var es []Entry
+	for i := range 200 {
+		long := strings.Repeat("long title ", 8)
+		es = append(es, Entry{Path: fmt.Sprintf("guide/page-%03d.md", i), Title: long + strconv.Itoa(i), LinkedFrom: 200 - i, Sections: []string{"a", "b"}})
+	}
+	text := Render(es, nil, 2<<10)
+	t.Logf("%d bytes:\n%s", len(text), text)
+	if len(text) > 2<<10 {
+		t.Errorf("the map is %d bytes, over its budget", len(text))
+	}
+	if !strings.Contains(text, "- guide/page-000.md: "+es[0].Title+"\n  #a #b\n") {
+		t.Errorf("the first doc named has no anchors, though the docs left room for them")
 	}
 }
 
@@ -180,5 +311,75 @@ func TestEntries(t *testing.T) {
 		if len(got[i].Sections) > 0 && &again[i].Sections[0] != &got[i].Sections[0] {
 			t.Fatalf("entry %d was made again, not reused", i)
 		}
+	}
+}
+
+func TestLinks(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, text string
+		want             []string
+	}{
+		{"relative, each once", "guide/a.md", "[b](b.md) and [b again](b.md#x) [c](../c.md?q=1) [self](a.md)", []string{"c.md", "guide/b.md"}},
+		{"folders", "a/b/c.md", "[x](./d/e.md) [y](../../f.md) [z](<g h.md> \"title\") [w](g%20h.md)", []string{"a/b/d/e.md", "a/b/g h.md", "f.md"}},
+		{"reference definition", "a.md", "[x][1]\n\n[1]: guide/b.md \"B\"\n", []string{"guide/b.md"}},
+		{"not links to docs", "guide/a.md",
+			"![pic](pic.md) [web](https://x.org/b.md) [mail](mailto:b.md) [rooted](/guide/b.md) [out](../../b.md) [png](b.png) [!INCLUDE[n](includes/n.md)]",
+			nil},
+		{"not in code", "a.md", "```\n[b](b.md)\n```\n~~~md\n[c](c.md)\n~~~\n[d](d.md)\n", []string{"d.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, linksOf(tc.from, tc.text), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLinkedFrom: a snapshot's entries count the docs that link to each,
+// and the next snapshot's count again, though they reuse the entries of
+// the docs unchanged.
+func TestLinkedFrom(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.md", "# Home\n\n[Intro](guide/intro.md), [again](guide/intro.md#start), [tools](server/tools.md).\n")
+	write("guide/intro.md", "# Intro\n\n[Home](../index.md), [tools](../server/tools.md), [gone](gone.md).\n")
+	write("server/tools.md", "# Tools\n\n[Home](../index.md)\n")
+	linked := func(es []Entry) map[string]int {
+		m := map[string]int{}
+		for _, e := range es {
+			m[e.Path] = e.LinkedFrom
+		}
+		return m
+	}
+	snap, err := docs.Load(t.Context(), dir, docs.LoadOptions{Generation: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := Of(snap)
+	if diff := cmp.Diff(map[string]int{"index.md": 2, "guide/intro.md": 1, "server/tools.md": 2}, linked(first)); diff != "" {
+		t.Errorf("linked from (-want +got):\n%s", diff)
+	}
+	write("server/tools.md", "# Tools\n\nNo links.\n")
+	next, _, err := docs.Update(t.Context(), snap, dir, docs.Changes{Paths: []string{"server/tools.md"}}, docs.LoadOptions{Generation: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Derive(snap, next)
+	again, ok := docs.Attached(next, entriesKey)
+	if !ok {
+		t.Fatal("Derive attached no entries to the next snapshot")
+	}
+	if diff := cmp.Diff(map[string]int{"index.md": 1, "guide/intro.md": 1, "server/tools.md": 2}, linked(again)); diff != "" {
+		t.Errorf("linked from, after server/tools.md lost its link (-want +got):\n%s", diff)
+	}
+	if got := linked(first)["index.md"]; got != 2 {
+		t.Errorf("the first snapshot's entries changed: index.md linked from %d", got)
 	}
 }

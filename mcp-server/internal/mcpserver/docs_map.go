@@ -65,7 +65,7 @@ func (s *Server) mapResource() server.ServerResource {
 	return server.ServerResource{
 		Resource: mcp.NewResource(mapURI, mapURI,
 			mcp.WithResourceTitle("Map of the docs"),
-			mcp.WithResourceDescription("Every doc's path, title, first sentence and section anchors, by folder, and the hooks by group, in a few KB: keep it in view and read the one section you need. Subscribe to hear when it changes."),
+			mcp.WithResourceDescription("Every doc's path, title, first sentence and section anchors, by folder (on a tree too large for that, each folder by its full path with its count and the docs that stand for it), and the hooks by group, in a few KB: keep it in view and read the one section you need. Subscribe to hear when it changes."),
 			mcp.WithMIMEType("text/markdown")),
 		Handler: func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			text, _ := s.docsMap()

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -13,6 +15,8 @@ import (
 const (
 	defaultListLimit = 500
 	maxListLimit     = 5000
+	maxListFolders   = 100 // folders named on a first page
+	maxDidYouMean    = 10  // prefixes offered for one that lists nothing
 )
 
 // ListDocPathsInput are the arguments of mod_list_doc_paths.
@@ -25,10 +29,20 @@ type ListDocPathsInput struct {
 
 // ListDocPathsOutput is the result of mod_list_doc_paths.
 type ListDocPathsOutput struct {
-	Paths      []DocEntry `json:"paths" jsonschema:"Docs in path order."`
-	NextCursor string     `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page; absent on the last page."`
-	Generation uint64     `json:"generation" jsonschema:"Generation of the docs snapshot listed."`
-	Version    string     `json:"version,omitempty" jsonschema:"The release listed; absent for the working tree."`
+	Paths       []DocEntry    `json:"paths" jsonschema:"Docs in path order."`
+	NextCursor  string        `json:"next_cursor,omitempty" jsonschema:"Cursor for the next page; absent on the last page."`
+	Generation  uint64        `json:"generation" jsonschema:"Generation of the docs snapshot listed."`
+	Version     string        `json:"version,omitempty" jsonschema:"The release listed; absent for the working tree."`
+	Folders     []FolderEntry `json:"folders,omitempty" jsonschema:"On the first page: the folders right below the prefix (those whose name starts with what follows its last /), each with the count of docs under it, at most 100 in path order; one of them as prefix lists its docs."`
+	MoreFolders int           `json:"more_folders,omitempty" jsonschema:"How many more folders right below the prefix there are than folders holds."`
+	DidYouMean  []FolderEntry `json:"did_you_mean,omitempty" jsonschema:"When no doc path starts with the prefix: at most 10 prefixes that list docs, the folders (else the docs) whose path has it after a folder or differs from it in case only, or without a leading docs/."`
+}
+
+// FolderEntry is a folder (or, in did_you_mean, a doc) with the count of
+// docs under it.
+type FolderEntry struct {
+	Path string `json:"path" jsonschema:"A folder relative to docs/, ending in /, to give as prefix (in did_you_mean, a doc path when no folder matched; empty for all docs)."`
+	Docs int    `json:"docs" jsonschema:"The docs whose path starts with it, at any depth."`
 }
 
 // DocEntry describes one doc.
@@ -41,7 +55,8 @@ type DocEntry struct {
 
 func (s *Server) listDocPathsTool() server.ServerTool {
 	return newTool(s, "mod_list_doc_paths", "List doc paths",
-		"List the docs under docs/ (the valid paths for mod_read_doc) with each doc's title, size and line count, in path order.",
+		"List the docs under docs/ (the valid paths for mod_read_doc) with each doc's title, size and line count, in path order. "+
+			"The first page names the folders right below the prefix with their counts of docs; a prefix that lists no doc gets the folders it may mean (e.g. reference/ for api/reference/).",
 		s.listDocPaths)
 }
 
@@ -79,6 +94,13 @@ func (s *Server) listDocPaths(ctx context.Context, in ListDocPathsInput) (ListDo
 	out.Paths = []DocEntry{}
 	all := snap.Docs()
 	budget := s.textBudget()
+	var tree *docTree
+	if in.Cursor == "" {
+		tree = treeOf(snap)
+		var used int
+		out.Folders, out.MoreFolders, used = foldersBelow(snap, tree, prefix, budget/2)
+		budget -= used
+	}
 	more := false
 	var buf []byte // each doc's text, decoded for its title
 	for _, d := range all[snap.From(from):] {
@@ -99,11 +121,146 @@ func (s *Server) listDocPaths(ctx context.Context, in ListDocPathsInput) (ListDo
 	if more {
 		out.NextCursor = cursor{Kind: "list", Query: fp, Path: out.Paths[len(out.Paths)-1].Path}.encode()
 	}
-	return out, out.text(), nil
+	if tree != nil && len(out.Paths) == 0 {
+		out.DidYouMean = didYouMean(snap, tree, prefix)
+	}
+	return out, out.text(prefix), nil
 }
 
-func (o ListDocPathsOutput) text() string {
+// foldersBelow returns the folders right below prefix's folder whose path
+// starts with prefix, with their counts of docs, at most maxListFolders
+// and as many as room bytes of text hold; how many more there are; and
+// the bytes of text they take.
+func foldersBelow(snap *docs.Snapshot, tree *docTree, prefix string, room int) (out []FolderEntry, more, used int) {
+	dir := prefix[:strings.LastIndexByte(prefix, '/')+1]
+	f, ok := tree.dirs[dir]
+	if !ok {
+		return nil, 0, 0
+	}
+	below := withPrefix(f.folders, func(i int) string { return f.folders[i] }, prefix)
+	for _, p := range below[:min(len(below), maxListFolders)] {
+		line := len(p) + 16 // "path  (N docs)\n"
+		if used+line > room {
+			break
+		}
+		used += line
+		out = append(out, FolderEntry{Path: p, Docs: docsWith(snap, p)})
+	}
+	return out, len(below) - len(out), used
+}
+
+// docsWith counts the docs whose path starts with p: a run of the
+// snapshot's docs, which are in path order.
+func docsWith(snap *docs.Snapshot, p string) int {
+	all := snap.Docs()[snap.From(p):]
+	n, _ := slices.BinarySearchFunc(all, true, func(d *docs.Doc, _ bool) int {
+		if strings.HasPrefix(d.Path, p) {
+			return -1
+		}
+		return 1
+	})
+	return n
+}
+
+// didYouMean offers prefixes for one that lists no doc: the folders whose
+// path has it at its start or after a '/', in any case (compiler-errors-1/
+// for error-messages/compiler-errors-1/, Guide/ for guide/), not those
+// inside another offered; else such docs; prefix without a leading docs/
+// when that lists docs. At most maxDidYouMean, in path order.
+func didYouMean(snap *docs.Snapshot, tree *docTree, prefix string) []FolderEntry {
+	if rest, ok := cutPrefixFold(prefix, "docs/"); ok {
+		if n := docsWith(snap, rest); n > 0 {
+			return []FolderEntry{{Path: rest, Docs: n}}
+		}
+	}
+	var folders []string
+	for p := range tree.dirs {
+		if p != "" && afterFolder(p, prefix) {
+			folders = append(folders, p)
+		}
+	}
+	slices.Sort(folders)
+	var out []FolderEntry
+	for _, p := range folders {
+		if n := len(out); n > 0 && strings.HasPrefix(p, out[n-1].Path) {
+			continue // inside the folder before it
+		}
+		if out = append(out, FolderEntry{Path: p, Docs: docsWith(snap, p)}); len(out) == maxDidYouMean {
+			return out
+		}
+	}
+	if len(out) > 0 || strings.HasSuffix(prefix, "/") {
+		return out // a doc that had prefix after a folder would be in a folder that has it
+	}
+	for _, d := range snap.Docs() {
+		if afterFolder(d.Path, prefix) {
+			if out = append(out, FolderEntry{Path: d.Path, Docs: 1}); len(out) == maxDidYouMean {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// afterFolder reports whether p has prefix at its start or right after a
+// '/', ignoring case. The first byte is compared alone first: most places
+// differ there, and strings.EqualFold costs more.
+func afterFolder(p, prefix string) bool {
+	if prefix == "" {
+		return true
+	}
+	first := lowerASCII(prefix[0])
+	for k := 0; k+len(prefix) <= len(p); {
+		if (first >= utf8.RuneSelf || lowerASCII(p[k]) == first) && strings.EqualFold(p[k:k+len(prefix)], prefix) {
+			return true
+		}
+		slash := strings.IndexByte(p[k:], '/')
+		if slash < 0 {
+			return false
+		}
+		k += slash + 1
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+func (o ListDocPathsOutput) text(prefix string) string {
 	var b strings.Builder
+	switch {
+	case len(o.DidYouMean) > 0:
+		fmt.Fprintf(&b, "No doc path starts with %q; these prefixes list docs:\n", prefix)
+		for _, f := range o.DidYouMean {
+			name := f.Path
+			if name == "" {
+				name = "(no prefix)"
+			}
+			fmt.Fprintf(&b, "%s  (%s)\n", name, plural(f.Docs, "doc", "docs"))
+		}
+	case len(o.Paths) == 0 && prefix != "":
+		fmt.Fprintf(&b, "No doc path starts with %q, nor has it after a folder: list with no prefix for the top folders.\n", prefix)
+	case len(o.Folders) > 0:
+		b.WriteString("Folders:\n")
+		for _, f := range o.Folders {
+			fmt.Fprintf(&b, "%s  (%s)\n", f.Path, plural(f.Docs, "doc", "docs"))
+		}
+		if o.MoreFolders > 0 {
+			fmt.Fprintf(&b, "… and %s more\n", plural(o.MoreFolders, "folder", "folders"))
+		}
+		b.WriteString("\n")
+	}
 	for _, e := range o.Paths {
 		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
 	}

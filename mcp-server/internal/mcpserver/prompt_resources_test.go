@@ -65,7 +65,7 @@ func TestModdingContextBounded(t *testing.T) {
 	if len(text) > 16<<10 {
 		t.Errorf("prompt is %d bytes with 500 docs and a 10 KB task; want under 16 KiB", len(text))
 	}
-	if !strings.Contains(text, "- bulk/ (500 docs in 1 folder)") || !strings.Contains(text, "mod_list_doc_paths with the folder as prefix") || !strings.Contains(text, "…[cut]") {
+	if !strings.Contains(text, "\n## bulk/ (500 docs)\n") || !strings.Contains(text, "mod_list_doc_paths with a folder as prefix") || !strings.Contains(text, "…[cut]") {
 		t.Error("prompt does not say what it cut")
 	}
 }
