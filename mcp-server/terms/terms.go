@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Words are cut from text the same way for the docs and for a question:
@@ -42,8 +43,10 @@ type Word struct {
 
 // Each calls f with each word of text, an identifier before its parts.
 // buf is scratch memory the caller keeps from one call to the next (nil
-// is fine). A word's text stays valid after the call.
+// is fine). A word's text is valid only until f returns (it may be buf's
+// memory): a caller that keeps it keeps a copy (strings.Clone).
 func Each(text string, buf *[]byte, f func(Word)) {
+	var part []byte // the parts' buffer: the identifier's is in use
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if !isWordRune(r) {
@@ -75,13 +78,13 @@ func Each(text string, buf *[]byte, f func(Word)) {
 			}
 			break
 		}
-		emit(text[start:end], joined, buf, f)
+		emit(text[start:end], joined, buf, &part, f)
 		i = end
 	}
 }
 
 // emit passes on the run s (joined: it holds joiners) as words.
-func emit(s string, joined bool, buf *[]byte, f func(Word)) {
+func emit(s string, joined bool, buf, part *[]byte, f func(Word)) {
 	if !joined && !hasCaseChange(s) {
 		if w, ok := fold(s, buf); ok {
 			f(Word{Text: stem(w)})
@@ -91,11 +94,9 @@ func emit(s string, joined bool, buf *[]byte, f func(Word)) {
 	if w, ok := fold(s, buf); ok {
 		f(Word{Text: w, Ident: true})
 	}
-	// The parts, each a plain word, folded into a buffer of their own
-	// (the identifier's may still be in use by f's caller).
-	var part []byte
+	// The parts, each a plain word, folded into a buffer of their own.
 	for p := range parts(s) {
-		if w, ok := fold(p, &part); ok {
+		if w, ok := fold(p, part); ok {
 			f(Word{Text: stem(w), Part: true})
 		}
 	}
@@ -171,7 +172,7 @@ func fold(s string, buf *[]byte) (string, bool) {
 			b = utf8.AppendRune(b, unicode.ToLower(r))
 		}
 		*buf = b
-		w = string(b) // a copy: the caller may keep it
+		w = unsafe.String(unsafe.SliceData(b), len(b)) // valid until *buf is written again: see Each
 	}
 	if _, stop := stopWords[w]; stop {
 		return "", false

@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,9 +29,9 @@ func TestWords(t *testing.T) {
 		var buf []byte
 		Each(tt.text, &buf, func(w Word) {
 			if w.Ident {
-				got = append(got, "="+w.Text)
+				got = append(got, "="+w.Text) // a copy, as a caller that keeps a word makes
 			} else {
-				got = append(got, w.Text)
+				got = append(got, strings.Clone(w.Text))
 			}
 		})
 		if diff := cmp.Diff(tt.want, got); diff != "" {

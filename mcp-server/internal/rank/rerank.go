@@ -12,7 +12,7 @@ import (
 
 // rerankDepth is how many of the sections scored from the index are
 // scored again from their text.
-const rerankDepth = 24
+const rerankDepth = 12
 
 // passageLines bounds a passage: a paragraph (lines between blank lines),
 // or a list item or table row run, cut every passageLines lines.
