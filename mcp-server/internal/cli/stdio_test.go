@@ -64,8 +64,8 @@ func TestStdioClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 9 {
-		t.Errorf("listed %d tools, want 9", len(tools.Tools))
+	if len(tools.Tools) != 10 {
+		t.Errorf("listed %d tools, want 10", len(tools.Tools))
 	}
 
 	call := mcp.CallToolRequest{}
@@ -79,6 +79,49 @@ func TestStdioClient(t *testing.T) {
 	for _, want := range []string{"guide/intro.md\n  Intro  #intro\n  3: ", "index.md\n  Home  #home\n  3: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("search result lacks %s:\n%s", want, text)
+		}
+	}
+}
+
+// TestStdioAsk asks a question over stdio, twice: from a process that
+// loads the docs, and from one that starts from the cache the first wrote
+// with nothing changed since (the snapshot served then follows itself,
+// which once hung every ranked question).
+func TestStdioAsk(t *testing.T) {
+	root, cache := repo(t), t.TempDir()
+	// Docs written a moment ago are read again at every start (racily
+	// clean, as git says): an hour old, the cache serves them as they are.
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{"docs/index.md", "docs/guide/intro.md"} {
+		if err := os.Chtimes(filepath.Join(root, p), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, start := range []string{"without a cache", "from the cache"} {
+		// The tests' processes keep no cache (TestMain); this one does.
+		c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", root, "--cache-dir", cache, "--no-cache=false")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		mcptest.Initialize(t, c, "2025-06-18", "stdio-test")
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "mod_ask_docs"
+		call.Params.Arguments = map[string]any{"question": "when should I register my hooks?"}
+		out, err := c.CallTool(ctx, call)
+		cancel()
+		// The first process writes its cache once its index is built.
+		mcptest.Eventually(t, "the docs cache written", func() bool {
+			entries, _ := os.ReadDir(cache)
+			return len(entries) > 0
+		})
+		c.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", start, err)
+		}
+		text := out.Content[0].(mcp.TextContent).Text
+		if !strings.Contains(text, "1. guide/intro.md#intro — Intro (") {
+			t.Errorf("%s: the first section is not guide/intro.md#intro:\n%s", start, text)
 		}
 	}
 }

@@ -18,7 +18,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := tssdk.RunSummary(t, "stdio", bin, "--stdio", "--data-root", repo(t))
-	if diff := cmp.Diff([]string{"mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
+	if diff := cmp.Diff([]string{"mod_ask_docs", "mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	switch {

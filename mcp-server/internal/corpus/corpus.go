@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
@@ -466,6 +467,9 @@ func (c *Corpus) derive(prev, next *docs.Snapshot) {
 func (c *Corpus) index(prev, snap *docs.Snapshot) *search.Pending {
 	first := c.Snapshot() == nil
 	p := search.Build(snap, prev)
+	// The ranking of the docs (package rank) is built beside the index;
+	// a ranked question waits for it, as a search waits for the index.
+	rank.Build(snap, prev)
 	c.reports.Go(func() {
 		select {
 		case <-p.Done():

@@ -281,7 +281,7 @@ func TestTypeScriptClient(t *testing.T) {
 	p := start(t, []string{"DOCS_MCP_AUTH_TOKEN=" + token})
 	got := tssdk.RunSummary(t, "http", "http://"+p.addr+"/mcp", token)
 
-	if diff := cmp.Diff([]string{"mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
+	if diff := cmp.Diff([]string{"mod_ask_docs", "mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}, got.Tools); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	registry, err := os.Stat("testdata/root/framework/mod_hooks.json")

@@ -51,7 +51,7 @@ type (
 func TestClientSurface(t *testing.T) {
 	f := newFixture(t, nil)
 	want := surface{
-		Tools:       []string{"mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"},
+		Tools:       []string{"mod_ask_docs", "mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"},
 		SearchHits:  []string{"guide/hooks.md:8"},
 		ReadLines:   []int{1, 4, 4},
 		Registry:    true,

@@ -440,7 +440,12 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 // bytes on each side at a space (at a rune boundary when a word is
 // longer), with an ellipsis where it was cut.
 func snippet(line string, off, n int) string {
-	from := max(0, off-snippetContext)
+	return snippetWithin(line, off, n, snippetContext)
+}
+
+// snippetWithin is snippet with context bytes on each side.
+func snippetWithin(line string, off, n, context int) string {
+	from := max(0, off-context)
 	if from > 0 {
 		if sp := strings.IndexByte(line[from:off], ' '); sp >= 0 {
 			from += sp + 1
@@ -449,7 +454,7 @@ func snippet(line string, off, n int) string {
 	for from > 0 && !utf8.RuneStart(line[from]) {
 		from++
 	}
-	to := runeStart(line, off+n+snippetContext)
+	to := runeStart(line, off+n+context)
 	if to < len(line) {
 		if sp := strings.LastIndexByte(line[off+n:to], ' '); sp >= 0 {
 			to = off + n + sp

@@ -30,6 +30,7 @@ func TestTextWithinCap(t *testing.T) {
 			{"mod_read_contributing", map[string]any{}},
 			{"mod_hook_registry", map[string]any{}},
 			{"mod_search_docs", map[string]any{"query": "hook", "limit": 200}},
+			{"mod_ask_docs", map[string]any{"question": "hook", "limit": 20}},
 			{"mod_list_doc_paths", map[string]any{"limit": 5000}},
 			{"mod_list_versions", map[string]any{}},
 			{"mod_docs_changes", map[string]any{"from": "working tree"}},

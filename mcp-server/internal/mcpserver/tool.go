@@ -22,6 +22,7 @@ import (
 // them: each is declared once, in the file named after it.
 func (s *Server) tools() []server.ServerTool {
 	return []server.ServerTool{
+		s.askDocsTool(),
 		s.searchDocsTool(),
 		s.readDocTool(),
 		s.listDocPathsTool(),

@@ -43,7 +43,7 @@ func TestToolSchemas(t *testing.T) {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
 	}
-	want := []string{"mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}
+	want := []string{"mod_ask_docs", "mod_docs_changes", "mod_get_hook", "mod_hook_registry", "mod_list_doc_paths", "mod_list_versions", "mod_read_contributing", "mod_read_doc", "mod_repo_layout", "mod_search_docs"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}

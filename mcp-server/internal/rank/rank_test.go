@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -262,4 +263,21 @@ func mapFS(files map[string]string) fstest.MapFS {
 		fsys[p] = &fstest.MapFile{Data: []byte(files[p])}
 	}
 	return fsys
+}
+
+// TestBuildOverItself is the start from a cache that found nothing
+// changed: the snapshot served follows itself.
+func TestBuildOverItself(t *testing.T) {
+	snap := tree(t, map[string]string{"a.md": "# A\n\nalpha\n"})
+	done := make(chan *Pending)
+	go func() { done <- Build(snap, snap) }()
+	select {
+	case p := <-done:
+		<-p.Done()
+		if ix, err := p.Index(); err != nil || len(ix.Top(Parse("alpha"), "", 1)) != 1 {
+			t.Fatalf("index %v, %v", ix, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Build(snap, snap) did not return in 10 s: it deadlocks")
+	}
 }

@@ -23,11 +23,13 @@ var indexKey = docs.NewKey[*Pending]("rank.index")
 // and reuses its shards whose docs did not change, so that an edit costs
 // the ranking of one shard rather than of every doc.
 func Build(snap, prev *docs.Snapshot) *Pending {
+	// prev's index is looked up before snap's lock is taken: prev may be
+	// snap itself (a start from the cache that found nothing changed).
+	var base *Pending
+	if prev != nil && prev != snap {
+		base, _ = docs.Attached(prev, indexKey)
+	}
 	return docs.Attach(snap, indexKey, func() *Pending {
-		var base *Pending
-		if prev != nil {
-			base, _ = docs.Attached(prev, indexKey)
-		}
 		p := &Pending{done: make(chan struct{})}
 		go func() {
 			defer close(p.done)

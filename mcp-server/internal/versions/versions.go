@@ -30,6 +30,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
 
@@ -333,6 +334,7 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 		}
 	}
 	search.BuildStacked(r.Docs, prev)
+	rank.Build(r.Docs, prev) // shares the shards whose docs are the release before's
 	return r, nil
 }
 

@@ -20,6 +20,7 @@ var toolCalls = map[string]struct {
 	Valid   map[string]any `json:"valid"`
 	Invalid map[string]any `json:"invalid,omitempty"`
 }{
+	"mod_ask_docs":          {map[string]any{"question": "how do I register hooks?"}, map[string]any{"question": "how does it"}},
 	"mod_search_docs":       {map[string]any{"query": "hooks", "limit": 5}, map[string]any{"query": "hooks", "limit": 0}},
 	"mod_read_doc":          {map[string]any{"path": "getting-started.md"}, map[string]any{"path": "../go.work"}},
 	"mod_list_doc_paths":    {map[string]any{"prefix": "pages/", "limit": 3}, map[string]any{"prefix": "/etc"}},

@@ -1,0 +1,202 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+)
+
+// The ranked measure: does one call, then one read, reach the answer? For
+// each question with the section of the docs that answers it, two ways an
+// assistant takes its first step, each one call and one read of the first
+// result's section:
+//
+//   - search: mod_search_docs with the question's query (the words a user
+//     types into a search box), then the first hit's section;
+//   - ranked: mod_ask_docs with the question as asked, then the first
+//     section it ranks, read with list_subsections (its own text).
+//
+// A way reaches the answer when the section it reads is the answering one
+// or lies inside it. For the ranked way, the table also says where in the
+// sections returned (three by default) the answering one was.
+//
+// Three sets of questions: questions.json (the weights of the ranking were
+// set on them), heldout.json (written from the docs alone by someone who
+// saw neither the ranking nor the other questions, not looked at until the
+// weights were set), and cpp-docs.json, about a real tree of 9,753 docs
+// nobody here wrote (MicrosoftDocs/cpp-docs, CC BY 4.0), measured when
+// DOCS_MCP_REAL_TREE names a checkout of it (a folder holding docs/):
+//
+//	go test -count=1 -run TestRankedAnswers -v ./mcp-server/internal/mcpserver
+//	DOCS_MCP_REAL_TREE=/path/to/cpp-docs go test -count=1 -run TestRankedAnswers/real -v ./mcp-server/internal/mcpserver
+func TestRankedAnswers(t *testing.T) {
+	type floor struct {
+		set          string
+		first, bytes int // ranked: least first-result successes (percent), most text bytes a question on average
+	}
+	root := repoRoot(t)
+	// The floors hold what was measured when the ranking was set (75% and
+	// 2,799 bytes; 61% and 3,076 bytes held out), less a margin: a change
+	// that loses answers fails here. The goal is higher (90% at 3,000
+	// bytes): docs/server/tools.md#what-a-ranked-answer-saves has the gap.
+	for _, f := range []floor{{"questions.json", 70, 3000}, {"heldout.json", 55, 3300}} {
+		t.Run(strings.TrimSuffix(f.set, ".json"), func(t *testing.T) {
+			m := measureRanked(t, root, filepath.Join("testdata", "answers", f.set))
+			if m.n < 40 {
+				t.Errorf("%d questions; the measure wants at least 40", m.n)
+			}
+			if got := m.percent(m.ranked.first); got < f.first {
+				t.Errorf("the first ranked section answers %d%% of the questions, under %d%%", got, f.first)
+			}
+			if m.ranked.first <= m.search.first {
+				t.Errorf("the first ranked section answers %d questions, the first search hit's %d: ranking does not help", m.ranked.first, m.search.first)
+			}
+			if got := m.ranked.text / m.n; got > f.bytes {
+				t.Errorf("one ranked call and one read take %d bytes of text a question, over %d", got, f.bytes)
+			}
+		})
+	}
+	t.Run("real", func(t *testing.T) {
+		tree := os.Getenv("DOCS_MCP_REAL_TREE")
+		if tree == "" {
+			t.Skip("DOCS_MCP_REAL_TREE is not set: the real tree is measured by hand (see the test's doc)")
+		}
+		measureRanked(t, tree, filepath.Join("testdata", "answers", "cpp-docs.json"))
+	})
+}
+
+// way is what one way of taking the first step achieved over a set.
+type way struct {
+	first, doc, within int // the first read reached the answer; the first result was the answering doc; the answering section was among those returned
+	text, calls        int // of the first call and the first read
+}
+
+type rankedMeasure struct {
+	n              int
+	search, ranked way
+}
+
+func (m rankedMeasure) percent(k int) int { return k * 100 / max(m.n, 1) }
+
+func measureRanked(t *testing.T, root, set string) rankedMeasure {
+	t.Helper()
+	b, err := os.ReadFile(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var questions []question
+	if err := json.Unmarshal(b, &questions); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, root)
+	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rankedMeasure{n: len(questions)}
+	var report strings.Builder
+	fmt.Fprintf(&report, "%-60s %-58s %-7s %-7s %s\n", "question", "answering section", "search", "ranked", "ranked first")
+	for _, q := range questions {
+		d, ok := snap.Lookup(q.Path)
+		if !ok {
+			t.Fatalf("%q: no doc %s", q.Question, q.Path)
+		}
+		outline, err := d.Outline(t.Context(), d.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, ok, err := outline.Find(t.Context(), q.Section)
+		if err != nil || !ok || answer.Anchor != q.Section {
+			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
+		}
+		inside := func(path string, line int) bool {
+			return path == q.Path && answer.Line <= line && line <= answer.EndLine
+		}
+
+		// search: the first hit's section.
+		s := &reading{name: "search"}
+		var found SearchDocsOutput
+		mcptest.Decode(t, s.call(t, c, "mod_search_docs", map[string]any{"query": q.Query}), &found)
+		searchOK := "-"
+		if hits := matchesOf(found); len(hits) > 0 {
+			h := hits[0]
+			args := map[string]any{"path": h.Path}
+			if h.Anchor != "" {
+				args["section"] = h.Anchor
+			}
+			var out ReadDocOutput
+			mcptest.Decode(t, s.call(t, c, "mod_read_doc", args), &out)
+			if h.Path == q.Path {
+				m.search.doc++
+			}
+			if inside(h.Path, out.StartLine) || h.Anchor == "" && inside(h.Path, h.Line) {
+				m.search.first++
+				searchOK = "yes"
+			}
+		}
+		m.search.text, m.search.calls = m.search.text+s.text, m.search.calls+s.calls
+
+		// ranked: the first section, then the next ones.
+		r := &reading{name: "ranked"}
+		var asked AskDocsOutput
+		mcptest.Decode(t, r.call(t, c, "mod_ask_docs", map[string]any{"question": q.Question}), &asked)
+		rankedOK, firstName := "-", "none"
+		for i, sec := range asked.Sections {
+			if i == 0 {
+				firstName = sec.Path + "#" + sec.Anchor
+				if sec.Path == q.Path {
+					m.ranked.doc++
+				}
+				readRanked(t, c, r, sec)
+				m.ranked.text, m.ranked.calls = m.ranked.text+r.text, m.ranked.calls+r.calls
+			}
+			if inside(sec.Path, sec.StartLine) {
+				if i == 0 {
+					m.ranked.first++
+				}
+				m.ranked.within++
+				rankedOK = fmt.Sprint(i + 1)
+				break
+			}
+		}
+		fmt.Fprintf(&report, "%-60s %-58s %-7s %-7s %s\n", clip(q.Question, 60), clip(q.Path+"#"+q.Section, 58), searchOK, rankedOK, firstName)
+	}
+	n := m.n
+	fmt.Fprintf(&report, "\n%-8s %18s %18s %18s %14s %8s\n", "way", "first read answers", "first is the doc", "answer returned", "text/question", "calls")
+	for _, w := range []struct {
+		name string
+		way
+	}{{"search", m.search}, {"ranked", m.ranked}} {
+		within := "-"
+		if w.name == "ranked" {
+			within = fmt.Sprintf("%d (%d%%)", w.within, m.percent(w.within))
+		}
+		fmt.Fprintf(&report, "%-8s %18s %18s %18s %14d %8.1f\n", w.name,
+			fmt.Sprintf("%d (%d%%)", w.first, m.percent(w.first)), fmt.Sprintf("%d (%d%%)", w.doc, m.percent(w.doc)),
+			within, w.text/max(n, 1), float64(w.calls)/float64(max(n, 1)))
+	}
+	t.Logf("%s: one call and one read, %d questions:\n%s", filepath.Base(set), n, report.String())
+	return m
+}
+
+// readRanked reads a ranked section as the answer advises: by its anchor,
+// its own text only, or by its lines when it has no heading.
+func readRanked(t *testing.T, c *client.Client, r *reading, sec RankedSection) {
+	t.Helper()
+	args := map[string]any{"path": sec.Path}
+	if sec.Anchor != "" {
+		args["section"], args["list_subsections"] = sec.Anchor, true
+	} else {
+		args["start_line"], args["end_line"] = sec.StartLine, sec.EndLine
+	}
+	var out ReadDocOutput
+	mcptest.Decode(t, r.call(t, c, "mod_read_doc", args), &out)
+}
