@@ -271,12 +271,11 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		last uint32
 	)
 	next := func() (uint32, byte) {
-		d, r := uvarint(secs)
-		flags := r[0]
-		secs = r[1:]
-		last += uint32(d)
+		var v uint64
+		v, secs = uvarint(secs)
+		last += uint32(v >> flagBits)
 		left--
-		return last - 1, flags
+		return last - 1, byte(v & (1<<flagBits - 1))
 	}
 	var curFlags byte
 	if left > 0 {
@@ -285,10 +284,10 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 	have := nsec > 0
 	var lastDoc uint32
 	for range ndocs {
-		d, r := uvarint(docList)
-		flags := r[0]
-		docList = r[1:]
-		lastDoc += uint32(d)
+		var v uint64
+		v, docList = uvarint(docList)
+		flags := byte(v & (1<<flagBits - 1))
+		lastDoc += uint32(v >> flagBits)
 		doc := lastDoc - 1
 		meta := 0.0
 		if flags&inTitle != 0 {

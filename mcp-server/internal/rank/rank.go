@@ -92,12 +92,15 @@ type shard struct {
 // A word's postings: the number of sections that hold it, the number of
 // docs whose title, front matter or file name hold it, the length in
 // bytes of the sections' postings; then each section as its number (from
-// 1 + the previous one) and a byte of flags, then each doc likewise. All
-// numbers are uvarints.
+// 1 + the previous one) shifted left by 4 above its 4 bits of flags, then
+// each doc likewise. All numbers are uvarints: a common word's posting is
+// one byte.
 const (
 	inHeading = 1 << 0 // section flags: the word is in the section's heading
 	inTrail   = 1 << 1 // in a heading above it (the title's excepted)
-	tfShift   = 2      // the word's count in the body, saturated at 63, above the flags
+	tfShift   = 2      // the word's count in the body, saturated at maxTF, above the flags
+	maxTF     = 7      // BM25's count saturates: the seventh use adds a twentieth of the first
+	flagBits  = 5      // a posting's flags: the count (3 bits) and two fields
 
 	inTitle    = 1 << 0 // doc flags
 	inMeta     = 1 << 1
@@ -307,7 +310,7 @@ func (bd *builder) doc(i int, docPath, text string) {
 		for k, c := range bd.tf {
 			f := bd.head[k]
 			if c > 0 {
-				f |= uint8(min(c, 63)) << tfShift
+				f |= uint8(min(c, maxTF)) << tfShift
 			}
 			bd.posts = append(bd.posts, posting{key: k, id: id, flags: f})
 		}
@@ -418,12 +421,11 @@ func (bd *builder) encode() error {
 func keyOf(seed maphash.Seed, w string) uint64 { return maphash.String(seed, w) }
 
 // appendPostings appends ps (in order), each as its number from 1 + the
-// previous one and its flags.
+// previous one above its 4 bits of flags.
 func appendPostings(data []byte, ps []posting) []byte {
 	last := uint32(0)
 	for _, p := range ps {
-		data = binary.AppendUvarint(data, uint64(p.id+1-last))
-		data = append(data, p.flags)
+		data = binary.AppendUvarint(data, uint64(p.id+1-last)<<flagBits|uint64(p.flags))
 		last = p.id + 1
 	}
 	return data
