@@ -8,10 +8,10 @@
 // and each section of a page (a heading's own text) is scored with BM25F
 // (its body, its heading, the headings above it, the page's title and
 // file name), times the share of the query it holds. A page ranks by its
-// best section; pages holding every word come before those holding some,
-// and a hook whose own name holds the words comes first of all. The last
-// word also matches longer words that begin with it while it is typed; a
-// quoted "exact phrase" must appear as written.
+// best section, pages of equal score in path order; a hook whose own name
+// holds the words comes first of all. The last word also matches longer
+// words that begin with it while it is typed; a quoted "exact phrase" must
+// appear as written.
 //
 // The index comes in pieces (the wiki command writes them, searchindex.go):
 // a small manifest first, then only the shards of the dictionary the query's
