@@ -315,7 +315,7 @@ func eachSearchPage(r io.Reader, fn func(json.RawMessage) error) error {
 // sections, and those of its own fields (title, file name).
 type pageWords struct {
 	sections []sectionWords
-	fields   map[string]uint8 // fieldTitle, fieldFileName
+	fields   map[string]*uint8 // fieldTitle, fieldFileName
 }
 
 // sectionWords are the words of one section: each word's count in the body
@@ -323,7 +323,7 @@ type pageWords struct {
 // of a heading holds the section whatever its count), the words in its
 // body, and whether it is its page's introduction.
 type sectionWords struct {
-	words map[string]wordPlace
+	words map[string]*wordPlace
 	body  int
 	intro bool
 }
@@ -381,33 +381,45 @@ func searchHeadings(lines []string) []searchHeading {
 // is a section: its name and Go constant its heading, its summary,
 // description and parameters its body.
 func wordsOf(p searchPage) pageWords {
+	// A word's text is terms.Each's buffer until its callback returns: a
+	// new key is a copy, and a key met before is never assigned again (that
+	// would store the buffer as the key).
 	var buf []byte
-	pw := pageWords{fields: map[string]uint8{}}
+	pw := pageWords{fields: map[string]*uint8{}}
 	field := func(text string, f uint8) {
-		terms.Each(text, &buf, func(w terms.Word) { pw.fields[w.Text] |= f })
+		terms.Each(text, &buf, func(w terms.Word) {
+			fs, ok := pw.fields[w.Text]
+			if !ok {
+				fs = new(uint8)
+				pw.fields[strings.Clone(w.Text)] = fs
+			}
+			*fs |= f
+		})
 	}
 	field(p.Title, fieldTitle)
 	field(strings.TrimSuffix(path.Base(p.Path), path.Ext(p.Path)), fieldFileName)
 
-	cur := sectionWords{words: map[string]wordPlace{}}
+	cur := sectionWords{words: map[string]*wordPlace{}}
+	place := func(w string) *wordPlace {
+		wp, ok := cur.words[w]
+		if !ok {
+			wp = &wordPlace{}
+			cur.words[strings.Clone(w)] = wp
+		}
+		return wp
+	}
 	note := func(text string, fields uint8) {
-		terms.Each(terms.Prose(text), &buf, func(w terms.Word) {
-			wp := cur.words[w.Text]
-			wp.fields |= fields
-			cur.words[w.Text] = wp
-		})
+		terms.Each(terms.Prose(text), &buf, func(w terms.Word) { place(w.Text).fields |= fields })
 	}
 	body := func(text string) {
 		terms.Each(terms.Prose(text), &buf, func(w terms.Word) {
-			wp := cur.words[w.Text]
-			wp.count++
-			cur.words[w.Text] = wp
+			place(w.Text).count++
 			cur.body++
 		})
 	}
 	next := func() {
 		pw.sections = append(pw.sections, cur)
-		cur = sectionWords{words: map[string]wordPlace{}}
+		cur = sectionWords{words: map[string]*wordPlace{}}
 	}
 
 	if len(p.Hooks) > 0 {
@@ -488,7 +500,7 @@ func (ix *indexer) add(n int, path string, pw pageWords) {
 	}
 	ix.paths[n] = path
 	for t, f := range pw.fields {
-		ix.fields[t] = append(ix.fields[t], uint32(n)<<2|uint32(f))
+		ix.fields[t] = append(ix.fields[t], uint32(n)<<2|uint32(*f))
 	}
 	for sec, s := range pw.sections {
 		if len(s.words) == 0 {
