@@ -92,7 +92,7 @@ func word(w terms.Word) string {
 	case w.Part:
 		return "+" + w.Text
 	}
-	return w.Text
+	return strings.Clone(w.Text) // terms.Each's buffer until the callback returns
 }
 
 // wordTexts are texts with the traps real docs hold.
@@ -562,12 +562,12 @@ func TestSearchItems(t *testing.T) {
 	}
 }
 
-// answerQuestions are the questions of the server's ranked search, each
-// with the doc that answers it.
-func answerQuestions(t *testing.T, root string) []struct{ Question, Path string } {
+// answerQuestions are the questions of the server's ranked search in file
+// (questions.json, heldout.json), each with the doc that answers it.
+func answerQuestions(t *testing.T, root, file string) []struct{ Question, Path string } {
 	t.Helper()
 	var qs []struct{ Question, Path string }
-	b := mcptest.ReadFile(t, filepath.Join(root, "mcp-server", "internal", "mcpserver", "testdata", "answers", "questions.json"))
+	b := mcptest.ReadFile(t, filepath.Join(root, "mcp-server", "internal", "mcpserver", "testdata", "answers", file))
 	if err := json.Unmarshal([]byte(b), &qs); err != nil {
 		t.Fatal(err)
 	}
@@ -575,40 +575,46 @@ func answerQuestions(t *testing.T, root string) []struct{ Question, Path string 
 }
 
 // TestSearchAnswers asks the wiki's search the questions the server's
-// ranked search is measured on (questions.json, their "question" and
-// "path" only), over this repository's docs, and counts those whose first
-// page is the doc that answers it: a person on the wiki and an assistant
-// over MCP should find the same best page. Before the wiki followed
-// ranking.md, 7 of 66 (36 found nothing: every word, "how" too, had to be
-// on the page).
+// ranked search is measured on (their "question" and "path" only), over
+// this repository's docs, and counts those whose first page is the doc
+// that answers it: a person on the wiki and an assistant over MCP should
+// find the same best page. questions.json are those the server's weights
+// were set on, heldout.json others, looked at by neither ranking's
+// choices. When this was written the wiki got 54 of 66 and 40 of 59 (the
+// server's ranking 55 and 41, the same first page as the wiki's for 64
+// and 52); before the wiki followed ranking.md, 7 of 66 and 7 of 59 (34
+// and 45 found nothing: every word, "how" too, had to be on the page).
 func TestSearchAnswers(t *testing.T) {
 	root, err := repo.Root(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs := answerQuestions(t, root)
-	var queries []string
-	for _, q := range qs {
-		queries = append(queries, q.Question)
-	}
-	got := searchSite(t, writePagesIndex(t, treeSearchPages(t, root)), 1, queries...)
-	right := 0
-	for i, q := range qs {
-		first := "nothing"
-		if len(got[i]) > 0 {
-			first = got[i][0].Path
+	site := writePagesIndex(t, treeSearchPages(t, root))
+	for _, tt := range []struct {
+		file string
+		min  int // a change of the ranking or of the docs that loses several says so here
+	}{{"questions.json", 50}, {"heldout.json", 36}} {
+		qs := answerQuestions(t, root, tt.file)
+		var queries []string
+		for _, q := range qs {
+			queries = append(queries, q.Question)
 		}
-		if first == "docs/"+q.Path {
-			right++
-		} else {
-			t.Logf("%q: %s first, want docs/%s", q.Question, first, q.Path)
+		got := searchSite(t, site, 1, queries...)
+		right := 0
+		for i, q := range qs {
+			first := "nothing"
+			if len(got[i]) > 0 {
+				first = got[i][0].Path
+			}
+			if first == "docs/"+q.Path {
+				right++
+			} else {
+				t.Logf("%s: %q: %s first, want docs/%s", tt.file, q.Question, first, q.Path)
+			}
 		}
-	}
-	t.Logf("the wiki's first page answers %d of %d questions", right, len(qs))
-	// It got 54 when it was written (the server's ranking 55, and the same
-	// first page as the server's for 64): a change of the ranking or of
-	// the docs that loses several says so here.
-	if min := 50; right < min {
-		t.Errorf("the wiki's first page answers %d of %d questions, want at least %d", right, len(qs), min)
+		t.Logf("%s: the wiki's first page answers %d of %d questions", tt.file, right, len(qs))
+		if right < tt.min {
+			t.Errorf("%s: the wiki's first page answers %d of %d questions, want at least %d", tt.file, right, len(qs), tt.min)
+		}
 	}
 }
