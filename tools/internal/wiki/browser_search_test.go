@@ -142,8 +142,11 @@ func TestBrowserSearchCost(t *testing.T) {
 
 // TestBrowserSearchWords checks that words match in any order and form, and
 // as a prefix while typed, on the search page: each query finds the pages
-// "bearer token" finds (this repository's docs say it in several), and a
-// quoted phrase only the pages that say it as written.
+// holding both words that "bearer token" finds (this repository's docs say
+// it in several; pages holding one of them are listed too, marked
+// data-words="some"), and a quoted phrase only the pages that say it as
+// written. A question finds pages by its words that weigh: "how", "do",
+// "I", "a" are none of them.
 func TestBrowserSearchWords(t *testing.T) {
 	opt := options(t, "")
 	opt.Root = opt.Repo // the docs that say "bearer token", whatever WIKI_TEST_ROOT says
@@ -158,7 +161,7 @@ func TestBrowserSearchWords(t *testing.T) {
 			b.do("more results", chromedp.Click(chromedp.CSS(`#search-results .search-more-pages`)))
 			get(b, "more results", chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll("#search-results .search-group").length > %d`, n)))
 		}
-		paths := get(b, "read the pages", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#search-results .search-group .hit-path")].map(e => e.textContent)`))
+		paths := get(b, "read the pages", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#search-results .search-group[data-words=all] .hit-path")].map(e => e.textContent)`))
 		slices.Sort(paths)
 		return paths
 	}
@@ -180,5 +183,10 @@ func TestBrowserSearchWords(t *testing.T) {
 	}
 	if got := pagesFor(`"token the bearer"`); len(got) != 0 {
 		t.Errorf(`the phrase "token the bearer" (said nowhere) found %v`, got)
+	}
+	// Every word had to be on a page, "how" and "do" too: this question
+	// found nothing before the wiki followed ranking.md.
+	if got := pagesFor("How do I make /mcp require a bearer token?"); len(got) == 0 || !slices.Contains(got, "docs/server/configuration.md") {
+		t.Errorf("the question found %v holding its words, want docs/server/configuration.md among them", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -85,9 +84,19 @@ func (r *indexReader) pages(t *testing.T) []indexedPage {
 	return out
 }
 
-// lookup is search.js's: the pages holding the term (every term with it as
-// prefix when prefix is set), page ID to the best rank, and the shards read.
-func (r *indexReader) lookup(term string, prefix bool) (map[int]int, []int, error) {
+// sectionHit is a term's place in a section, decoded: the page (ID) and
+// section, the fields holding the term (placeHeading, ...) and its count
+// in the body as BM25 weighs it (0 to placeCount).
+type sectionHit struct {
+	Page, Sec int
+	Fields    uint8
+	Count     int
+}
+
+// lookup is search.js's: the sections and the pages' fields holding the
+// term (every term with it as prefix when prefix is set), and the shards
+// read.
+func (r *indexReader) lookup(term string, prefix bool) ([]sectionHit, map[int]uint8, []int, error) {
 	from := 0
 	for i, first := range r.man.Shards {
 		if first <= term {
@@ -100,82 +109,73 @@ func (r *indexReader) lookup(term string, prefix bool) (map[int]int, []int, erro
 			to++
 		}
 	}
-	out := map[int]int{}
+	var secs []sectionHit
+	fields := map[int]uint8{}
 	var read []int
 	for i := from; i <= to; i++ {
-		b, err := r.get(path.Join(r.man.Base, "t", strconv.Itoa(i)+".json"))
+		s, err := r.shard(i)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		read = append(read, i)
-		var s searchShard
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, nil, fmt.Errorf("shard %d: %w", i, err)
-		}
-		if !slices.IsSorted(s.Terms) || len(s.Terms) != len(s.Postings) {
-			return nil, nil, fmt.Errorf("shard %d: terms out of order or without postings", i)
-		}
 		for ti, t := range s.Terms {
 			if t != term && !(prefix && strings.HasPrefix(t, term)) {
 				continue
 			}
-			id := 0
-			for _, v := range s.Postings[ti] {
-				id += int(v >> 2)
-				if r, ok := out[id]; !ok || int(v&3) < r {
-					out[id] = int(v & 3)
-				}
+			ps := s.Sections[ti]
+			page := 0
+			for k := 0; k+1 < len(ps); k += 2 {
+				page += int(ps[k])
+				v := ps[k+1]
+				secs = append(secs, sectionHit{Page: page, Sec: int(v >> placeSecShift), Fields: uint8(v>>placeFieldShift) & 15, Count: int(v & 15)})
+			}
+			page = 0
+			for _, f := range s.Fields[ti] {
+				page += int(f >> 2)
+				fields[page] |= uint8(f & 3)
 			}
 		}
 	}
-	return out, read, nil
+	return secs, fields, read, nil
 }
 
-// query is the pages holding every word of q (split and stemmed as the
-// index is), each with its rank: the worst of its words' best.
-func (r *indexReader) query(t *testing.T, q string) map[int]int {
+// shard reads shard i.
+func (r *indexReader) shard(i int) (searchShard, error) {
+	var s searchShard
+	b, err := r.get(path.Join(r.man.Base, "t", strconv.Itoa(i)+".json"))
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("shard %d: %w", i, err)
+	}
+	if !slices.IsSorted(s.Terms) || len(s.Terms) != len(s.Sections) || len(s.Terms) != len(s.Fields) {
+		return s, fmt.Errorf("shard %d: terms out of order or without postings", i)
+	}
+	for ti, ps := range s.Sections {
+		if len(ps)%2 != 0 {
+			return s, fmt.Errorf("shard %d: %s: an odd number of section postings", i, s.Terms[ti])
+		}
+	}
+	return s, nil
+}
+
+// pagesHolding is the pages (IDs) a term is in, in a section or a field.
+func (r *indexReader) pagesHolding(t *testing.T, term string) []int {
 	t.Helper()
-	var out map[int]int
-	for i, term := range searchTerms(q) {
-		got, _, err := r.lookup(term, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			out = got
-			continue
-		}
-		for id, rank := range out {
-			r, ok := got[id]
-			if !ok {
-				delete(out, id)
-			} else if r > rank {
-				out[id] = r
-			}
-		}
+	secs, fields, _, err := r.lookup(term, false)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
-}
-
-func TestSearchTerms(t *testing.T) {
-	for _, tc := range []struct {
-		text string
-		want []string
-	}{
-		{"Bearer tokens", []string{"bearer", "token"}},
-		{"token bearer", []string{"token", "bearer"}},
-		{"libraries, classes and bus stops", []string{"library", "classe", "and", "bus", "stop"}},
-		{"mod_search_docs(player.joined)", []string{"mod", "search", "doc", "player", "joined"}},
-		{"ΟΔΟΣ odos", []string{"οδοσ", "odo"}},            // the final sigma folded as JavaScript does not
-		{"\u212Aelvin", []string{"kelvin"}},               // the Kelvin sign lower-cases to k
-		{"日本語のdocs", []string{"日", "本", "語", "の", "doc"}}, // each ideograph and kana a term
-		{"x" + strings.Repeat("y", maxTermRunes) + " ok", []string{"ok"}},
-		{"", nil},
-	} {
-		if diff := cmp.Diff(tc.want, searchTerms(tc.text)); diff != "" {
-			t.Errorf("searchTerms(%q) (-want +got):\n%s", tc.text, diff)
-		}
+	var out []int
+	for _, s := range secs {
+		out = append(out, s.Page)
 	}
+	for p := range fields {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // pagesJSON is search-pages.json as Hugo writes it.
@@ -192,10 +192,10 @@ func TestWriteSearchIndex(t *testing.T) {
 	site := t.TempDir()
 	// Out of path order, as Hugo lists them; the hook reference lists hooks.
 	in := pagesJSON(t,
-		map[string]any{"title": "Bearer tokens", "url": "/wiki/z/", "path": "docs/z.md", "lines": []string{"# Bearer tokens", "They expire."}, "headings": []map[string]any{{"id": "bearer-tokens", "level": 1, "title": "Bearer tokens"}}},
-		map[string]any{"title": "Auth", "url": "/wiki/a/", "path": "docs/a.md", "lines": []string{"## The bearer token", "text"}, "headings": []map[string]any{{"id": "the-bearer-token", "level": 2, "title": "The bearer token"}}},
-		map[string]any{"title": "Hooks", "url": "/wiki/hooks/", "path": "framework/mod_hooks.json", "hooks": []map[string]any{{"name": "token.issued", "const": "TokenIssued", "summary": "A bearer token was issued."}}},
-		map[string]any{"title": "Other", "url": "/wiki/m/", "path": "docs/m.md", "lines": []string{"Nothing here."}},
+		map[string]any{"title": "Bearer tokens", "url": "/wiki/z/", "path": "docs/zebra.md", "lines": []string{"# Bearer tokens", "They expire after an hour of use, and a new one is issued to the client then.", "## Renewing", "A token is renewed [here](renew/bearer.md).", "```", "## not a heading", "```"}, "headings": []map[string]any{{"id": "bearer-tokens", "level": 1, "title": "Bearer tokens"}, {"id": "renewing", "level": 2, "title": "Renewing"}}},
+		map[string]any{"title": "Auth", "url": "/wiki/auth/", "path": "docs/auth.md", "lines": []string{"Above the headings.", "## The bearer token", "text", "### Expiry {#expiry}", "Tokens expire; tokens expire."}, "headings": []map[string]any{{"id": "the-bearer-token", "level": 2, "title": "The bearer token"}, {"id": "expiry", "level": 3, "title": "Expiry"}}},
+		map[string]any{"title": "Hooks", "url": "/wiki/hooks/", "path": "framework/mod_hooks.json", "hooks": []map[string]any{{"name": "chat.message", "const": "ChatMessage", "summary": "A message was sent."}, {"name": "token.issued", "const": "TokenIssued", "summary": "A bearer token was issued."}}},
+		map[string]any{"title": "Other", "url": "/wiki/m/", "path": "docs/middle.md", "lines": []string{"Nothing here."}},
 	)
 	mcptest.WriteFile(t, filepath.Join(site, searchPagesFile), string(in))
 	if err := writeSearchIndex(site); err != nil {
@@ -210,25 +210,83 @@ func TestWriteSearchIndex(t *testing.T) {
 		paths = append(paths, p.Path)
 	}
 	// IDs number the pages in path order.
-	if diff := cmp.Diff([]string{"docs/a.md", "docs/m.md", "docs/z.md", "framework/mod_hooks.json"}, paths); diff != "" {
+	if diff := cmp.Diff([]string{"docs/auth.md", "docs/middle.md", "docs/zebra.md", "framework/mod_hooks.json"}, paths); diff != "" {
 		t.Errorf("pages by ID (-want +got):\n%s", diff)
 	}
-	// Any order, any plural: each word's best rank, the page's the worst of them.
-	want := map[int]int{0: rankHeading, 2: rankTitle, 3: rankLine}
-	for _, q := range []string{"bearer token", "token bearer", "bearer tokens", "Tokens BEARER"} {
-		if diff := cmp.Diff(want, r.query(t, q)); diff != "" {
-			t.Errorf("%q (-want +got):\n%s", q, diff)
+	// Sections: auth.md's text above its first heading (0, an
+	// introduction), "The bearer token" (1), "Expiry" (2, under 1);
+	// zebra.md's title (1, an introduction: a section follows) and
+	// "Renewing" (2); the hook reference's hooks (1, 2).
+	for _, tt := range []struct {
+		term   string
+		secs   []sectionHit // counts left out
+		fields map[int]uint8
+	}{
+		{"bearer", []sectionHit{
+			{Page: 0, Sec: 1, Fields: placeHeading}, {Page: 0, Sec: 2, Fields: placeTrail},
+			{Page: 2, Sec: 1, Fields: placeIntro}, // the title's heading holds it, weighed as the title
+			{Page: 3, Sec: 2},
+		}, map[int]uint8{2: fieldTitle}},
+		// tokens and token are one word; "token.issued" is one too, and its parts.
+		{"token", []sectionHit{
+			{Page: 0, Sec: 1, Fields: placeHeading}, {Page: 0, Sec: 2, Fields: placeTrail},
+			{Page: 2, Sec: 1, Fields: placeIntro}, {Page: 2, Sec: 2},
+			{Page: 3, Sec: 2, Fields: placeHeading | placeHook},
+		}, map[int]uint8{2: fieldTitle}},
+		{"token.issued", []sectionHit{{Page: 3, Sec: 2, Fields: placeHeading | placeHook}}, map[int]uint8{}},
+		{"tokenissued", []sectionHit{{Page: 3, Sec: 2, Fields: placeHeading | placeHook}}, map[int]uint8{}},
+		{"abov", []sectionHit{{Page: 0, Sec: 0, Fields: placeIntro}}, map[int]uint8{}},
+		// A file name; a word in code is a word of the body, a link's destination is none.
+		{"zebra", nil, map[int]uint8{2: fieldFileName}},
+		{"heading", []sectionHit{{Page: 0, Sec: 0, Fields: placeIntro}}, map[int]uint8{}},
+		{"head", []sectionHit{{Page: 2, Sec: 2}}, map[int]uint8{}}, // "## not a heading", in code
+		{"renew", []sectionHit{{Page: 2, Sec: 2, Fields: placeHeading}}, map[int]uint8{}},
+		{"renew/bearer.md", nil, map[int]uint8{}},
+		// Stop words and an explicit id are no words.
+		{"the", nil, map[int]uint8{}},
+		{"are", nil, map[int]uint8{}},
+		{"#expiry", nil, map[int]uint8{}},
+	} {
+		secs, fields, _, err := r.lookup(tt.term, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range secs {
+			secs[i].Count = 0
+		}
+		if diff := cmp.Diff(tt.secs, secs); diff != "" {
+			t.Errorf("%s: sections (-want +got):\n%s", tt.term, diff)
+		}
+		if diff := cmp.Diff(tt.fields, fields); diff != "" {
+			t.Errorf("%s: fields (-want +got):\n%s", tt.term, diff)
 		}
 	}
-	if diff := cmp.Diff(map[int]int{3: rankHook}, r.query(t, "TokenIssued")); diff != "" {
-		t.Errorf("a hook's constant (-want +got):\n%s", diff)
-	}
-	got, _, err := r.lookup("bea", true)
+	// A word said twice in a short section counts for more than once in a
+	// longer one (BM25): "expire" in auth.md's Expiry and zebra.md's title
+	// section; a word only in a heading counts nothing in the body.
+	secs, _, _, err := r.lookup("expir", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[int]int{0: rankHeading, 2: rankTitle, 3: rankLine}, got); diff != "" {
-		t.Errorf("prefix bea (-want +got):\n%s", diff)
+	if len(secs) != 2 || secs[0].Page != 0 || secs[1].Page != 2 || secs[0].Count <= secs[1].Count || secs[1].Count == 0 {
+		t.Errorf("expir: %+v, want auth.md's Expiry counting for more than zebra.md's title section, both something", secs)
+	}
+	if secs, _, _, _ := r.lookup("renew", false); len(secs) != 1 || secs[0].Count == 0 {
+		t.Errorf("renew: %+v, want a count in the body of Renewing", secs)
+	}
+	if secs, _, _, _ := r.lookup("token.issued", false); len(secs) != 1 || secs[0].Count != 0 {
+		t.Errorf("token.issued: %+v, want a hook's name, no count in its body", secs)
+	}
+	// Sections holding a word: 3 in auth.md, 2 in zebra.md, 2 hooks, 1 in middle.md.
+	if r.man.Sections != 8 {
+		t.Errorf("manifest: %d sections, want 8", r.man.Sections)
+	}
+	got, _, _, err := r.lookup("bea", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 {
+		t.Errorf("prefix bea: %+v, want bearer's 4 sections", got)
 	}
 }
 
@@ -256,24 +314,24 @@ func TestSearchIndexShards(t *testing.T) {
 		t.Errorf("shards out of order: %q", r.man.Shards)
 	}
 	for _, w := range []string{"word00000", "word06001", "word11999", "common", "page"} {
-		got, read, err := r.lookup(w, false)
+		secs, fields, read, err := r.lookup(w, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(read) != 1 || len(got) == 0 {
-			t.Errorf("%s: %d pages from %d shards, want some from one", w, len(got), len(read))
+		if len(read) != 1 || len(secs)+len(fields) == 0 {
+			t.Errorf("%s: %d sections and %d pages from %d shards, want some from one", w, len(secs), len(fields), len(read))
 		}
 	}
-	if got := r.query(t, "word06001"); len(got) != 1 || got[150] != rankLine {
+	if got := r.pagesHolding(t, "word06001"); !slices.Equal(got, []int{150}) {
 		t.Errorf("word06001: %v, want page 150 only", got)
 	}
 	// A prefix spanning shards reads each of them.
-	got, read, err := r.lookup("word", true)
+	secs, _, read, err := r.lookup("word", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 300 || len(read) < 3 {
-		t.Errorf("prefix word: %d pages from %d shards, want 300 from several", len(got), len(read))
+	if len(secs) != 12000 || len(read) < 3 {
+		t.Errorf("prefix word: %d sections from %d shards, want 12,000 from several", len(secs), len(read))
 	}
 }
 
@@ -315,45 +373,4 @@ func indexHolds(dir, text string) bool {
 		}
 	}
 	return false
-}
-
-// TestSearchTermsMatchScript runs search.js's words and stem in Node on
-// texts with the traps real docs hold, and checks they split and stem as
-// searchTerms does: a query finds only terms the index spells the same way.
-func TestSearchTermsMatchScript(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing(t, "no node on PATH")
-	}
-	texts := []string{
-		"Bearer tokens", "libraries, classes and bus stops", "mod_search_docs(player.joined)",
-		"ΟΔΟΣ ΚΑΙ odos", "\u212Aelvin ſtraße STRASSE", "日本語のdocs und Café CAFÉS", "naïve naı̈ve e\u0301s",
-		"x" + strings.Repeat("y", maxTermRunes) + " ok", "İstanbul ǅemal", "v1.2.3-rc1 0x1F 42nd", "Σ σς ς", "",
-		"emoji 🙂 tokens 𠀋𠀋 ids",
-	}
-	script := `const src = require("fs").readFileSync(process.argv[1], "utf8");
-const from = src.indexOf("  var CJK"), to = src.indexOf("  // A query: its words");
-eval(src.slice(from, to));
-const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(texts.map(t => words(t).map(w => w.term))));`
-	in, _ := json.Marshal(texts)
-	cmd := exec.Command(node, "-e", script, filepath.Join("site", "assets", "js", "search.js"))
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	var got [][]string
-	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(texts) {
-		t.Fatalf("node printed %q (%v)", out, err)
-	}
-	for i, text := range texts {
-		want := searchTerms(text)
-		if want == nil {
-			want = []string{}
-		}
-		if diff := cmp.Diff(want, got[i]); diff != "" {
-			t.Errorf("%q: search.js splits it otherwise (-searchTerms +search.js):\n%s", text, diff)
-		}
-	}
 }

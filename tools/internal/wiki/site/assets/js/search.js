@@ -1,106 +1,400 @@
 // The modkit wiki's search: the combobox in the top bar, the search page, and
 // the highlight of the searched words on the page a result leads to.
 //
+// It ranks as the server's mod_ask_docs does, by the rules written in
+// docs/server/ranking.md, with what a static index holds: the words of a
+// query and of the pages are cut alike (an exact port of package
+// mcp-server/terms below), stop words and question words carry no weight,
+// and each section of a page (a heading's own text) is scored with BM25F
+// (its body, its heading, the headings above it, the page's title and
+// file name), times the share of the query it holds. A page ranks by its
+// best section, pages of equal score in path order; a hook whose own name
+// holds the words comes first of all. The last word also matches longer
+// words that begin with it while it is typed; a quoted "exact phrase" must
+// appear as written.
+//
 // The index comes in pieces (the wiki command writes them, searchindex.go):
 // a small manifest first, then only the shards of the dictionary the query's
 // words fall in, then the excerpt data (Markdown lines, headings) of the
-// pages shown. Words match in any order, the last one as a prefix while it
-// is typed, English plurals as their singular ("tokens" finds "token"); a
-// quoted "exact phrase" must appear as written. A hook's own entry ranks
-// first, then page titles, then headings, then lines; pages of the same rank
-// in path order.
+// pages shown.
 (function () {
   "use strict";
 
-  // --- Words: split and stemmed exactly as searchindex.go does. ---
+  // --- Words: mcp-server/terms's Each, ported exactly (searchindex_test.go
+  // runs both over the docs and every code point). ---
 
-  var CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}";
-  var WORD = new RegExp("[" + CJK + "]|(?:(?![" + CJK + "])[\\p{L}\\p{Nd}\\p{Mn}])+", "gu");
-  var MAX_TERM = 40;
+  // The letters and digits of Unicode versions newer than Go's tables
+  // (15.0), which this browser may know: not word characters to Go, so not
+  // here either, or a query would hold words the index cannot.
+  var NEWER = /[\u{88f}\u{c5c}\u{cdc}\u{1c89}-\u{1c8a}\u{a7cb}-\u{a7cf}\u{a7d2}\u{a7d4}\u{a7da}-\u{a7dc}\u{a7f1}\u{105c0}-\u{105f3}\u{10940}-\u{10959}\u{10d40}-\u{10d65}\u{10d6f}-\u{10d85}\u{10ec2}-\u{10ec7}\u{11380}-\u{11389}\u{1138b}\u{1138e}\u{11390}-\u{113b5}\u{113b7}\u{113d1}\u{113d3}\u{116d0}-\u{116e3}\u{11bc0}-\u{11be0}\u{11bf0}-\u{11bf9}\u{11db0}-\u{11ddb}\u{11de0}-\u{11de9}\u{13460}-\u{143fa}\u{16100}-\u{1611d}\u{16130}-\u{16139}\u{16d40}-\u{16d6c}\u{16d70}-\u{16d79}\u{16ea0}-\u{16eb8}\u{16ebb}-\u{16ed3}\u{16ff2}-\u{16ff3}\u{187f8}-\u{187ff}\u{18cff}\u{18d09}-\u{18d1e}\u{18d80}-\u{18df2}\u{1ccf0}-\u{1ccf9}\u{1e5d0}-\u{1e5ed}\u{1e5f0}-\u{1e5fa}\u{1e6c0}-\u{1e6de}\u{1e6e0}-\u{1e6e2}\u{1e6e4}-\u{1e6e5}\u{1e6e7}-\u{1e6ed}\u{1e6f0}-\u{1e6f4}\u{1e6fe}-\u{1e6ff}\u{2b73a}-\u{2b73f}\u{2cea2}-\u{2cead}\u{2ebf0}-\u{2ee5d}\u{323b0}-\u{33479}]/u;
+  var LETTER = /\p{L}/u, DIGIT = /\p{Nd}/u, UPPER = /\p{Lu}/u, LOWER = /\p{Ll}/u;
+  var IS_LETTER = 1, IS_DIGIT = 2, IS_UPPER = 4, IS_LOWER = 8;
+  var classes = new Map(); // code point beyond ASCII: its class, as Go's unicode package says
 
-  // The English plural endings removed, the "S-stemmer" (see stem in searchindex.go).
+  // The class of code point cp: IsLetter, IsDigit, IsUpper, IsLower of Go's
+  // unicode package.
+  function classOf(cp) {
+    if (cp < 128) {
+      if (cp >= 97 && cp <= 122) return IS_LETTER | IS_LOWER;
+      if (cp >= 65 && cp <= 90) return IS_LETTER | IS_UPPER;
+      return cp >= 48 && cp <= 57 ? IS_DIGIT : 0;
+    }
+    var c = classes.get(cp);
+    if (c === undefined) {
+      var s = String.fromCodePoint(cp);
+      c = 0;
+      if (!NEWER.test(s)) {
+        if (LETTER.test(s)) c |= IS_LETTER;
+        if (DIGIT.test(s)) c |= IS_DIGIT;
+        if (UPPER.test(s)) c |= IS_UPPER;
+        if (LOWER.test(s) || cp === 0x295) c |= IS_LOWER; // ʕ: lower case to Unicode 15, a plain letter since 16
+      }
+      if (classes.size < 1 << 14) classes.set(cp, c);
+    }
+    return c;
+  }
+
+  function isWordCp(cp) { return cp === 95 || (classOf(cp) & (IS_LETTER | IS_DIGIT)) !== 0; }
+
+  // ch (one code point) lower-cased as Go's unicode.ToLower does: one code
+  // point for one (İ is i, not i and a combining dot).
+  function lowerChar(ch, cp) {
+    if (cp < 128) return cp >= 65 && cp <= 90 ? String.fromCharCode(cp + 32) : ch;
+    return cp === 0x130 ? "i" : ch.toLowerCase();
+  }
+
+  // The bytes of cp in UTF-8 (a lone surrogate as Go's U+FFFD).
+  function utf8Len(cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
+
+  var MAX_WORD_BYTES = 64;
+
+  var STOP = new Set((
+    "a an the this that these those there here " +
+    "i me my mine we us our you your yours he him his she her it its they them their " +
+    "am is are was were be been being do does did doing done have has had having " +
+    "will would shall should can could may might must " +
+    "what which who whom whose when where why how whether " +
+    "and or but nor not no yes so than too very just also only " +
+    "of in on at by for with from to into onto about over under between through during " +
+    "as if then else any all some each every both either neither " +
+    "up down out off again further once " +
+    "get got gets getting make makes made want wants need needs use using " +
+    "please thing things way ways something anything").split(" "));
+
+  // s folded (terms.fold): without leading and trailing "_", lower-cased;
+  // null for a word that carries no weight (one character, more than 64
+  // bytes, a stop word).
+  function fold(s) {
+    var a = 0, b = s.length;
+    while (a < b && s.charCodeAt(a) === 95) a++;
+    while (b > a && s.charCodeAt(b - 1) === 95) b--;
+    var bytes = 0, runes = 0, out = "";
+    for (var ch of s.slice(a, b)) {
+      var cp = ch.codePointAt(0);
+      bytes += utf8Len(cp);
+      runes++;
+      out += lowerChar(ch, cp);
+    }
+    if (bytes > MAX_WORD_BYTES || runes < 2 || STOP.has(out)) return null;
+    return out;
+  }
+
+  function byteLen(s) {
+    var n = 0;
+    for (var ch of s) n += utf8Len(ch.codePointAt(0));
+    return n;
+  }
+
+  function ends(w, suffix) { return w.length >= suffix.length && w.slice(-suffix.length) === suffix; }
+
+  // terms.stem: the commonest English endings off a plain word (lengths in
+  // UTF-8 bytes, as Go counts them).
   function stem(w) {
-    if ([...w].length < 4 || w.slice(-1) !== "s") return w;
-    if (/ies$/.test(w) && !/[ea]ies$/.test(w)) return w.slice(0, -3) + "y";
-    if (/es$/.test(w) && !/[aeo]es$/.test(w)) return w.slice(0, -1);
-    if (/(us|ss)$/.test(w)) return w;
-    return w.slice(0, -1);
+    var n = byteLen(w);
+    if (n < 4 || /[0-9]/.test(w)) return w;
+    if (ends(w, "ies") && n > 4) return w.slice(0, -3) + "y";
+    if (ends(w, "sses")) return w.slice(0, -2);
+    if (ends(w, "ing") && n > 5) w = undouble(w.slice(0, -3));
+    else if (ends(w, "ed") && n > 5 && !ends(w, "eed")) w = undouble(w.slice(0, -2));
+    else if (ends(w, "ches") || ends(w, "shes") || ends(w, "xes")) return w.slice(0, -2);
+    else if (ends(w, "s") && !ends(w, "ss") && !ends(w, "us") && !ends(w, "is")) w = w.slice(0, -1);
+    if (byteLen(w) > 4 && w.slice(-1) === "e") w = w.slice(0, -1);
+    return w;
   }
 
-  // w lower-cased as Go's unicode.ToLower does, one character at a time:
-  // no context (String.toLowerCase makes a final Σ ς) and no character
-  // becoming two (İ becomes i, not i and a combining dot); the final sigma
-  // folded to σ, as in searchindex.go.
-  function lower(w) {
+  // terms.undouble: a doubled final consonant off (stopp, stop). Go compares
+  // the last two bytes: for a character of three or four bytes whose last two
+  // are equal it drops a byte, and the index has each byte left of that
+  // character as U+FFFD (Go's JSON); so does this.
+  function undouble(w) {
+    if (byteLen(w) < 3) return w;
+    var chars = Array.from(w);
+    var last = chars[chars.length - 1], cp = last.codePointAt(0);
+    if (cp < 0x80) return chars[chars.length - 2] === last && "aeiouls".indexOf(last) < 0 ? w.slice(0, -1) : w;
+    var bytes = new TextEncoder().encode(last);
+    if (bytes.length >= 3 && bytes[bytes.length - 1] === bytes[bytes.length - 2]) {
+      return w.slice(0, -last.length) + "\ufffd".repeat(bytes.length - 1);
+    }
+    return w;
+  }
+
+  // terms.hasCaseChange: a lower-case letter followed by an upper-case one.
+  function hasCaseChange(s) {
+    var prev = 0;
+    for (var ch of s) {
+      var cp = ch.codePointAt(0);
+      if ((classOf(cp) & IS_UPPER) && (classOf(prev) & IS_LOWER)) return true;
+      prev = cp;
+    }
+    return false;
+  }
+
+  // terms.parts: f(from, to) with each part of identifier s, the runs of
+  // letters and digits, cut again where a lower-case letter or a digit is
+  // followed by an upper-case one.
+  function parts(s, f) {
+    var start = -1, prev = 0, i = 0;
+    for (var ch of s) {
+      var cp = ch.codePointAt(0), c = classOf(cp);
+      if (!(c & (IS_LETTER | IS_DIGIT))) {
+        if (start >= 0) f(start, i);
+        start = -1;
+      } else if (start < 0) {
+        start = i;
+      } else if ((c & IS_UPPER) && (classOf(prev) & (IS_LOWER | IS_DIGIT))) {
+        f(start, i);
+        start = i;
+      }
+      prev = cp;
+      i += ch.length;
+    }
+    if (start >= 0) f(start, s.length);
+  }
+
+  // terms.Each: f({ text, folded, ident, part, at, end }) with each word of
+  // text, an identifier before its parts; text is the word as the index has
+  // it (a plain word or a part stemmed), folded before stemming, at and end
+  // where it is in text.
+  function eachWord(text, f) {
+    var n = text.length;
+    for (var i = 0; i < n;) {
+      var cp = text.codePointAt(i), w = cp > 0xffff ? 2 : 1;
+      if (!isWordCp(cp)) { i += w; continue; }
+      // The run of word characters and joiners, a joiner only between two
+      // letters or digits.
+      var start = i, end = i + w, joined = cp === 95;
+      while (end < n) {
+        var c = text.codePointAt(end), cw = c > 0xffff ? 2 : 1;
+        if (isWordCp(c)) {
+          joined = joined || c === 95;
+          end += cw;
+          continue;
+        }
+        if ((c === 46 || c === 45 || c === 58 || c === 47) && end + 1 < n) {
+          var next = end + 1;
+          if (c === 58 && text.charCodeAt(next) === 58 && next + 1 < n) next++; // std::vector
+          var nc = text.codePointAt(next);
+          if (isWordCp(nc) && nc !== 95) {
+            joined = true;
+            end = next;
+            continue;
+          }
+        }
+        break;
+      }
+      emit(text, start, end, joined, f);
+      i = end;
+    }
+  }
+
+  function emit(text, start, end, joined, f) {
+    var s = text.slice(start, end);
+    if (!joined && !hasCaseChange(s)) {
+      var w = fold(s);
+      if (w !== null) f({ text: stem(w), folded: w, ident: false, part: false, at: start, end: end });
+      return;
+    }
+    var id = fold(s);
+    if (id !== null) f({ text: id, folded: id, ident: true, part: false, at: start, end: end });
+    parts(s, function (a, b) {
+      var p = fold(s.slice(a, b));
+      if (p !== null) f({ text: stem(p), folded: p, ident: false, part: true, at: start + a, end: start + b });
+    });
+  }
+
+  // terms.Prose: a line without the destinations of its links and images.
+  function prose(line) {
+    var i = line.indexOf("](");
+    if (i < 0) return line;
     var out = "";
-    for (var c of w) out += c === "\u0130" ? "i" : c === "ς" ? "σ" : c.toLowerCase();
-    return out;
+    while (i >= 0) {
+      out += line.slice(0, i + 1);
+      var rest = line.slice(i + 2);
+      var end = rest.indexOf(")");
+      if (end < 0) { line = rest; break; }
+      line = rest.slice(end + 1);
+      i = line.indexOf("](");
+    }
+    return out + line;
   }
 
-  // The words of text: { term, at, end } with at and end offsets in text.
-  function words(text) {
+  // --- Queries. ---
+
+  // The weights of ranking.md: an identifier in the query, one of its
+  // parts, a longer word the last word begins while it is typed.
+  var WEIGHT_IDENT = 2, WEIGHT_PART = 0.5, WEIGHT_PREFIX = 0.5;
+  var MAX_TERMS = 64;
+
+  // The words of a quoted phrase, or of a text it is looked for in: every
+  // run of letters and digits, stop words and single letters too, folded
+  // and stemmed.
+  function phraseWords(text) {
     var out = [];
-    WORD.lastIndex = 0;
-    for (var m = WORD.exec(text); m; m = WORD.exec(text)) {
-      if ([...m[0]].length > MAX_TERM) continue;
-      out.push({ term: stem(lower(m[0])), at: m.index, end: m.index + m[0].length });
+    var run = "";
+    var flush = function () {
+      if (run) out.push(stem(run));
+      run = "";
+    };
+    for (var ch of text) {
+      var cp = ch.codePointAt(0);
+      if (classOf(cp) & (IS_LETTER | IS_DIGIT)) run += lowerChar(ch, cp);
+      else flush();
     }
+    flush();
     return out;
   }
 
-  // A query: its words (the last one a prefix unless a space or a quote
-  // follows it) and its quoted phrases (each a list of terms).
+  // A query as the server's rank.Parse cuts a question: its terms (each
+  // word, identifier and part once, with its weight and the group, the word
+  // of the query, it counts for) and groups; the words the last word may
+  // begin while it is typed (prefix), and its quoted phrases. When the last
+  // word, unfinished, is no word yet (one letter, a stop word: "h", "ho",
+  // "how" on the way to "however"), it is looked for as a beginning only,
+  // weighed but not counted among the words a page must hold.
   function parseQuery(text) {
-    var phrases = [];
-    var rest = text.replace(/"([^"]*)("|$)/g, function (_, p) {
-      var ts = words(p).map(function (w) { return w.term; });
-      if (ts.length > 1) phrases.push(ts);
-      return " " + p + " ";
+    var q = { text: text, terms: [], groups: [], phrases: [] };
+    text.replace(/"([^"]*)("|$)/g, function (_, p) {
+      var ws = phraseWords(p);
+      if (ws.length > 1) q.phrases.push(ws);
+      return "";
     });
-    var seen = {};
-    var list = [];
-    words(rest).forEach(function (w) {
-      if (!seen[w.term]) { seen[w.term] = true; list.push({ term: w.term, prefix: false }); }
+    var plain = text.replace(/"/g, " ");
+    // The last word is unfinished unless a space or a quote follows it
+    // (or only joiners: "player." on the way to "player.joined").
+    var tail = /[\s"]$/.test(text) ? -1 : plain.replace(/[.\-:\/]+$/, "").length;
+    var ident = null; // the last identifier's span
+    eachWord(plain, function (w) {
+      if (q.terms.length === MAX_TERMS) return;
+      var t = { text: w.text, folded: w.folded, weight: 1, part: w.part, prefix: w.end === tail, group: 0 };
+      if (w.part && !(ident && w.at >= ident.at && w.end <= ident.end)) t.part = false; // an identifier too long to be a word: its parts are words
+      if (t.part) {
+        t.weight = WEIGHT_PART;
+      } else {
+        if (w.ident) { t.weight = WEIGHT_IDENT; ident = w; }
+        q.groups.push(w.text);
+      }
+      t.group = q.groups.length - 1;
+      addTerm(q, t);
     });
-    if (list.length && /[^\s"]$/.test(text)) {
-      var last = words(text).pop();
-      list.forEach(function (w) { if (last && w.term === last.term) w.prefix = true; });
+    // Words typed, none of which weighs ("how ", "the "): said, not searched.
+    q.common = !q.terms.length && phraseWords(plain).length > 0;
+    if (tail > 0 && !q.terms.some(function (t) { return t.prefix; })) {
+      var from = tail;
+      while (from > 0) {
+        var c = plain.codePointAt(from - 1);
+        if (c >= 0xdc00 && c <= 0xdfff && from > 1) c = plain.codePointAt(from - 2);
+        if (!isWordCp(c)) break;
+        from -= c > 0xffff ? 2 : 1;
+      }
+      var last = "";
+      for (var ch of plain.slice(from, tail).replace(/^_+|_+$/g, "")) last += lowerChar(ch, ch.codePointAt(0));
+      if (last && byteLen(last) <= MAX_WORD_BYTES && q.terms.length < MAX_TERMS) {
+        addTerm(q, { text: last, folded: last, weight: 1, part: false, prefix: true, group: -1 });
+      }
     }
-    return { text: text, words: list, phrases: phrases };
+    return q;
   }
 
-  // Whether term matches query word w.
-  function hit(w, term) {
-    return w.prefix ? term.lastIndexOf(w.term, 0) === 0 : term === w.term;
+  // addTerm adds t to q, or raises the weight of the same word met before.
+  function addTerm(q, t) {
+    for (var i = 0; i < q.terms.length; i++) {
+      var o = q.terms[i];
+      if (o.text === t.text) {
+        o.weight = Math.max(o.weight, t.weight);
+        o.prefix = o.prefix && t.prefix;
+        return;
+      }
+    }
+    q.terms.push(t);
   }
 
-  // A matcher for a query: whether a text holds all its words (and phrases),
-  // any of them, and where they are (for marking).
+  // How much an index term m counts for query term t: 1 for the word
+  // itself, WEIGHT_PREFIX for a longer word the unfinished last word
+  // begins, 0 for any other.
+  function matchOf(t, m) {
+    if (m === t.text) return 1;
+    return t.prefix && m.length > t.folded.length && m.lastIndexOf(t.folded, 0) === 0 ? WEIGHT_PREFIX : 0;
+  }
+
+  // Whether the terms held (held[i] for q.terms[i]) hold group g: its word,
+  // or every one of its parts.
+  function holdsGroup(q, held, g) {
+    var parts = 0, partsHeld = 0;
+    for (var i = 0; i < q.terms.length; i++) {
+      var t = q.terms[i];
+      if (t.group !== g) continue;
+      if (!t.part) { if (held[i]) return true; } else { parts++; if (held[i]) partsHeld++; }
+    }
+    return parts > 0 && partsHeld === parts;
+  }
+
+  // A matcher for a query: whether a text holds all its words (every group
+  // the index holds, see rank; and the phrases), any of them, and where
+  // they are (for marking).
   function matcher(q) {
     function has(ws, phrase) {
       outer: for (var i = 0; i + phrase.length <= ws.length; i++) {
-        for (var j = 0; j < phrase.length; j++) if (ws[i + j].term !== phrase[j]) continue outer;
+        for (var j = 0; j < phrase.length; j++) if (ws[i + j] !== phrase[j]) continue outer;
         return true;
       }
       return false;
+    }
+    function heldIn(text) {
+      var held = new Array(q.terms.length).fill(false);
+      eachWord(text, function (w) {
+        for (var i = 0; i < q.terms.length; i++) if (!held[i] && matchOf(q.terms[i], w.text)) held[i] = true;
+      });
+      return held;
     }
     return {
       query: q,
       all: function (text) {
         if (!text) return false;
-        var ws = words(text);
-        return q.words.every(function (w) { return ws.some(function (x) { return hit(w, x.term); }); }) &&
-          q.phrases.every(function (p) { return has(ws, p); });
+        var held = heldIn(text);
+        var groups = q.live || q.groups.map(function (_, g) { return g; });
+        if (!groups.length && !held.some(Boolean)) return false;
+        if (!groups.every(function (g) { return holdsGroup(q, held, g); })) return false;
+        if (!q.phrases.length) return true;
+        var ws = phraseWords(text);
+        return q.phrases.every(function (p) { return has(ws, p); });
       },
       any: function (text) {
         if (!text || q.phrases.length) return false;
-        var ws = words(text);
-        return q.words.some(function (w) { return ws.some(function (x) { return hit(w, x.term); }); });
+        return heldIn(text).some(Boolean);
       },
+      // The words of text that the query's terms match: an identifier
+      // whole, else its parts.
       spans: function (text) {
-        return words(text || "").filter(function (x) {
-          return q.words.some(function (w) { return hit(w, x.term); });
+        var out = [];
+        var whole = null;
+        eachWord(text || "", function (w) {
+          if (w.part && whole && w.at >= whole.at && w.end <= whole.end) return;
+          if (q.terms.some(function (t) { return matchOf(t, w.text) > 0; })) {
+            out.push({ at: w.at, end: w.end });
+            if (w.ident) whole = w;
+          }
         });
+        return out;
       }
     };
   }
@@ -156,43 +450,53 @@
   var SNIPPET = 160;
   var RANK = { hook: 0, title: 1, heading: 2, line: 3 };
 
-  // ATX headings outside code fences, as the Markdown renderer sees them.
-  var headingRe = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+  // ATX headings outside code fences, as the Markdown renderer sees them
+  // (and searchindex.go: "[^\n]" and "[\t\n\f\r ]" are Go's "." and "\s").
+  var headingRe = /^ {0,3}(#{1,6})(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*$/;
   var fenceRe = /^ {0,3}(`{3,}|~{3,})/;
-  var explicitIdRe = /\s*\{#([^}\s]+)\}\s*$/;
+  var explicitIdRe = /[\t\n\f\r ]*\{#([^}\t\n\f\r ]+)\}[\t\n\f\r ]*$/;
 
-  // Annotates every line of a page, once: the trail of headings above it
-  // (with the anchor of each, from the site's ids in document order), whether
-  // it is a heading, and whether it is inside a code fence.
-  function annotate(page) {
-    if (page.annotated) return page.annotated;
-    var lines = page.lines || [];
-    var ids = page.headings || [];
-    // First pass: which lines are headings (code fences hide their contents).
+  // The headings of lines ({ at, level, text }, the text as written) and
+  // which lines are code (code fences hide their contents): a page's
+  // sections, numbered as searchindex.go numbers them (section k is the text
+  // under the k-th heading, section 0 the text above the first).
+  function headingsOf(lines, code) {
     var found = [];
-    var code = [];
     var fence = null;
     lines.forEach(function (line, i) {
       var f = fenceRe.exec(line);
-      code[i] = fence !== null || !!f;
+      if (code) code[i] = fence !== null || !!f;
       if (f) {
         if (!fence) fence = f[1].charAt(0);
         else if (f[1].charAt(0) === fence) fence = null;
       } else if (!fence) {
         var h = headingRe.exec(line);
-        if (h) found.push({ at: i, level: h[1].length, text: h[2] || "" });
+        if (h) found.push({ at: i, level: h[1].length, text: (h[2] || "").replace(explicitIdRe, ""), raw: h[2] || "" });
       }
     });
+    return found;
+  }
+
+  // Annotates every line of a page, once: the trail of headings above it
+  // (with the anchor of each, from the site's ids in document order), whether
+  // it is a heading, whether it is inside a code fence, and its section.
+  function annotate(page) {
+    if (page.annotated) return page.annotated;
+    var lines = page.lines || [];
+    var ids = page.headings || [];
+    var code = [];
+    var found = headingsOf(lines, code);
     // The site's ids line up with ours only when both saw the same headings.
     var useIds = found.length === ids.length;
     var trail = [];
     var trails = [];
     var heading = [];
+    var sec = [];
     var next = 0;
     for (var i = 0; i < lines.length; i++) {
       if (next < found.length && found[next].at === i) {
         var h = found[next];
-        var text = h.text;
+        var text = h.raw;
         var id = "";
         var explicit = explicitIdRe.exec(text);
         if (explicit) { id = explicit[1]; text = text.replace(explicitIdRe, ""); }
@@ -204,8 +508,9 @@
         next++;
       }
       trails.push(trail.slice());
+      sec.push(next);
     }
-    page.annotated = { trails: trails, heading: heading, code: code };
+    page.annotated = { trails: trails, heading: heading, code: code, sec: sec, useIds: useIds };
     return page.annotated;
   }
 
@@ -261,16 +566,6 @@
   // Pages' excerpt data kept for the next queries.
   var PAGE_CACHE = 100;
 
-  // A word's ranks: for each page (by ID) the best rank the word has there
-  // (see RANK), or NONE. A typed array, not a Map: a one-letter prefix
-  // holds most pages of a large wiki, and on a 19,000-page wiki the
-  // postings of "p" and the candidates made from them took 38 ms through
-  // Maps and a sort, 7 to 17 ms this way (Chromium's trace).
-  var NONE = 255;
-  function ranks(count) {
-    return new Uint8Array(count).fill(NONE);
-  }
-
   // The pieces the wiki command writes (searchindex.go): each shard and each
   // page fetched once, when a query first needs it.
   function pieces(url, man) {
@@ -300,28 +595,24 @@
     }
     return {
       count: man.pages,
-      // The pages holding word w: its ranks (see ranks); empty when
-      // stale() says the query was overtaken.
-      lookup: function (w, stale) {
-        var from = shardOf(w.term), to = from;
-        if (w.prefix) {
-          while (to + 1 < man.shards.length && startsWith(man.shards[to + 1], w.term)) to++;
-          to = Math.min(to, from + MAX_PREFIX_SHARDS - 1);
+      sections: man.sections,
+      // The postings of the index terms query term t matches (see
+      // postings); none when stale() says the query was overtaken.
+      lookup: function (t, stale) {
+        var wanted = {};
+        wanted[shardOf(t.text)] = true;
+        if (t.prefix) {
+          var from = shardOf(t.folded), to = from;
+          while (to + 1 < man.shards.length && startsWith(man.shards[to + 1], t.folded)) to++;
+          for (var i = from; i <= Math.min(to, from + MAX_PREFIX_SHARDS - 1); i++) wanted[i] = true;
         }
-        var wanted = [];
-        for (var i = from; i <= to; i++) wanted.push(shard(i));
-        return Promise.all(wanted).then(function (got) {
-          var out = ranks(man.pages);
+        return Promise.all(Object.keys(wanted).map(shard)).then(function (got) {
+          var out = [];
           if (stale && stale()) return out;
           got.forEach(function (s) {
-            for (var ti = 0; ti < s.terms.length; ti++) {
-              if (!hit(w, s.terms[ti])) continue;
-              var post = s.postings[ti], id = 0;
-              for (var k = 0; k < post.length; k++) {
-                var v = post[k];
-                id += v >> 2;
-                if ((v & 3) < out[id]) out[id] = v & 3;
-              }
+            for (var i = 0; i < s.terms.length; i++) {
+              var f = matchOf(t, s.terms[i]);
+              if (f) out.push({ factor: f, sections: s.sections[i], fields: s.fields[i] });
             }
           });
           return out;
@@ -340,39 +631,140 @@
     };
   }
 
+  // --- The index, made here from every page at once (a live preview), as
+  // searchindex.go makes it. ---
+
+  // A word's place in a section (searchindex.go): section<<8 | fields<<4 |
+  // its count in the body as BM25 weighs it, in fifteenths.
+  var PLACE_HEADING = 1, PLACE_TRAIL = 2, PLACE_HOOK = 4, PLACE_INTRO = 8, PLACE_COUNT = 15;
+  var FIELD_TITLE = 1, FIELD_FILE_NAME = 2;
+  var BM25_K1 = 1.2, BM25_B = 0.75;
+
+  // The words of page p (searchindex.go's wordsOf): { sections: [{ words:
+  // Map of term to { count, fields }, body, intro }], fields: Map of term
+  // to fields }.
+  function wordsOf(p) {
+    var pw = { sections: [], fields: new Map() };
+    var field = function (text, f) {
+      eachWord(text || "", function (w) { pw.fields.set(w.text, (pw.fields.get(w.text) || 0) | f); });
+    };
+    field(p.title, FIELD_TITLE);
+    var file = (p.path || "").replace(/^.*\//, ""), dot = file.lastIndexOf(".");
+    field(dot >= 0 ? file.slice(0, dot) : file, FIELD_FILE_NAME);
+    var cur = { words: new Map(), body: 0, intro: false };
+    var note = function (text, fields) {
+      eachWord(prose(text || ""), function (w) {
+        var wp = cur.words.get(w.text);
+        if (!wp) cur.words.set(w.text, wp = { count: 0, fields: 0 });
+        wp.fields |= fields;
+      });
+    };
+    var body = function (text) {
+      eachWord(prose(text || ""), function (w) {
+        var wp = cur.words.get(w.text);
+        if (!wp) cur.words.set(w.text, wp = { count: 0, fields: 0 });
+        wp.count++;
+        cur.body++;
+      });
+    };
+    var next = function () {
+      pw.sections.push(cur);
+      cur = { words: new Map(), body: 0, intro: false };
+    };
+    if (p.hooks && p.hooks.length) {
+      p.hooks.forEach(function (h) {
+        next();
+        note(h.name, PLACE_HEADING | PLACE_HOOK);
+        note(h.const, PLACE_HEADING | PLACE_HOOK);
+        body(h.summary);
+        body(h.description);
+        (h.params || []).forEach(function (pa) { body(pa.name + " " + pa.type + " " + pa.description); });
+      });
+      next();
+      return pw;
+    }
+    var lines = p.lines || [];
+    var hs = headingsOf(lines);
+    var trail = [];
+    var h = 0;
+    for (var i = 0; i < lines.length; i++) {
+      if (h < hs.length && hs[h].at === i) {
+        next();
+        var hd = hs[h++];
+        trail[hd.level] = hd.text;
+        for (var lv = hd.level + 1; lv < 7; lv++) trail[lv] = "";
+        if (hd.level === 1) cur.intro = h < hs.length;
+        note(hd.text, hd.level === 1 ? 0 : PLACE_HEADING);
+        for (lv = 2; lv < hd.level; lv++) note(trail[lv], PLACE_TRAIL);
+        continue;
+      }
+      body(lines[i]);
+    }
+    next();
+    pw.sections[0].intro = hs.length > 0;
+    return pw;
+  }
+
+  // The place of a word counted count times in a section of body words,
+  // avg the sections' average (searchindex.go's place).
+  function placeOf(sec, fields, count, body, avg) {
+    var q = 0;
+    if (count > 0) {
+      var tf = Math.min(count, 255) / (1 - BM25_B + BM25_B * Math.min(body, 65535) / avg);
+      q = Math.min(Math.max(Math.round(tf / (BM25_K1 + tf) * PLACE_COUNT), 1), PLACE_COUNT);
+    }
+    return Math.min(sec, (1 << 24) - 1) * 256 + fields * 16 + q;
+  }
+
+  // The index of pages (search-pages.json's, in ID order), as the wiki
+  // command writes it: { sections: the number holding a word, terms: Map of
+  // term to { sections, fields } postings as a shard has them }.
+  function indexOf(pages) {
+    var all = pages.map(wordsOf);
+    var count = 0, words = 0;
+    all.forEach(function (pw) {
+      pw.sections.forEach(function (s) { if (s.words.size) { count++; words += s.body; } });
+    });
+    var avg = Math.max(words / Math.max(count, 1), 1);
+    var terms = new Map();
+    var entry = function (t) {
+      var e = terms.get(t);
+      if (!e) terms.set(t, e = { sections: [], fields: [], last: 0, lastField: 0 });
+      return e;
+    };
+    all.forEach(function (pw, id) {
+      pw.fields.forEach(function (f, t) {
+        var e = entry(t);
+        e.fields.push((id - e.lastField) * 4 + f);
+        e.lastField = id;
+      });
+      pw.sections.forEach(function (s, sec) {
+        if (!s.words.size) return;
+        s.words.forEach(function (wp, t) {
+          var e = entry(t);
+          e.sections.push(id - e.last, placeOf(sec, wp.fields | (s.intro ? PLACE_INTRO : 0), wp.count, s.body, avg));
+          e.last = id;
+        });
+      });
+    });
+    terms.forEach(function (e) { delete e.last; delete e.lastField; });
+    return { sections: count, terms: terms };
+  }
+
   // The whole index in one file, as a live preview (wiki serve) has it:
-  // the same lookups, made here.
+  // the same index, made here.
   function whole(url) {
     return getJSON(url).then(function (data) {
       var pages = data.pages.sort(function (a, b) { return compareTerms(a.path, b.path); });
-      var dict = new Map(); // term: Map of page ID to its best rank there
-      pages.forEach(function (p, id) {
-        var note = function (text, rank) {
-          words(text || "").forEach(function (w) {
-            var m = dict.get(w.term);
-            if (!m) dict.set(w.term, m = new Map());
-            var o = m.get(id);
-            if (o === undefined || rank < o) m.set(id, rank);
-          });
-        };
-        note(p.title, RANK.title);
-        (p.headings || []).forEach(function (h) { note(h.title, RANK.heading); });
-        (p.lines || []).forEach(function (l) { note(l, RANK.line); });
-        (p.hooks || []).forEach(function (h) {
-          note(h.name, RANK.hook);
-          note(h.const, RANK.hook);
-          [h.summary, h.description].concat((h.params || []).map(function (pa) {
-            return pa.name + " " + pa.type + " " + pa.description;
-          })).forEach(function (f) { note(f, RANK.line); });
-        });
-      });
+      var ix = indexOf(pages);
       return {
         count: pages.length,
-        lookup: function (w) {
-          var out = ranks(pages.length);
-          dict.forEach(function (m, t) {
-            if (!hit(w, t)) return;
-            m.forEach(function (r, id) { if (r < out[id]) out[id] = r; });
+        sections: ix.sections,
+        lookup: function (t) {
+          var out = [];
+          ix.terms.forEach(function (e, term) {
+            var f = matchOf(t, term);
+            if (f) out.push({ factor: f, sections: e.sections, fields: e.fields });
           });
           return Promise.resolve(out);
         },
@@ -410,74 +802,230 @@
     return load;
   }
 
-  // --- Matching and ranking. ---
+  // --- Ranking: docs/server/ranking.md. ---
 
-  // The pages holding every word of q, best first: [{ id, rank }], a page's
-  // rank the worst of its words' best ranks (all in the title: a title hit),
-  // pages of the same rank in path order (ID order, so no sort: one pass
-  // over the IDs puts each in its rank's list). None when stale() says
-  // a later query overtook q: the shards a word needs are fetched once, and
-  // when they come every query waiting for them would otherwise go through
-  // their postings (a one-letter prefix's are most of three shards), one
-  // after another, before the last query typed.
+  // The weights of a word in each field of a section, against 1 for a full
+  // count in its body: the server's (mcp-server/internal/rank).
+  var WEIGHT_HEADING = 2, WEIGHT_TRAIL = 0.7, WEIGHT_TITLE = 1.5, WEIGHT_FILE_NAME = 0.7;
+  var INTRO = 0.9; // an introduction's share of its score
+  // A page's tier, before its score: a hook whose own name or constant
+  // holds every word (the wiki's one rule beyond ranking.md: the server
+  // does not rank the hook registry), then every other page.
+  var TIER_HOOK = 0, TIER_PAGE = 1;
+  var SECTION = 1 << 24; // a section's key: page * SECTION + section
+
+  // The pages that hold any word of q, best first: [{ id, tier, score, all
+  // (the page holds every word), section(k) (section k's score), order }].
+  // None when stale() says a later query overtook q: the shards a word
+  // needs are fetched once, and when they come every query waiting for them
+  // would otherwise go through their postings (a one-letter prefix's are
+  // most of three shards), one after another, before the last query typed.
   function candidates(src, q, stale) {
-    if (!q.words.length) return Promise.resolve([]);
-    return Promise.all(q.words.map(function (w) { return src.lookup(w, stale); })).then(function (lists) {
+    if (!q.terms.length) return Promise.resolve([]);
+    return Promise.all(q.terms.map(function (t) { return src.lookup(t, stale); })).then(function (found) {
       if (stale && stale()) return [];
-      var byRank = [[], [], [], []];
-      for (var id = 0; id < src.count; id++) {
-        var rank = 0;
-        for (var i = 0; i < lists.length && rank !== NONE; i++) if (lists[i][id] > rank) rank = lists[i][id];
-        if (rank !== NONE) byRank[rank].push({ id: id, rank: rank });
-      }
-      return [].concat.apply([], byRank);
+      return rank(q, found, src.sections, src.count);
     });
   }
 
-  // The results of one page for matcher m, in rank order (a hook's own
-  // entry, the title, headings, lines; the same rank in document order):
-  // the parts holding every word of the query, or where none does (the words
-  // are in different lines), those holding any. Items: { rank, label, code
-  // (the label is code), text, codeLine (the text is a line of code, shown
-  // as is), href }.
-  function pageItems(page, m) {
+  // rank scores the sections holding q's terms (found[i]: the postings of
+  // q.terms[i]) out of n sections (pages pages), as ranking.md says: for
+  // each term its rarity (IDF), times its weight in the query, times its
+  // place in the section (the body's count, saturated and normalised, plus
+  // the weights of the section's heading, the headings above it, the page's
+  // title and file name that hold it); the sum times the share of the query
+  // the section holds (coverage), an introduction's times 0.9. A page
+  // scores its best section's. It sets q.live, the groups that count (those
+  // the index holds: a word nowhere is no page's fault).
+  //
+  // The terms a section holds are bits (two numbers: 64 terms at most), and
+  // the sections' data flat arrays: on a 19,000-page wiki, "player" is in
+  // 8,854 pages, and an array of flags for each section made a query spend
+  // more time collecting garbage than ranking.
+  function rank(q, found, n, pages) {
+    var nt = q.terms.length;
+    var idf = new Array(nt).fill(0);
+    var slots = new Map(); // section key -> slot
+    var sKey = [], sScore = [], sLo = [], sHi = [], sHookLo = [], sHookHi = [], sIntro = [];
+    var metaScore = new Float64Array(pages), metaLo = new Int32Array(pages), metaHi = new Int32Array(pages);
+    var best = new Map(), bestMeta = new Map();
+    found.forEach(function (lists, ti) {
+      var df = 0;
+      lists.forEach(function (l) { df += l.sections.length / 2 + l.fields.length; });
+      if (!df) return;
+      idf[ti] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      var w = q.terms[ti].weight * idf[ti];
+      var lo = ti < 32 ? 1 << ti : 0, hi = ti < 32 ? 0 : 1 << (ti - 32);
+      // Each section's place (fields * 1000 + tf), the best of the index
+      // terms t matches (a prefix's).
+      var add = function (key, place) {
+        var s = slots.get(key);
+        if (s === undefined) {
+          slots.set(key, s = sKey.length);
+          sKey.push(key); sScore.push(0); sLo.push(0); sHi.push(0); sHookLo.push(0); sHookHi.push(0); sIntro.push(0);
+        }
+        var fields = Math.floor(place / 1000);
+        sScore[s] += w * (place - fields * 1000);
+        sLo[s] |= lo; sHi[s] |= hi;
+        if (fields & PLACE_HOOK) { sHookLo[s] |= lo; sHookHi[s] |= hi; }
+        if (fields & PLACE_INTRO) sIntro[s] = 1;
+      };
+      best.clear();
+      bestMeta.clear();
+      lists.forEach(function (l) {
+        var page = 0, k, v, o;
+        for (k = 0; k < l.sections.length; k += 2) {
+          page += l.sections[k];
+          v = l.sections[k + 1];
+          var fields = (v >> 4) & 15;
+          var tf = l.factor * ((v & 15) / PLACE_COUNT + (fields & PLACE_HEADING ? WEIGHT_HEADING : 0) + (fields & PLACE_TRAIL ? WEIGHT_TRAIL : 0));
+          var key = page * SECTION + Math.floor(v / 256);
+          if (lists.length === 1) { add(key, fields * 1000 + tf); continue; }
+          o = best.get(key);
+          if (o === undefined) { best.set(key, fields * 1000 + tf); continue; }
+          var of = Math.floor(o / 1000);
+          best.set(key, (of | fields) * 1000 + Math.max(o - of * 1000, tf));
+        }
+        page = 0;
+        for (k = 0; k < l.fields.length; k++) {
+          page += Math.floor(l.fields[k] / 4);
+          v = l.fields[k] & 3;
+          var mtf = l.factor * ((v & FIELD_TITLE ? WEIGHT_TITLE : 0) + (v & FIELD_FILE_NAME ? WEIGHT_FILE_NAME : 0));
+          o = bestMeta.get(page);
+          if (o === undefined || mtf > o) bestMeta.set(page, mtf);
+        }
+      });
+      best.forEach(function (place, key) { add(key, place); });
+      bestMeta.forEach(function (tf, page) {
+        metaScore[page] += w * tf;
+        metaLo[page] |= lo; metaHi[page] |= hi;
+      });
+    });
+
+    // Each group's weight in a section's coverage: its word's weighted
+    // rarity (rank.groupWeights); the groups that weigh are those a page
+    // must hold to hold every word.
+    var weights = q.groups.map(function () { return 0; });
+    q.terms.forEach(function (t, i) {
+      if (!t.part && t.group >= 0) weights[t.group] = Math.max(weights[t.group], t.weight * idf[i]);
+    });
+    var total = weights.reduce(function (a, b) { return a + b; }, 0);
+    q.live = [];
+    weights.forEach(function (w, g) { if (w > 0) q.live.push(g); });
+    var held = function (lo, hi, i) { return i < 32 ? (lo >>> i & 1) === 1 : (hi >>> (i - 32) & 1) === 1; };
+    var known = new Map(); // coverage and "holds all", by the terms held: a query has few sets of them
+    var judge = function (lo, hi) {
+      var key = hi ? lo + "," + hi : lo;
+      var j = known.get(key);
+      if (j) return j;
+      var has = q.terms.map(function (_, i) { return held(lo, hi, i); });
+      // rank.coverage: a group counts whole when its word is held, half
+      // for the share of its parts held when it is not.
+      var cov = 0;
+      weights.forEach(function (w, g) {
+        if (!w) return;
+        var credit = 0, parts = 0, partsHeld = 0;
+        q.terms.forEach(function (t, i) {
+          if (t.group !== g) return;
+          if (!t.part) { if (has[i]) credit = 1; } else { parts++; if (has[i]) partsHeld++; }
+        });
+        if (!credit && parts) credit = 0.5 * partsHeld / parts;
+        cov += w * credit;
+      });
+      var all = q.live.length ? q.live.every(function (g) { return holdsGroup(q, has, g); }) : has.some(Boolean);
+      var hook = q.live.length ? all : has.every(Boolean);
+      known.set(key, j = { cov: total > 0 ? cov / total : 1, all: all, hook: hook });
+      return j;
+    };
+
+    // The pages: the best of their sections, and of the sections that hold
+    // none of the words but in the page's title or file name.
+    var score = new Float64Array(pages).fill(-Infinity), tier = new Uint8Array(pages).fill(TIER_PAGE);
+    var heldLo = new Int32Array(pages), heldHi = new Int32Array(pages);
+    var head = new Int32Array(pages).fill(-1), next = new Int32Array(sKey.length); // each page's slots
+    for (var s = 0; s < sKey.length; s++) {
+      var id = Math.floor(sKey[s] / SECTION);
+      var lo = sLo[s] | metaLo[id], hi = sHi[s] | metaHi[id];
+      var sc = (sScore[s] + metaScore[id]) * judge(lo, hi).cov * (sIntro[s] ? INTRO : 1);
+      sScore[s] = sc;
+      next[s] = head[id];
+      head[id] = s;
+      if (sc > score[id]) score[id] = sc;
+      heldLo[id] |= lo; heldHi[id] |= hi;
+      if ((sHookLo[s] || sHookHi[s]) && judge(sHookLo[s], sHookHi[s]).hook) tier[id] = TIER_HOOK;
+    }
+    var list = [];
+    var sectionScore = function (sec) { // this page's section sec's score, or undefined
+      for (var s = head[this.id]; s >= 0; s = next[s]) if (sKey[s] % SECTION === sec) return sScore[s];
+      return undefined;
+    };
+    for (id = 0; id < pages; id++) {
+      if (metaLo[id] || metaHi[id]) {
+        score[id] = Math.max(score[id], metaScore[id] * judge(metaLo[id], metaHi[id]).cov);
+        heldLo[id] |= metaLo[id]; heldHi[id] |= metaHi[id];
+      }
+      if (score[id] === -Infinity) continue;
+      list.push({ id: id, tier: tier[id], score: score[id], all: judge(heldLo[id], heldHi[id]).all, section: sectionScore });
+    }
+    list.sort(function (a, b) { return a.tier - b.tier || b.score - a.score || a.id - b.id; });
+    list.forEach(function (c, i) { c.order = i; });
+    return list;
+  }
+
+  // The results of one page for matcher m, best first: a hook's own entry,
+  // the title, then the headings and lines by their section's score (cand's,
+  // from rank), a heading before its lines, the same section in document
+  // order. They are the parts holding every word of the query, or where none
+  // does (the words are in different lines), those holding any, or, when
+  // none holds any (the page was found by its file name), its title. Items:
+  // { rank, label, code (the label is code), text, codeLine (the text is a
+  // line of code, shown as is), href }.
+  function pageItems(page, m, cand) {
     var items = collect(page, m.all);
     if (!items.length) {
-      // Each holds part of the query only: none is a title or hook hit, and
-      // the page ranks after those whose parts hold all of it.
       items = collect(page, m.any);
       items.forEach(function (it) { it.rank = RANK.line; it.partial = true; });
     }
-    items.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+    if (!items.length && !m.query.phrases.length && cand) {
+      items = [{ rank: RANK.title, order: 0, sec: -1, label: page.title, text: page.summary, href: page.url, partial: true }];
+    }
+    var score = function (sec) {
+      var s = cand && cand.section(sec);
+      return s === undefined ? -Infinity : s;
+    };
+    var kind = function (it) { return it.rank === RANK.hook ? 0 : it.rank === RANK.title ? 1 : 2; };
+    items.sort(function (a, b) {
+      return kind(a) - kind(b) || score(b.sec) - score(a.sec) || a.sec - b.sec || a.rank - b.rank || a.order - b.order;
+    });
     return items;
   }
 
   function collect(page, has) {
     var items = [];
-    var add = function (rank, order, item) { item.rank = rank; item.order = order; items.push(item); };
-    if (has(page.title)) add(RANK.title, 0, { label: page.title, text: page.summary, href: page.url });
+    var add = function (rank, order, sec, item) { item.rank = rank; item.order = order; item.sec = sec; items.push(item); };
+    if (has(page.title)) add(RANK.title, 0, -1, { label: page.title, text: page.summary, href: page.url });
     (page.hooks || []).forEach(function (h, i) {
       var href = page.url + "#" + h.name;
-      if (has(h.name) || has(h.const)) { add(RANK.hook, i, { label: h.name, code: true, text: plain(h.summary), href: href }); return; }
+      if (has(h.name) || has(h.const)) { add(RANK.hook, i, i + 1, { label: h.name, code: true, text: plain(h.summary), href: href }); return; }
       var fields = [h.summary, h.description].concat((h.params || []).map(function (p) {
         return p.name + " (" + p.type + "): " + p.description;
       }));
       for (var f = 0; f < fields.length; f++) {
-        if (has(fields[f])) { add(RANK.line, i, { label: h.name, code: true, text: plain(fields[f]), href: href }); return; }
+        if (has(fields[f])) { add(RANK.line, i, i + 1, { label: h.name, code: true, text: plain(fields[f]), href: href }); return; }
       }
     });
+    var a = page.lines ? annotate(page) : null;
     (page.headings || []).forEach(function (h, i) {
       if (h.level === 1 && h.title === page.title) return; // the title, again
-      if (has(h.title)) add(RANK.heading, i, { label: h.title, text: "", href: page.url + "#" + h.id });
+      if (has(h.title)) add(RANK.heading, i, a && a.useIds ? i + 1 : -1, { label: h.title, text: "", href: page.url + "#" + h.id });
     });
     (page.lines || []).forEach(function (raw, i) {
       if (!has(raw)) return;
-      var a = annotate(page);
       if (a.heading[i]) return; // matched above, as a heading
       var trail = a.trails[i];
       var last = trail.length ? trail[trail.length - 1] : null;
       var where = trail.filter(function (t) { return !(t.level === 1 && t.text === page.title); });
-      add(RANK.line, i, {
+      add(RANK.line, i, a.sec[i], {
         label: where.length ? where.map(function (t) { return t.text; }).join(" › ") : page.title,
         text: a.code[i] ? raw.trim() : plain(raw),
         codeLine: a.code[i],
@@ -487,10 +1035,9 @@
     return items;
   }
 
-  // A page's rank among those fetched together is that of its best result
-  // (items[0]); pages whose results hold only part of the query go last.
+  // Pages fetched together show in the order rank gave them.
   function byBest(a, b) {
-    return (a.items[0].partial ? 1 : 0) - (b.items[0].partial ? 1 : 0) || a.items[0].rank - b.items[0].rank;
+    return a.order - b.order;
   }
 
   // The results of query text in src, fetched a few pages at a time:
@@ -506,7 +1053,7 @@
     var q = parseQuery(text);
     var m = matcher(q);
     return candidates(src, q, stale).then(function (list) {
-      var r = { m: m, total: list.length, groups: [], done: list.length === 0, exact: !q.phrases.length };
+      var r = { m: m, total: list.length, groups: [], done: list.length === 0, exact: !q.phrases.length, common: q.common };
       var next = 0;
       r.more = function (n, progress) {
         var shown = [];
@@ -525,8 +1072,8 @@
           var ready = 0; // got[0..ready) have all come
           return Promise.all(batch.map(function (c, i) {
             return src.page(c.id).then(function (page) {
-              var items = pageItems(page, m);
-              got[i] = items.length ? { page: page, items: items } : null;
+              var items = pageItems(page, m, c);
+              got[i] = items.length ? { page: page, items: items, order: c.order, all: c.all } : null;
               var from = ready;
               while (ready < got.length && got[ready] !== undefined) ready++;
               if (progress && ready > from) progress(shown.concat(got.slice(0, ready).filter(Boolean)).sort(byBest));
@@ -597,6 +1144,7 @@
     var links = [];
     groups.forEach(function (g, gi) {
       var group = el("div", "search-group");
+      group.dataset.words = g.all ? "all" : "some"; // whether the page holds every word
       var head = el("div", "search-group-head");
       head.id = box.id + "-group-" + ((first || 0) + gi);
       head.appendChild(el("span", "search-group-title", g.page.title));
@@ -665,7 +1213,7 @@
       var n = groups.length ? r.total : 0;
       list.textContent = "";
       options = renderGroups(list, groups, r.m, MAX_GROUP_ITEMS, true);
-      var all = el("a", "search-all", n ? "All results on the search page (" + pages(n, r.exact) + ")" : "No matches for “" + query + "”");
+      var all = el("a", "search-all", n ? "All results on the search page (" + pages(n, r.exact) + ")" : none(query, r.common));
       all.href = form.action + "?q=" + encodeURIComponent(query);
       all.id = list.id + "-option-all";
       all.setAttribute("role", "option");
@@ -677,7 +1225,7 @@
       input.removeAttribute("aria-activedescendant");
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
-      if (final) status.textContent = summary(n, r.exact, query);
+      if (final) status.textContent = summary(n, r, query);
     }
 
     function update() {
@@ -755,9 +1303,15 @@
     return (exact ? "" : "up to ") + n + (n === 1 ? " page" : " pages");
   }
 
-  function summary(n, exact, query) {
-    var s = pages(n, exact) + " with results.";
-    return n === 0 ? "No matches for “" + query + "”." : s.charAt(0).toUpperCase() + s.slice(1);
+  function summary(n, r, query) {
+    var s = pages(n, r.exact) + " with results.";
+    return n === 0 ? none(query, r.common) + "." : s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  // What a query that found nothing says: that it holds only words that
+  // carry no weight, when it does ("how ", "the ").
+  function none(query, common) {
+    return common ? "Only common words in “" + query.trim() + "”: the search leaves them out" : "No matches for “" + query + "”";
   }
 
   var PAGE_GROUPS = 20;
@@ -787,7 +1341,7 @@
             more.remove();
             renderGroups(box, shown, r.m, Infinity, false, r.groups.length - shown.length);
             var n = r.groups.length ? r.total : 0;
-            status.textContent = summary(n, r.exact, query);
+            status.textContent = summary(n, r, query);
             if (!r.done) {
               more.disabled = false;
               box.appendChild(more);
@@ -819,6 +1373,11 @@
     });
   }
 
+  // Under Node (the tests), the search without the page around it.
+  if (typeof module === "object" && module.exports) {
+    module.exports = { eachWord: eachWord, prose: prose, classOf: classOf, lowerChar: lowerChar, parseQuery: parseQuery, matcher: matcher, indexOf: indexOf, indexLoader: indexLoader, results: results };
+    return;
+  }
   setupHighlight();
   setupCombobox();
   setupSearchPage();
