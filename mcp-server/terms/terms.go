@@ -34,8 +34,9 @@ import (
 const maxWordBytes = 64
 
 // Word is one word of a text: its folded form, and whether it is a whole
-// identifier (kept as written) or one of the identifier's parts that follow
-// it (stemmed, as plain words are).
+// identifier (kept as written) or one of the parts of the identifier just
+// before it (stemmed, as plain words are). An identifier too long to be a
+// word gives its parts as plain words.
 type Word struct {
 	Text        string
 	Ident, Part bool
@@ -91,13 +92,15 @@ func emit(s string, joined bool, buf, part *[]byte, f func(Word)) {
 		}
 		return
 	}
-	if w, ok := fold(s, buf); ok {
+	w, whole := fold(s, buf)
+	if whole {
 		f(Word{Text: w, Ident: true})
 	}
-	// The parts, each a plain word, folded into a buffer of their own.
+	// The parts, folded into a buffer of their own: an identifier's parts,
+	// or plain words when the identifier is not a word (over maxWordBytes).
 	for p := range parts(s) {
 		if w, ok := fold(p, part); ok {
-			f(Word{Text: stem(w), Part: true})
+			f(Word{Text: stem(w), Part: whole})
 		}
 	}
 }
@@ -209,10 +212,10 @@ func stem(w string) string {
 	return w
 }
 
-// undouble drops a doubled final consonant that an ending left (stopped,
-// stopp, stop).
+// undouble drops a doubled final ASCII consonant that an ending left
+// (stopped, stopp, stop); a letter of several bytes is never cut.
 func undouble(w string) string {
-	if n := len(w); n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+	if n := len(w); n >= 3 && w[n-1] == w[n-2] && w[n-1] < utf8.RuneSelf && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
 		return w[:n-1]
 	}
 	return w

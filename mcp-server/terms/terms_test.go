@@ -24,6 +24,11 @@ func TestWords(t *testing.T) {
 		{"a I x 2 the", nil},
 		{"Größe ÜBER straße", []string{"größ", "über", "straß"}},
 		{"end. Next", []string{"end", "next"}},
+		// An identifier too long to be a word gives its parts as words.
+		{strings.Repeat("a", 70) + ".bbb cc", []string{strings.Repeat("a", 70)[:64] + "", "bbb", "cc"}[1:]},
+		// A letter whose last two bytes are the same is not a doubled
+		// consonant: ꪪ (U+AAAA) is EA AA AA, and stays whole.
+		{"fooꪪed", []string{"fooꪪ"}},
 	} {
 		var got []string
 		var buf []byte

@@ -167,6 +167,9 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 		if df == 0 {
 			continue
 		}
+		// A word in the titles of many docs can count more than there are
+		// sections: then it is in all of them.
+		df = min(df, ix.secs)
 		idf[ti] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		w := t.weight * idf[ti]
 		bit := uint64(1) << ti

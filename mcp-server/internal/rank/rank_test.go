@@ -281,3 +281,20 @@ func TestBuildOverItself(t *testing.T) {
 		t.Fatal("Build(snap, snap) did not return in 10 s: it deadlocks")
 	}
 }
+
+// TestParseLongIdentifier: an identifier too long to be a word, first in
+// a question, once made its parts belong to no word of the question.
+func TestParseLongIdentifier(t *testing.T) {
+	snap := tree(t, map[string]string{"a.md": "# A\n\nbbb and cc\n"})
+	q := Parse(strings.Repeat("a", 70) + ".bbb cc")
+	if got, want := q.Words(), []string{"bbb", "cc"}; !slices.Equal(got, want) {
+		t.Errorf("words %v, want %v", got, want)
+	}
+	ix, err := New(snap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits := ix.Top(q, "", 3); len(hits) != 1 {
+		t.Errorf("%d hits, want 1", len(hits))
+	}
+}

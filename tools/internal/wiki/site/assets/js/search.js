@@ -122,20 +122,14 @@
     return w;
   }
 
-  // terms.undouble: a doubled final consonant off (stopp, stop). Go compares
-  // the last two bytes: for a character of three or four bytes whose last two
-  // are equal it drops a byte, and the index has each byte left of that
-  // character as U+FFFD (Go's JSON); so does this.
+  // terms.undouble: a doubled final ASCII consonant off (stopp, stop); a
+  // letter of several bytes is never cut.
   function undouble(w) {
     if (byteLen(w) < 3) return w;
     var chars = Array.from(w);
-    var last = chars[chars.length - 1], cp = last.codePointAt(0);
-    if (cp < 0x80) return chars[chars.length - 2] === last && "aeiouls".indexOf(last) < 0 ? w.slice(0, -1) : w;
-    var bytes = new TextEncoder().encode(last);
-    if (bytes.length >= 3 && bytes[bytes.length - 1] === bytes[bytes.length - 2]) {
-      return w.slice(0, -last.length) + "\ufffd".repeat(bytes.length - 1);
-    }
-    return w;
+    var last = chars[chars.length - 1];
+    if (last.codePointAt(0) >= 0x80) return w;
+    return chars[chars.length - 2] === last && "aeiouls".indexOf(last) < 0 ? w.slice(0, -1) : w;
   }
 
   // terms.hasCaseChange: a lower-case letter followed by an upper-case one.
@@ -218,7 +212,7 @@
     if (id !== null) f({ text: id, folded: id, ident: true, part: false, at: start, end: end });
     parts(s, function (a, b) {
       var p = fold(s.slice(a, b));
-      if (p !== null) f({ text: stem(p), folded: p, ident: false, part: true, at: start + a, end: start + b });
+      if (p !== null) f({ text: stem(p), folded: p, ident: false, part: id !== null, at: start + a, end: start + b });
     });
   }
 
@@ -286,7 +280,6 @@
     eachWord(plain, function (w) {
       if (q.terms.length === MAX_TERMS) return;
       var t = { text: w.text, folded: w.folded, weight: 1, part: w.part, prefix: w.end === tail, group: 0 };
-      if (w.part && !(ident && w.at >= ident.at && w.end <= ident.end)) t.part = false; // an identifier too long to be a word: its parts are words
       if (t.part) {
         t.weight = WEIGHT_PART;
       } else {
@@ -853,6 +846,7 @@
       var df = 0;
       lists.forEach(function (l) { df += l.sections.length / 2 + l.fields.length; });
       if (!df) return;
+      df = Math.min(df, n); // a word in many titles: in every section (rank's rule)
       idf[ti] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       var w = q.terms[ti].weight * idf[ti];
       var lo = ti < 32 ? 1 << ti : 0, hi = ti < 32 ? 0 : 1 << (ti - 32);
