@@ -29,7 +29,7 @@ func TestMetaValues(t *testing.T) {
 }
 
 // tree loads a snapshot of files (path -> text).
-func tree(t *testing.T, files map[string]string) *docs.Snapshot {
+func tree(t testing.TB, files map[string]string) *docs.Snapshot {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for p, text := range files {
