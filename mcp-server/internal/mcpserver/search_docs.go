@@ -148,7 +148,7 @@ func (s *Server) afterIndex(next server.ToolHandlerFunc) server.ToolHandlerFunc 
 }
 
 func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocsOutput, string, error) {
-	var out SearchDocsOutput
+	out := SearchDocsOutput{Docs: []DocMatches{}} // [] rather than null when nothing matches
 	switch {
 	case in.Query == "":
 		return out, "", inputErrorf("query is empty; give the text to find")

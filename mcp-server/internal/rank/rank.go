@@ -99,8 +99,8 @@ const (
 	inHeading = 1 << 0 // section flags: the word is in the section's heading
 	inTrail   = 1 << 1 // in a heading above it (the title's excepted)
 	tfShift   = 2      // the word's count in the body, saturated at maxTF, above the flags
-	maxTF     = 7      // BM25's count saturates: the seventh use adds a twentieth of the first
-	flagBits  = 5      // a posting's flags: the count (3 bits) and two fields
+	maxTF     = 15     // BM25's count saturates: the fifteenth use adds a fiftieth of the first
+	flagBits  = 6      // a posting's flags: the count (4 bits) and two fields
 
 	inTitle    = 1 << 0 // doc flags
 	inMeta     = 1 << 1

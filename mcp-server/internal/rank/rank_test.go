@@ -270,7 +270,7 @@ func mapFS(files map[string]string) fstest.MapFS {
 func TestBuildOverItself(t *testing.T) {
 	snap := tree(t, map[string]string{"a.md": "# A\n\nalpha\n"})
 	done := make(chan *Pending)
-	go func() { done <- Build(snap, snap) }()
+	go func() { done <- Build(snap, snap, nil) }()
 	select {
 	case p := <-done:
 		<-p.Done()

@@ -22,7 +22,11 @@ var indexKey = docs.NewKey[*Pending]("rank.index")
 // may be nil) has an index, built or being built, the build waits for it
 // and reuses its shards whose docs did not change, so that an edit costs
 // the ranking of one shard rather than of every doc.
-func Build(snap, prev *docs.Snapshot) *Pending {
+//
+// The build starts once after is closed (nil: at once): the corpus starts
+// it once the snapshot's search index is built, so that the first search,
+// which every client makes, has the cores to itself.
+func Build(snap, prev *docs.Snapshot, after <-chan struct{}) *Pending {
 	// prev's index is looked up before snap's lock is taken: prev may be
 	// snap itself (a start from the cache that found nothing changed).
 	var base *Pending
@@ -33,6 +37,9 @@ func Build(snap, prev *docs.Snapshot) *Pending {
 		p := &Pending{done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
+			if after != nil {
+				<-after
+			}
 			var old *Index
 			if base != nil {
 				<-base.done
@@ -43,6 +50,9 @@ func Build(snap, prev *docs.Snapshot) *Pending {
 		return p
 	})
 }
+
+// Attached returns snap's index as its owner attached it, if it did.
+func Attached(snap *docs.Snapshot) (*Pending, bool) { return docs.Attached(snap, indexKey) }
 
 // Done is closed when the build has ended.
 func (p *Pending) Done() <-chan struct{} { return p.done }
@@ -61,7 +71,7 @@ func (p *Pending) Index() (*Index, error) {
 // snapshot whose owner attached none has its index built now: the
 // snapshots of tests and tools that serve no corpus.
 func Await(ctx context.Context, snap *docs.Snapshot) (*Index, error) {
-	p := Build(snap, nil)
+	p := Build(snap, nil, nil)
 	select {
 	case <-p.done:
 		return p.ix, p.err

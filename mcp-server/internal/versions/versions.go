@@ -333,8 +333,8 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 			known[b] = ds[0]
 		}
 	}
-	search.BuildStacked(r.Docs, prev)
-	rank.Build(r.Docs, prev) // shares the shards whose docs are the release before's
+	indexed := search.BuildStacked(r.Docs, prev)
+	rank.Build(r.Docs, prev, indexed.Done()) // after the index; shares the shards whose docs are the release before's
 	return r, nil
 }
 
