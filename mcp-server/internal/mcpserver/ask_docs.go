@@ -255,16 +255,23 @@ func linesOf(text string, from, to int) string {
 }
 
 // firstWord returns the offset in line of the first of words (folded,
-// stemmed: a prefix of the line's word) it holds, 0 when none.
+// stemmed: a prefix of the line's word) it holds, 0 when none does or when
+// folding changed the line's length (offsets would not map back).
 func firstWord(line string, words []string) int {
 	lower := strings.ToLower(line)
-	best := -1
+	if len(lower) != len(line) {
+		return 0
+	}
+	best := len(line)
 	for _, w := range words {
-		if i := strings.Index(lower, w); i >= 0 && (best < 0 || i < best) && len(lower) == len(line) {
+		if i := strings.Index(lower, w); i >= 0 && i < best {
 			best = i
 		}
 	}
-	return max(best, 0)
+	if best == len(line) {
+		return 0
+	}
+	return best
 }
 
 // hooksNamed lists the hooks whose name is one of the question's
