@@ -335,26 +335,13 @@ func (bd *builder) doc(i int, docPath, text string) {
 				trail[lv] = ""
 			}
 			// A level-1 heading is the doc's title, weighed as the title
-			// (a field of every section of the doc), not again here.
-			flag := uint8(inHeading)
-			if hd.Level == 1 {
-				flag = 0
+			// (a field of every section of the doc), not again here; nor
+			// is it one of the headings above the others.
+			if hd.Level > 1 {
+				bd.heading(hd.Text, inHeading)
 			}
-			terms.Each(hd.Text, &bd.buf, func(w terms.Word) {
-				k := keyOf(bd.seed, w.Text)
-				bd.head[k] |= flag
-				if _, ok := bd.tf[k]; !ok {
-					bd.tf[k] = 0
-				}
-			})
 			for lv := 2; lv < hd.Level; lv++ {
-				terms.Each(trail[lv], &bd.buf, func(w terms.Word) {
-					k := keyOf(bd.seed, w.Text)
-					bd.head[k] |= inTrail
-					if _, ok := bd.tf[k]; !ok {
-						bd.tf[k] = 0
-					}
-				})
+				bd.heading(trail[lv], inTrail)
 			}
 			continue
 		}
@@ -364,6 +351,18 @@ func (bd *builder) doc(i int, docPath, text string) {
 		})
 	}
 	flush()
+}
+
+// heading marks the words of a heading's text as in the current section's
+// field flag.
+func (bd *builder) heading(text string, flag uint8) {
+	terms.Each(text, &bd.buf, func(w terms.Word) {
+		k := keyOf(bd.seed, w.Text)
+		bd.head[k] |= flag
+		if _, ok := bd.tf[k]; !ok {
+			bd.tf[k] = 0
+		}
+	})
 }
 
 // encode sorts the postings collected and lays them out.
