@@ -41,13 +41,17 @@ func TestRankedAnswers(t *testing.T) {
 	type floor struct {
 		set          string
 		first, bytes int // ranked: least first-result successes (percent), most text bytes a question on average
+		beat         int // how many more questions the ranked way must answer first than the search way
 	}
 	root := repoRoot(t)
 	// The floors hold what was measured when the ranking was set (75% and
-	// 2,799 bytes; 61% and 3,076 bytes held out), less a margin: a change
-	// that loses answers fails here. The goal is higher (90% at 3,000
-	// bytes): docs/server/tools.md#what-a-ranked-answer-saves has the gap.
-	for _, f := range []floor{{"questions.json", 70, 3000}, {"heldout.json", 55, 3300}} {
+	// 2,799 bytes; 59-61% and about 3,100 bytes held out), less a margin:
+	// a change that loses answers fails here. The goal is higher (90% at
+	// 3,000 bytes): docs/server/tools.md#what-a-ranked-answer-saves has the
+	// gap. The held-out search way types words its writer chose knowing the
+	// answer: the ranked way, which takes the question as asked, must do
+	// no worse.
+	for _, f := range []floor{{"questions.json", 70, 3000, 10}, {"heldout.json", 55, 3300, 0}} {
 		t.Run(strings.TrimSuffix(f.set, ".json"), func(t *testing.T) {
 			m := measureRanked(t, root, filepath.Join("testdata", "answers", f.set))
 			if m.n < 40 {
@@ -56,8 +60,8 @@ func TestRankedAnswers(t *testing.T) {
 			if got := m.percent(m.ranked.first); got < f.first {
 				t.Errorf("the first ranked section answers %d%% of the questions, under %d%%", got, f.first)
 			}
-			if m.ranked.first <= m.search.first {
-				t.Errorf("the first ranked section answers %d questions, the first search hit's %d: ranking does not help", m.ranked.first, m.search.first)
+			if m.ranked.first < m.search.first+f.beat {
+				t.Errorf("the first ranked section answers %d questions, the first search hit's %d: want %d more", m.ranked.first, m.search.first, f.beat)
 			}
 			if got := m.ranked.text / m.n; got > f.bytes {
 				t.Errorf("one ranked call and one read take %d bytes of text a question, over %d", got, f.bytes)

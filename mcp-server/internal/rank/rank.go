@@ -289,7 +289,7 @@ func (bd *builder) doc(i int, docPath, text string) {
 	}
 
 	hs := docs.Headings(text)
-	// The headings above the current one, by level, the title's excepted.
+	// The headings above the current one, by level.
 	var trail [7]string
 	h := 0 // the next heading
 	line := 0
@@ -334,12 +334,15 @@ func (bd *builder) doc(i int, docPath, text string) {
 			for lv := hd.Level + 1; lv < len(trail); lv++ {
 				trail[lv] = ""
 			}
-			// A level-1 heading is the doc's title, weighed as the title
-			// (a field of every section of the doc), not again here; nor
-			// is it one of the headings above the others.
-			if hd.Level > 1 {
-				bd.heading(hd.Text, inHeading)
+			// A level-1 heading is the doc's title, weighed as the title (a
+			// field of every section of the doc): its words are marked as
+			// held by its own section, for the question's coverage, with no
+			// weight of their own; nor is it a heading above the others.
+			flag := uint8(inHeading)
+			if hd.Level == 1 {
+				flag = 0
 			}
+			bd.heading(hd.Text, flag)
 			for lv := 2; lv < hd.Level; lv++ {
 				bd.heading(trail[lv], inTrail)
 			}
@@ -353,8 +356,8 @@ func (bd *builder) doc(i int, docPath, text string) {
 	flush()
 }
 
-// heading marks the words of a heading's text as in the current section's
-// field flag.
+// heading marks the words of a heading's text as held by the current
+// section, in the field flag (0: held, in no field of weight).
 func (bd *builder) heading(text string, flag uint8) {
 	terms.Each(text, &bd.buf, func(w terms.Word) {
 		k := keyOf(bd.seed, w.Text)
