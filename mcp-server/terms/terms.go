@@ -6,6 +6,8 @@
 package terms
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -268,8 +270,7 @@ func Prose(line string) string {
 	return b.String()
 }
 
-// IsStopWord reports whether a folded word carries no weight (see Each).
-func IsStopWord(w string) bool {
-	_, ok := stopWords[w]
-	return ok
+// StopWords returns the stop words (see Each), sorted.
+func StopWords() []string {
+	return slices.Sorted(maps.Keys(stopWords))
 }

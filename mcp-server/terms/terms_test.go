@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,5 +56,18 @@ func TestProse(t *testing.T) {
 		if got := Prose(in); got != want {
 			t.Errorf("Prose(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestStopWords: each stop word, alone, is no word; the list (which the
+// wiki's search checks its own against) is sorted and holds the question
+// words.
+func TestStopWords(t *testing.T) {
+	stops := StopWords()
+	if !slices.IsSorted(stops) || !slices.Contains(stops, "how") || !slices.Contains(stops, "what") {
+		t.Fatalf("stop words %v", stops)
+	}
+	for _, w := range stops {
+		Each(w, nil, func(got Word) { t.Errorf("the stop word %q gives the word %q", w, got.Text) })
 	}
 }
