@@ -109,18 +109,7 @@ func TestBytesToAnswer(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "%-56s %-62s %12s %12s %12s %12s\n", "question", "answering section", "whole docs", "ranges", "sections", "map+section")
 	for _, q := range questions {
-		d, ok := snap.Lookup(q.Path)
-		if !ok {
-			t.Fatalf("%q: no doc %s", q.Question, q.Path)
-		}
-		outline, err := d.Outline(t.Context(), d.Text())
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer, ok, err := outline.Find(t.Context(), q.Section)
-		if err != nil || !ok || answer.Anchor != q.Section {
-			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
-		}
+		d, answer := answering(t, snap, q)
 		var row []string
 		mapRead := func(t *testing.T, c *client.Client, q question, answer docs.Section) *reading {
 			r, ok := mapSection(t, c, mapText, d, q, answer)
@@ -170,6 +159,24 @@ func TestBytesToAnswer(t *testing.T) {
 	if m := totals["map+section"]; (m.text+len(mapText))/n > 3000 || m.calls > 2*n {
 		t.Errorf("with the map in context, %d bytes and %.1f calls a question (map included once): over 3,000 bytes or 2 calls; the longest reads are in the table above", (m.text+len(mapText))/n, float64(m.calls)/float64(n))
 	}
+}
+
+// answering returns the doc and the section that answer q.
+func answering(t *testing.T, snap *docs.Snapshot, q question) (*docs.Doc, docs.Section) {
+	t.Helper()
+	d, ok := snap.Lookup(q.Path)
+	if !ok {
+		t.Fatalf("%q: no doc %s", q.Question, q.Path)
+	}
+	outline, err := d.Outline(t.Context(), d.Text())
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, ok, err := outline.Find(t.Context(), q.Section)
+	if err != nil || !ok || answer.Anchor != q.Section {
+		t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
+	}
+	return d, answer
 }
 
 // hits pages through the search's matches, counting every page, until

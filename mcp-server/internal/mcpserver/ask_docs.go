@@ -81,27 +81,11 @@ func (s *Server) askDocsTool() server.ServerTool {
 			"exact identifiers and codes weigh most). Each comes with its path, heading trail, anchor, size and a snippet; "+
 			"read the first with mod_read_doc (path, section: the anchor). To find every line that contains a text, use mod_search_docs.",
 		s.askDocs)
-	t.Handler = s.afterRanking(t.Handler)
+	t.Handler = s.afterBuilt("mod_ask_docs", "ranking", func(ctx context.Context, snap *docs.Snapshot) error {
+		_, err := rank.Await(ctx, snap)
+		return err
+	}, t.Handler)
 	return t
-}
-
-// afterRanking makes a question wait for the ranking of the docs served
-// (built with their search index) before it takes its turn in the work
-// queue, so that the wait holds no turn, for at most indexWait.
-func (s *Server) afterRanking(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		snap := s.corpus.Snapshot()
-		wait, cancel := context.WithTimeout(ctx, indexWait)
-		defer cancel()
-		if _, err := rank.Await(wait, snap); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return mcp.NewToolResultError(fmt.Sprintf("mod_ask_docs: the ranking of the %d docs is still being built after a wait of %s; try again in a moment",
-				len(snap.Docs()), indexWait)), nil
-		}
-		return next(ctx, req)
-	}
 }
 
 func (s *Server) askDocs(ctx context.Context, in AskDocsInput) (AskDocsOutput, string, error) {

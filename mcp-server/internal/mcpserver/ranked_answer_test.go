@@ -109,18 +109,7 @@ func measureRanked(t *testing.T, root, set string) rankedMeasure {
 	var report strings.Builder
 	fmt.Fprintf(&report, "%-60s %-58s %-7s %-7s %s\n", "question", "answering section", "search", "ranked", "ranked first")
 	for _, q := range questions {
-		d, ok := snap.Lookup(q.Path)
-		if !ok {
-			t.Fatalf("%q: no doc %s", q.Question, q.Path)
-		}
-		outline, err := d.Outline(t.Context(), d.Text())
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer, ok, err := outline.Find(t.Context(), q.Section)
-		if err != nil || !ok || answer.Anchor != q.Section {
-			t.Fatalf("%q: %s has no section #%s", q.Question, q.Path, q.Section)
-		}
+		_, answer := answering(t, snap, q)
 		inside := func(path string, line int) bool {
 			return path == q.Path && answer.Line <= line && line <= answer.EndLine
 		}

@@ -124,24 +124,25 @@ func (s *Server) searchDocsTool() server.ServerTool {
 			"results in path then line order (not ranked), each with its heading trail, its section's anchor and a snippet. "+
 			"Read a hit's section with mod_read_doc (path and section: the anchor). Hooks of the registry whose name or text matches are listed too.",
 		s.searchDocs)
-	t.Handler = s.afterIndex(t.Handler)
+	t.Handler = s.afterBuilt("mod_search_docs", "search index", search.Await, t.Handler)
 	return t
 }
 
-// afterIndex makes a search wait for the index of the docs served before
+// afterBuilt makes a call of tool wait for what it needs of the docs
+// served (what, awaited with await: the search index, the ranking) before
 // it takes its turn in the work queue, so that the wait holds no turn that
 // a read could use, for at most indexWait.
-func (s *Server) afterIndex(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs.Snapshot) error, next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		snap := s.corpus.Snapshot() // there: tool calls wait for the docs (afterDocs)
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		defer cancel()
-		if err := search.Await(wait, snap); err != nil {
+		if err := await(wait, snap); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return mcp.NewToolResultError(fmt.Sprintf("mod_search_docs: the search index of the %d docs is still being built after a wait of %s; try again in a moment",
-				len(snap.Docs()), indexWait)), nil
+			return mcp.NewToolResultError(fmt.Sprintf("%s: the %s of the %d docs is still being built after a wait of %s; try again in a moment",
+				tool, what, len(snap.Docs()), indexWait)), nil
 		}
 		return next(ctx, req)
 	}
