@@ -35,9 +35,12 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
 )
 
-// The weights of a word in each field of a section, against 1 in its body.
-// BM25F adds a word's weighted counts over the fields before they
-// saturate; the weights were set on the questions of
+// The weights of a word in each field of a section, against at most 1 for
+// its body: the body's count saturates (BM25's k1) and is normalised by
+// the body's length (b), and each other field that holds the word adds
+// its weight, unsaturated, so that a word in a heading or a title counts
+// more than any number of uses in the text. The weights were set on the
+// questions of
 // mcp-server/internal/mcpserver/testdata/answers/questions.json (the
 // held-out questions beside them were not looked at until they were set).
 const (
