@@ -391,4 +391,47 @@ func TestStdioVersions(t *testing.T) {
 			}
 		}
 	}
+
+	// The links a versioned answer hands out are readable and can be
+	// subscribed to, through the transport's own checks.
+	ask := mcp.CallToolRequest{}
+	ask.Params.Name = "mod_ask_docs"
+	ask.Params.Arguments = map[string]any{"question": "hooks of release one", "version": "v1"}
+	out, err := c.CallTool(ctx, ask)
+	if err != nil || out.IsError {
+		t.Fatalf("mod_ask_docs v1: %v %v", err, out)
+	}
+	var link *mcp.ResourceLink
+	for _, item := range out.Content {
+		if l, ok := item.(mcp.ResourceLink); ok && strings.HasSuffix(l.URI, "/guide/later.md") {
+			link = &l
+		}
+	}
+	if link == nil || link.URI != "docs-version://v1/guide/later.md" {
+		t.Fatalf("mod_ask_docs v1 links no docs-version://v1/guide/later.md: %+v", out.Content)
+	}
+	read := mcp.ReadResourceRequest{}
+	read.Params.URI = link.URI
+	res, err := c.ReadResource(ctx, read)
+	if err != nil {
+		t.Fatalf("read %s: %v", link.URI, err)
+	}
+	if text := res.Contents[0].(mcp.TextResourceContents).Text; !strings.Contains(text, "release one") {
+		t.Errorf("read %s: %q", link.URI, text)
+	}
+	read.Params.URI = "docs-version://v1/guide/later.md#later"
+	if _, err := c.ReadResource(ctx, read); err != nil {
+		t.Errorf("read %s: %v", read.Params.URI, err)
+	}
+	sub := mcp.SubscribeRequest{}
+	sub.Params.URI = link.URI
+	if err := c.Subscribe(ctx, sub); err != nil {
+		t.Errorf("subscribe %s: %v", link.URI, err)
+	}
+	for _, uri := range []string{"docs-version://v9/guide/later.md", "docs-version://v1/no/such.md", "docs-version://v1"} {
+		read.Params.URI = uri
+		if _, err := c.ReadResource(ctx, read); err == nil || !strings.Contains(err.Error(), uri) {
+			t.Errorf("read %s: %v, want an error naming it", uri, err)
+		}
+	}
 }

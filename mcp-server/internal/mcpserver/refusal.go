@@ -31,7 +31,8 @@ const maxMethodBytes = 64
 //   - a method name longer than any MCP method: method not found
 //     (-32601), naming the method cut to its first maxMethodBytes bytes
 //     (mcp-go's answer would echo all of it, up to the body limit);
-//   - resources/read of a docs:// URI that names no doc, or of a URI of
+//   - resources/read of a docs:// or docs-version:// URI that names no
+//     doc (or no release), or of a URI of
 //     a scheme the server does not serve: resource not found (-32002;
 //     -32602 on 2026-07-28) with the URI in the error's data, and the
 //     reason (for a doc, the nearest valid paths) beside the URI rather
@@ -100,12 +101,21 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 				return nil
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
+		case strings.HasPrefix(uri, versionScheme):
+			// A release's doc: its handler answers it; a version or doc
+			// it would not find is answered here, as a doc's is above
+			// (a handler's error would be an internal error, -32603).
+			_, _, _, err := s.versionedDoc(ctx, uri)
+			if err == nil {
+				return nil
+			}
+			reason = s.publicError(ctx, "reading "+uri, err).Error()
 		case uri == mapURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
 			return nil // mcp-go's handlers answer these
 		default:
 			// No handler would match: mcp-go says so without the URI in
 			// the error's data, which clients read (SEP-2164).
-			reason = "docs-mcp serves docs://, repo:// and hook:// URIs"
+			reason = "docs-mcp serves docs://, docs-version://, repo:// and hook:// URIs"
 		}
 		code := mcp.RESOURCE_NOT_FOUND
 		if mcp.IsModernProtocol(m.ProtocolVersion()) {

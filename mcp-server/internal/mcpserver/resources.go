@@ -290,11 +290,16 @@ func docPathOf(uri string) (string, error) {
 }
 
 // serves reports whether uri names a resource the server lists: one of the
-// repository files, or a doc in the snapshot served (once there is one).
+// repository files, a doc in the snapshot served (once there is one), or a
+// doc of a release served (docs-version://).
 func (s *Server) serves(ctx context.Context, uri string) bool {
 	switch uri {
 	case registryURI, contributingURI, layoutURI, mapURI:
 		return true
+	}
+	if strings.HasPrefix(uri, versionScheme) {
+		_, _, frag, err := s.versionedDoc(ctx, uri)
+		return err == nil && frag == ""
 	}
 	p, err := docPathOf(uri)
 	if err != nil || s.awaitDocs(ctx) != nil {

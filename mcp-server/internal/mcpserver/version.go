@@ -106,25 +106,7 @@ const versionTemplate = versionScheme + "{version}/{+path}"
 // of it with #{anchor}, as readDocResource serves the working tree's.
 func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
-	rest, _ := strings.CutPrefix(uri, versionScheme)
-	escaped, docPart, ok := strings.Cut(rest, "/")
-	if !ok {
-		return nil, inputErrorf("%q names no doc: give docs-version://{version}/{path}", uri)
-	}
-	version, err := url.PathUnescape(escaped)
-	if err != nil {
-		return nil, inputErrorf("bad escape in %q: %v", uri, err)
-	}
-	docPart, frag := cutFragment(docPart)
-	p, err := docPathOf(docScheme + docPart)
-	if err != nil {
-		return nil, err
-	}
-	rel, err := s.release(ctx, version)
-	if err != nil {
-		return nil, err
-	}
-	d, err := rel.Docs.Doc(ctx, p)
+	rel, d, frag, err := s.versionedDoc(ctx, uri)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +120,34 @@ func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceReque
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text,
 		Meta: map[string]any{"provenance": s.releaseProvenance(rel, s.releaseHistory(rel), d)}}}, nil
+}
+
+// versionedDoc is the release and the doc that a docs-version:// URI
+// names, and its #fragment.
+func (s *Server) versionedDoc(ctx context.Context, uri string) (*versions.Release, *docs.Doc, string, error) {
+	rest, _ := strings.CutPrefix(uri, versionScheme)
+	escaped, docPart, ok := strings.Cut(rest, "/")
+	if !ok {
+		return nil, nil, "", inputErrorf("%q names no doc: give docs-version://{version}/{path}", uri)
+	}
+	version, err := url.PathUnescape(escaped)
+	if err != nil {
+		return nil, nil, "", inputErrorf("bad escape in %q: %v", uri, err)
+	}
+	docPart, frag := cutFragment(docPart)
+	p, err := docPathOf(docScheme + docPart)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	rel, err := s.release(ctx, version)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	d, err := rel.Docs.Doc(ctx, p)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return rel, d, frag, nil
 }
 
 // completeVersion completes the version argument: latest and the
