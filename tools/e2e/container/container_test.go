@@ -265,8 +265,8 @@ func checkMCP(ctx context.Context, t *testing.T, base, root string) {
 	}
 
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil || len(tools.Tools) != 9 {
-		t.Fatalf("tools/list: %v, %d tools; want 9", err, len(tools.Tools))
+	if err != nil || len(tools.Tools) != 10 {
+		t.Fatalf("tools/list: %v, %d tools; want 10", err, len(tools.Tools))
 	}
 	found := mcptest.SearchHits(t, mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "mod_read_doc", "limit": 5}))
 	if len(found) == 0 {
