@@ -121,8 +121,8 @@ func TestLargeTree(t *testing.T) {
 			t.Errorf("budget %d: %d docs named for %d folders: not one a folder", budget, len(named), len(folders))
 		}
 		t.Logf("budget %d: %d bytes, %d folders, %d docs named", budget, len(text), len(folders), len(named))
-		if budget == DefaultBytes {
-			t.Logf("%s", text[:min(len(text), 1500)])
+		if t.Failed() {
+			t.Logf("the map at budget %d:\n%s", budget, text)
 		}
 	}
 }
@@ -200,7 +200,11 @@ func TestDigest(t *testing.T) {
 	slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 
 	text := Render(es, nil, 2<<10)
-	t.Logf("%d bytes:\n%s", len(text), text)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the map, %d bytes:\n%s", len(text), text)
+		}
+	}()
 	if len(text) > 2<<10 || len(text) < 2<<10*9/10 {
 		t.Errorf("the map is %d bytes, not within 90%% to 100%% of its budget", len(text))
 	}
@@ -242,7 +246,11 @@ func TestDigestAnchors(t *testing.T) {
 		es = append(es, Entry{Path: fmt.Sprintf("guide/page-%03d.md", i), Title: long + strconv.Itoa(i), LinkedFrom: 200 - i, Sections: []string{"a", "b"}})
 	}
 	text := Render(es, nil, 2<<10)
-	t.Logf("%d bytes:\n%s", len(text), text)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the map, %d bytes:\n%s", len(text), text)
+		}
+	}()
 	if len(text) > 2<<10 {
 		t.Errorf("the map is %d bytes, over its budget", len(text))
 	}

@@ -79,19 +79,8 @@ func (r *reading) call(t *testing.T, c *client.Client, name string, args map[str
 
 func TestBytesToAnswer(t *testing.T) {
 	root := repoRoot(t)
-	b, err := os.ReadFile(filepath.Join("testdata", "answers", "questions.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var questions []question
-	if err := json.Unmarshal(b, &questions); err != nil {
-		t.Fatal(err)
-	}
+	questions, snap := answerSet(t, root, filepath.Join("testdata", "answers", "questions.json"))
 	c := newClient(t, root)
-	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	var mapText string
 	{
@@ -159,6 +148,25 @@ func TestBytesToAnswer(t *testing.T) {
 	if m := totals["map+section"]; (m.text+len(mapText))/n > 3000 || m.calls > 2*n {
 		t.Errorf("with the map in context, %d bytes and %.1f calls a question (map included once): over 3,000 bytes or 2 calls; the longest reads are in the table above", (m.text+len(mapText))/n, float64(m.calls)/float64(n))
 	}
+}
+
+// answerSet reads a set of questions (a JSON file) and loads the docs of
+// root that answer them.
+func answerSet(t *testing.T, root, set string) ([]question, *docs.Snapshot) {
+	t.Helper()
+	b, err := os.ReadFile(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var questions []question
+	if err := json.Unmarshal(b, &questions); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return questions, snap
 }
 
 // answering returns the doc and the section that answer q.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -90,14 +89,10 @@ func (s *Server) askDocsTool() server.ServerTool {
 
 func (s *Server) askDocs(ctx context.Context, in AskDocsInput) (AskDocsOutput, string, error) {
 	var out AskDocsOutput
-	switch {
-	case strings.TrimSpace(in.Question) == "":
-		return out, "", inputErrorf("question is empty; ask in your own words, or give the words to look for")
-	case len(in.Question) > maxQueryBytes:
-		return out, "", inputErrorf("question is %d bytes long; the most is %d", len(in.Question), maxQueryBytes)
-	case !utf8.ValidString(in.Question):
-		return out, "", inputErrorf("question is not valid UTF-8")
-	case in.Limit < 0 || in.Limit > maxAskLimit:
+	if err := checkText("question", in.Question, strings.TrimSpace(in.Question), "ask in your own words, or give the words to look for"); err != nil {
+		return out, "", err
+	}
+	if in.Limit < 0 || in.Limit > maxAskLimit {
 		return out, "", inputErrorf("limit %d is out of range; give 1 to %d (default %d)", in.Limit, maxAskLimit, defaultAskLimit)
 	}
 	limit := in.Limit

@@ -19,7 +19,7 @@ import (
 //
 //	go test -run '^$' -bench AskDocs -benchtime 300x ./mcp-server/internal/mcpserver
 func BenchmarkAskDocs(b *testing.B) {
-	srv := allTermsServer(b)
+	srv := generatedServer(b, 40000)
 	if _, err := rank.Await(context.Background(), srv.corpus.Snapshot()); err != nil {
 		b.Fatal(err)
 	}

@@ -127,7 +127,11 @@ func TestDocsMapLargeTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := res.Contents[0].(mcp.TextResourceContents).Text
-	t.Logf("%d bytes:\n%s", len(text), text)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the map, %d bytes:\n%s", len(text), text)
+		}
+	}()
 	if budget := docsmap.DefaultBytes; len(text) > budget || len(text) < budget*9/10 {
 		t.Errorf("the map is %d bytes: not within 90%% to 100%% of its budget of %d", len(text), budget)
 	}

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -92,19 +90,8 @@ func (m rankedMeasure) percent(k int) int { return k * 100 / max(m.n, 1) }
 
 func measureRanked(t *testing.T, root, set string) rankedMeasure {
 	t.Helper()
-	b, err := os.ReadFile(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var questions []question
-	if err := json.Unmarshal(b, &questions); err != nil {
-		t.Fatal(err)
-	}
+	questions, snap := answerSet(t, root, set)
 	c := newClient(t, root)
-	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := rankedMeasure{n: len(questions)}
 	var report strings.Builder
 	fmt.Fprintf(&report, "%-60s %-58s %-7s %-7s %s\n", "question", "answering section", "search", "ranked", "ranked first")

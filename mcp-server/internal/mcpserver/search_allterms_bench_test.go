@@ -3,13 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -27,7 +22,7 @@ import (
 // "quota" (in those twenty), which no line holds together; common, three
 // common words that a few hundred lines hold together.
 func BenchmarkSearchAllTerms(b *testing.B) {
-	srv := allTermsServer(b)
+	srv := generatedServer(b, 40000)
 	for _, tc := range []struct{ name, query string }{
 		{"rare", "page kept"},
 		{"absent", "deprecated quota"},
@@ -84,23 +79,4 @@ func callSearch(b *testing.B, srv *Server, args map[string]any) SearchDocsOutput
 		b.Fatalf("search %v: %v %s", args, err, raw)
 	}
 	return res.Result.StructuredContent
-}
-
-// allTermsServer serves 40,000 generated small docs, indexed.
-func allTermsServer(b *testing.B) *Server {
-	root := b.TempDir()
-	dir := filepath.Join(root, "docs")
-	ctx := context.Background()
-	if _, err := corpusgen.Generate(ctx, dir, corpusgen.Options{Seed: 1, Files: 40000, Shape: corpusgen.Small}); err != nil {
-		b.Fatal(err)
-	}
-	snap, err := docs.Load(ctx, dir, docs.LoadOptions{Generation: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg := DefaultConfig()
-	cfg.DataRoot = root
-	srv := New(cfg, openCorpus(snap, corpus.DefaultConfig()))
-	<-search.Build(snap, nil).Done()
-	return srv
 }

@@ -53,7 +53,7 @@ var treeQueries = []string{
 // Real trees are not in the repository, so without the variable the test
 // is skipped:
 //
-//	DOCS_MCP_SEARCH_TREE=/work/trees/cpp-docs go test -run AllTermsTree -v ./mcp-server/internal/mcpserver
+//	DOCS_MCP_SEARCH_TREE=/path/to/cpp-docs go test -run AllTermsTree -v ./mcp-server/internal/mcpserver
 func TestSearchDocsAllTermsTree(t *testing.T) {
 	root := os.Getenv("DOCS_MCP_SEARCH_TREE")
 	if root == "" {

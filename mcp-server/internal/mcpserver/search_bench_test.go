@@ -96,11 +96,15 @@ func BenchmarkClientDecode(b *testing.B) {
 }
 
 // benchServer serves 2,000 generated small files, indexed.
-func benchServer(b *testing.B) *Server {
+func benchServer(b *testing.B) *Server { return generatedServer(b, 2000) }
+
+// generatedServer serves files generated small files (corpusgen, seed 1),
+// indexed.
+func generatedServer(b *testing.B, files int) *Server {
 	root := b.TempDir()
 	dir := filepath.Join(root, "docs")
 	ctx := context.Background()
-	if _, err := corpusgen.Generate(ctx, dir, corpusgen.Options{Seed: 1, Files: 2000, Shape: corpusgen.Small}); err != nil {
+	if _, err := corpusgen.Generate(ctx, dir, corpusgen.Options{Seed: 1, Files: files, Shape: corpusgen.Small}); err != nil {
 		b.Fatal(err)
 	}
 	snap, err := docs.Load(ctx, dir, docs.LoadOptions{Generation: 1})

@@ -150,14 +150,10 @@ func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs
 
 func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocsOutput, string, error) {
 	out := SearchDocsOutput{Docs: []DocMatches{}} // [] rather than null when nothing matches
-	switch {
-	case in.Query == "":
-		return out, "", inputErrorf("query is empty; give the text to find")
-	case len(in.Query) > maxQueryBytes:
-		return out, "", inputErrorf("query is %d bytes long; the most is %d", len(in.Query), maxQueryBytes)
-	case !utf8.ValidString(in.Query):
-		return out, "", inputErrorf("query is not valid UTF-8")
-	case strings.ContainsAny(in.Query, "\r\n"):
+	if err := checkText("query", in.Query, in.Query, "give the text to find"); err != nil {
+		return out, "", err
+	}
+	if strings.ContainsAny(in.Query, "\r\n") {
 		return out, "", inputErrorf("query contains a line break; matches are found within one line, so search for one line at a time")
 	}
 	limit, err := limitOf(in.Limit, defaultSearchLimit, maxSearchLimit)
@@ -311,6 +307,21 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		out.NextCursor = cursor{Kind: "search", Query: fp, Path: p, Line: line}.encode()
 	}
 	return out, out.text(in.Query, terms, stoppedAt), nil
+}
+
+// checkText checks a text argument named arg: its value, not empty (as
+// given in trimmed, which is empty when what to do, hint, applies), within
+// maxQueryBytes, valid UTF-8.
+func checkText(arg, value, trimmed, hint string) error {
+	switch {
+	case trimmed == "":
+		return inputErrorf("%s is empty; %s", arg, hint)
+	case len(value) > maxQueryBytes:
+		return inputErrorf("%s is %d bytes long; the most is %d", arg, len(value), maxQueryBytes)
+	case !utf8.ValidString(value):
+		return inputErrorf("%s is not valid UTF-8", arg)
+	}
+	return nil
 }
 
 // The values of mod_search_docs' match argument.
