@@ -126,6 +126,46 @@ func TestStdioAsk(t *testing.T) {
 	}
 }
 
+// TestStdioReadAndList: mod_read_doc's list_subsections and the folders
+// mod_list_doc_paths names, over stdio.
+func TestStdioReadAndList(t *testing.T) {
+	root := repo(t)
+	if err := os.WriteFile(filepath.Join(root, "docs", "guide", "intro.md"), []byte("# Intro\n\nRegister hooks early.\n\n## When\n\nAt start.\n\n### Early\n\nFirst.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mcptest.Initialize(t, c, "2025-06-18", "stdio-test")
+	call := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = name, args
+		out, err := c.CallTool(ctx, req)
+		if err != nil || out.IsError {
+			t.Fatalf("%s %v: %v %v", name, args, err, out)
+		}
+		return out.StructuredContent.(map[string]any)
+	}
+	read := call("mod_read_doc", map[string]any{"path": "guide/intro.md", "section": "when", "list_subsections": true})
+	subs, _ := read["subsections"].([]any)
+	if read["end_line"] != float64(8) || len(subs) != 1 || subs[0].(map[string]any)["anchor"] != "early" {
+		t.Errorf("section when, its own text: lines to %v, subsections %v; want to 8, and #early listed", read["end_line"], subs)
+	}
+	list := call("mod_list_doc_paths", map[string]any{"prefix": "Guide/"})
+	if dym, _ := list["did_you_mean"].([]any); len(dym) == 0 || dym[0].(map[string]any)["path"] != "guide/" {
+		t.Errorf("prefix Guide/: did_you_mean %v, want guide/ first", list["did_you_mean"])
+	}
+	list = call("mod_list_doc_paths", map[string]any{})
+	if folders, _ := list["folders"].([]any); len(folders) != 1 || folders[0].(map[string]any)["path"] != "guide/" {
+		t.Errorf("folders %v, want guide/", list["folders"])
+	}
+}
+
 // session is a docs-mcp subprocess with raw pipes.
 type session struct {
 	cmd    *exec.Cmd

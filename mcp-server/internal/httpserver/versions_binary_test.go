@@ -2,6 +2,7 @@ package httpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,9 @@ import (
 
 // TestVersionedResourcesOverHTTP: with --versions, the docs-version:// link
 // of a versioned answer is read, a section of it too, and subscribed to,
-// through the HTTP transport's own checks, on a revision with sessions and
-// on the session-less one (which subscribes with subscriptions/listen,
+// through the HTTP transport's own checks, and mod_read_doc's
+// list_subsections and mod_list_doc_paths' folders and did_you_mean
+// answer, on a revision with sessions and on the session-less one (which subscribes with subscriptions/listen,
 // not tested here, and has no resources/subscribe).
 func TestVersionedResourcesOverHTTP(t *testing.T) {
 	r := mcptest.NewGitRepo(t)
@@ -68,6 +70,28 @@ func TestVersionedResourcesOverHTTP(t *testing.T) {
 			read.Params.URI = "docs-version://v9/guide/later.md"
 			if _, err := c.ReadResource(ctx, read); err == nil || !strings.Contains(err.Error(), `no version "v9"`) {
 				t.Errorf("read %s: %v, want no version", read.Params.URI, err)
+			}
+			// mod_read_doc's list_subsections and mod_list_doc_paths'
+			// folders and did_you_mean, through this transport too.
+			for _, tc := range []struct {
+				name string
+				args map[string]any
+				want string
+			}{
+				{"mod_read_doc", map[string]any{"path": "guide/later.md", "section": "later", "list_subsections": true, "version": "v1"}, "release one"},
+				{"mod_list_doc_paths", map[string]any{}, `"folders":[{"docs":1,"path":"guide/"}]`},
+				{"mod_list_doc_paths", map[string]any{"prefix": "Guide/"}, `"did_you_mean":[{"docs":1,"path":"guide/"}]`},
+			} {
+				call := mcp.CallToolRequest{}
+				call.Params.Name, call.Params.Arguments = tc.name, tc.args
+				out, err := c.CallTool(ctx, call)
+				if err != nil || out.IsError {
+					t.Fatalf("%s %v: %v %v", tc.name, tc.args, err, out)
+				}
+				b, _ := json.Marshal(out.StructuredContent)
+				if !strings.Contains(mcptest.Text(out)+string(b), tc.want) {
+					t.Errorf("%s %v: no %s in %s", tc.name, tc.args, tc.want, b)
+				}
 			}
 			if rev == "2026-07-28" {
 				return
