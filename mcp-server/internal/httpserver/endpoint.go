@@ -130,10 +130,6 @@ func (s *Server) post(next http.Handler, w http.ResponseWriter, r *http.Request)
 			return
 		}
 		defer done()
-		if establishesNothing(&msg) {
-			serveEmptyListen(w, r.WithContext(ctx), next, msg.ID)
-			return
-		}
 		serveStream(ctx, w, r, next, s.cfg.StreamWriteTimeout)
 		return
 	}

@@ -330,7 +330,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // it frees its state for the session, and its hooks drop the session's
 // subscriptions.
 //
-// A workaround for mcp-go v1.2.1: the transport's state for a session (its
+// A workaround for mcp-go (v1.2.1 to v1.6.0): the transport's state for a session (its
 // entry in the handler's active sessions, per-session tools, resources and
 // log level, its last-active time) is freed only by the unexported
 // StreamableHTTPServer.cleanupSessionState, which only a DELETE, the idle
@@ -338,7 +338,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // MCPServer.UnregisterSession runs the unregister hooks but leaves that
 // state, so a session ended here would keep it until the sweeper, without
 // bound meanwhile (a client opening sessions in a loop). So the handler is
-// served a DELETE for the session. (No upstream issue found.)
+// served a DELETE for the session. (No upstream issue found; v1.6.0 adds
+// CloseSessions, which ends every session, not one.)
 func (s *Server) forget(id string) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {

@@ -65,7 +65,7 @@ func (sub *subscriber) owner() any {
 // subscriptions records who is subscribed to what, and which sessions
 // are to hear that the resource list changed.
 //
-// mcp-go v1.2.1 answers resources/subscribe and keeps nothing (none of its
+// mcp-go (v1.2.1 to v1.6.0) answers resources/subscribe and keeps nothing (none of its
 // session types implements SessionWithResourceSubscriptions), and for
 // subscriptions/listen it only records the notification types asked for.
 // Its hooks are the supported way in: OnRequestInitialization runs before

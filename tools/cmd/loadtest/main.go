@@ -330,7 +330,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 // cutOff tells whether a call failed because the connection closed while
 // its answer was on the way (the answer's replica died mid-way): a JSON
 // answer cut short, a reset, or an event stream that ended before the
-// answer, which mcp-go v1.2.1 reports only by this text (a server answers a
+// answer, which mcp-go (v1.2.1 to v1.6.0) reports only by this text (a server answers a
 // call with an event stream when it sends notifications meanwhile).
 func cutOff(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
