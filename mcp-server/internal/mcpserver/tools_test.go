@@ -19,7 +19,8 @@ import (
 // TestToolSchemas snapshots what clients see of each tool: name,
 // description, annotations and both schemas, one golden file per tool
 // (testdata/tools/NAME.json), so that a change shows in review as a diff
-// of that tool's file (refresh them with -update).
+// of that tool's file (refresh them with -update). A change that takes
+// something away from a client (see breaking) fails, -update or not.
 func TestToolSchemas(t *testing.T) {
 	c := newClient(t, fixtureRoot)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
@@ -32,6 +33,18 @@ func TestToolSchemas(t *testing.T) {
 		got, err := json.MarshalIndent(tool, "", "  ")
 		if err != nil {
 			t.Fatal(err)
+		}
+		if old, err := os.ReadFile(filepath.Join("testdata", "tools", tool.Name+".json")); err == nil {
+			broken, err := breaking(old, got)
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			if len(broken) > 0 {
+				// Not written, even with -update: the snapshot is the contract.
+				t.Errorf("%s breaks its clients:\n\t%s\nkeep the old field, its description starting \"Deprecated\", for a release, and say so in docs/server/changelog.md",
+					tool.Name, strings.Join(broken, "\n\t"))
+				continue
+			}
 		}
 		golden(t, filepath.Join("tools", tool.Name+".json"), append(got, '\n'))
 		a := tool.Annotations
