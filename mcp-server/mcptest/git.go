@@ -72,3 +72,17 @@ func (r *GitRepo) Commit(msg string) string {
 	r.when = r.when.Add(24 * time.Hour)
 	return r.Git("rev-parse", "HEAD")
 }
+
+// Released copies the tree at from (a repository's files: docs/, the hook
+// registry, CONTRIBUTING.md) into a new repository, commits it and tags
+// the commit v1: a data root with a release, for --versions.
+func Released(t testing.TB, from string) *GitRepo {
+	t.Helper()
+	r := NewGitRepo(t)
+	if err := os.CopyFS(r.Dir, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("v1")
+	r.Git("tag", "v1")
+	return r
+}

@@ -89,9 +89,9 @@ func InProcess(t testing.TB, srv *server.MCPServer, protocol string) (*client.Cl
 	return c, Initialize(t, c, protocol, "test")
 }
 
-// Initialize opens c's session as the client name, asking for the
-// protocol revision given, and returns the server's answer; a refusal
-// fails the test.
+// Initialize opens c's session as the client name on the protocol
+// revision given (empty: the client's choice), and returns the server's
+// answer; a refusal, or another revision, fails the test.
 func Initialize(t testing.TB, c *client.Client, protocol, name string) *mcp.InitializeResult {
 	t.Helper()
 	req := mcp.InitializeRequest{}
@@ -100,6 +100,11 @@ func Initialize(t testing.TB, c *client.Client, protocol, name string) *mcp.Init
 	res, err := c.Initialize(context.Background(), req)
 	if err != nil {
 		t.Fatalf("initialize (%s): %v", protocol, err)
+	}
+	if protocol != "" && res.ProtocolVersion != protocol {
+		// mcp-go's client falls back to the handshake of 2025-11-25 when
+		// its transport rules 2026-07-28 out (continuous listening).
+		t.Fatalf("initialize asked for %s and opened %s", protocol, res.ProtocolVersion)
 	}
 	return res
 }

@@ -19,7 +19,8 @@ import (
 //     subscriptions/listen that asked for it (resources/list lists the
 //     snapshot served: see listDocs);
 //   - every subscription to the URI of a doc added, removed or changed,
-//     of a changed repository file, or of the map of the docs when it
+//     of a changed repository file (and of each hook when the registry
+//     changed), or of the map of the docs when it
 //     changed (docs://map: see docsMap), gets
 //     notifications/resources/updated for it, whether resources/subscribe
 //     or subscriptions/listen made it; others get nothing.
@@ -40,7 +41,10 @@ func (s *Server) Publish(c docs.Change) {
 	for _, f := range c.Files {
 		switch f {
 		case s.opts.RegistryPath:
+			// Every hook:// subscribed to: the registry is read whole,
+			// so an entry's change is not told from another's.
 			touched = append(touched, registryURI)
+			touched = append(touched, s.subs.subscribedUnder(hookScheme)...)
 		case s.opts.ContributingPath:
 			touched = append(touched, contributingURI)
 		}

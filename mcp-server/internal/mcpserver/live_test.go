@@ -320,6 +320,27 @@ func TestLiveDocs(t *testing.T) {
 		}
 	})
 
+	t.Run("the hook registry", func(t *testing.T) {
+		const hook = "hook://player.joined"
+		sub.subscribe(t, hook)
+		path := filepath.Join(l.root, "framework", "mod_hooks.json")
+		reg, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.Replace(string(reg), "A player finished joining", "A player finished joining (armadillo)", 1)
+		if changed == string(reg) {
+			t.Fatal("the fixture's registry has no player.joined summary to change")
+		}
+		if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sub.await(t, updated+hook)
+		if text, err := sub.read(t, hook); err != nil || !strings.Contains(text, "armadillo") {
+			t.Errorf("resources/read = %q, %v", text, err)
+		}
+	})
+
 	t.Run("unsubscribe", func(t *testing.T) {
 		const tools = "docs://server/tool-reference.md"
 		sub.subscribe(t, tools)

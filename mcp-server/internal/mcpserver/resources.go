@@ -289,13 +289,18 @@ func docPathOf(uri string) (string, error) {
 	return p, nil
 }
 
-// serves reports whether uri names a resource the server lists: one of the
-// repository files, a doc in the snapshot served (once there is one), or a
-// doc of a release served (docs-version://).
+// serves reports whether uri names a resource the server lists or a
+// template makes: one of the repository files, a hook of the registry
+// (hook://), a doc in the snapshot served (once there is one), or a doc of
+// a release served (docs-version://).
 func (s *Server) serves(ctx context.Context, uri string) bool {
 	switch uri {
 	case registryURI, contributingURI, layoutURI, mapURI:
 		return true
+	}
+	if name, ok := strings.CutPrefix(uri, hookScheme); ok {
+		_, _, err := s.getHook(ctx, GetHookInput{Name: name})
+		return err == nil
 	}
 	if strings.HasPrefix(uri, versionScheme) {
 		_, _, frag, err := s.versionedDoc(ctx, uri)

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -392,6 +394,22 @@ func (s *subscriptions) subscribed(uri string) bool {
 		}
 	}
 	return false
+}
+
+// subscribedUnder lists the URIs starting with prefix that someone is
+// subscribed to, each once.
+func (s *subscriptions) subscribedUnder(prefix string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	for _, sub := range s.subscribersLocked() {
+		for uri := range sub.uris {
+			if strings.HasPrefix(uri, prefix) {
+				seen[uri] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // queue returns the queue of notifications waiting for sub's session, or
