@@ -6,6 +6,8 @@
 // report for the Go test to check (tool output schemas and structured
 // results, which it validates). A failed step ends the script with exit
 // code 1 and {"step", "error"} on stdout.
+// The Go test says what to call and read, in JSON: TOOL_CALLS (each tool's
+// valid and invalid arguments) and READ_URIS.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -96,7 +98,7 @@ export async function run(client, notes, dataRoot, cell) {
       }
     }
 
-    for (const uri of ["docs://getting-started.md", "docs://pages%2Fpage-007.md", "repo://CONTRIBUTING.md", "repo://layout", "repo://framework/mod_hooks.json"]) {
+    for (const uri of JSON.parse(process.env.READ_URIS)) {
       await step(`resources/read ${uri}`, async () => {
         const res = await client.readResource({ uri });
         check(res.contents.length === 1 && res.contents[0].text, JSON.stringify(res));

@@ -56,10 +56,11 @@ func TestMain(m *testing.M) {
 const pagedDocs = 510
 
 // dataRoot writes a repository for one cell: pagedDocs docs, a registry
-// and a guide.
+// and a guide, committed and tagged v1, so that the server started with
+// serverArgs serves the release beside the working tree.
 func dataRoot(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
+	r := mcptest.NewGitRepo(t)
 	files := map[string]string{
 		"go.work":                 "go 1.26.0\n",
 		"docs/getting-started.md": "# Getting started\n\nRegister hooks early.\n",
@@ -73,16 +74,34 @@ func dataRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	files["framework/mod_hooks.json"] = string(registry)
-	mcptest.WriteTree(t, root, files)
-	return root
+	r.Write(files)
+	r.Commit("v1")
+	r.Git("tag", "v1")
+	return r.Dir
 }
+
+// serverArgs are the arguments every cell's server runs with, besides its
+// transport's: the data root and its releases.
+func serverArgs(root string) []string {
+	return []string{"--data-root", root, "--versions", "v*", "--log-level", "warn"}
+}
+
+// templates are the resource templates each cell must list, in the
+// server's order.
+var templates = []string{"docs://{+path}", "docs-version://{version}/{+path}", "hook://{name}"}
+
+// readable are the URIs each cell reads: a doc (one through the
+// template's escaped spelling), the repository files, a hook and a doc of
+// the release (the templates' URIs).
+var readable = []string{"docs://getting-started.md", "docs://pages%2Fpage-007.md", "repo://CONTRIBUTING.md", "repo://layout",
+	"repo://framework/mod_hooks.json", "hook://player.joined", "docs-version://v1/getting-started.md"}
 
 // httpServer runs docs-mcp over HTTP on root until the test ends, and
 // returns its base URL.
 func httpServer(t *testing.T, root string) string {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
-	cmd := exec.Command(bin, "--data-root", root, "--listen", addr, "--log-level", "warn")
+	cmd := exec.Command(bin, append(serverArgs(root), "--listen", addr)...)
 	var stderr mcptest.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -86,7 +86,7 @@ func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	var base string
 	switch transport {
 	case "stdio":
-		args = append(args, bin, "--stdio", "--data-root", root, "--log-level", "warn")
+		args = append(append(args, bin), append(serverArgs(root), "--stdio")...)
 	case "http":
 		base = httpServer(t, root)
 		args = append(args, base+"/mcp")
@@ -94,7 +94,11 @@ func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*patience)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, args...)
-	cmd.Env = append(os.Environ(), "TOOL_CALLS="+calls)
+	uris, err := json.Marshal(readable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "TOOL_CALLS="+calls, "READ_URIS="+string(uris))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()
@@ -112,8 +116,8 @@ func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	if want := pagedDocs + 4; r.Resources != want { // the docs, the map, the registry, the guide, the layout
 		fail("list everything", "%d resources over all pages, want %d", r.Resources, want)
 	}
-	if !slices.Equal(r.Templates, []string{"docs://{+path}", "hook://{name}"}) || len(r.Prompts) != 1 {
-		fail("list everything", "templates %v (want docs://{+path} and hook://{name}), prompts %v", r.Templates, r.Prompts)
+	if !slices.Equal(r.Templates, templates) || len(r.Prompts) != 1 {
+		fail("list everything", "templates %q (want %q), prompts %v", r.Templates, templates, r.Prompts)
 	}
 	schemas := map[string]any{}
 	for _, tool := range r.Tools {
