@@ -188,3 +188,15 @@ func (b *Buffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// UnderRace is n, or light under the race detector, which makes code 5 to
+// 20 times slower. It is for a test whose power is breadth, many inputs
+// through the same code, run again under -race (.ci/run) for the
+// goroutines that code starts: light inputs take every one of those paths,
+// and the plain run keeps the breadth.
+func UnderRace(n, light int) int {
+	if Race {
+		return light
+	}
+	return n
+}

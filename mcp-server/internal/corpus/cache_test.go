@@ -29,7 +29,7 @@ func cachedTree(t *testing.T) Config {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "docs")
-	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 3, Files: 2000}); err != nil {
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 3, Files: mcptest.UnderRace(2000, 300)}); err != nil {
 		t.Fatal(err)
 	}
 	backdate(t, dir)

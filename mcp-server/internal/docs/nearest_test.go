@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestNearestFindsTheBest checks the path index against ranking every
@@ -22,7 +23,7 @@ func TestNearestFindsTheBest(t *testing.T) {
 	}
 	snap := newSnapshot(1, all, nil)
 	ctx := context.Background()
-	for i := 0; i < len(all); i += 37 {
+	for i := 0; i < len(all); i += mcptest.UnderRace(37, 370) {
 		p := snap.Docs()[i].Path
 		k := len(p) / 2
 		for _, miss := range []string{

@@ -18,6 +18,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // repoMap renders the map of this repository's docs and hooks.
@@ -88,6 +89,9 @@ func TestSummary(t *testing.T) {
 // with its title. The docs' entries are made from the generator's text in
 // memory: what Render gets, without writing and loading 40,000 files.
 func TestLargeTree(t *testing.T) {
+	if mcptest.Race {
+		t.Skip("renders in one goroutine: nothing for the race detector; the plain run runs it")
+	}
 	es := make([]Entry, 40000)
 	for i := range es {
 		p, text := corpusgen.ShapedFile(corpusgen.Pages, 1, i)

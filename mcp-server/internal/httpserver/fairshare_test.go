@@ -41,7 +41,7 @@ const costliestQuery = "the the the the the the the the"
 // word meanwhile, gets every answer. The normal client's latencies are
 // logged, not asserted.
 func TestHostileFairShare(t *testing.T) {
-	if testing.Short() || raceDetector {
+	if testing.Short() || mcptest.Race {
 		// Its subject is the binary, which the race detector does not
 		// watch: once per CI run is enough.
 		t.Skip("generates 40,000 docs; skipped with -short and -race")

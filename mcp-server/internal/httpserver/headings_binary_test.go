@@ -19,7 +19,7 @@ import (
 // Hugo does, trying -1, -2, … from 1 each time, cost minutes of CPU per
 // call at this size.
 func TestHostileHeadings(t *testing.T) {
-	if testing.Short() || raceDetector {
+	if testing.Short() || mcptest.Race {
 		t.Skip("its subject is the binary's CPU; skipped with -short and -race")
 	}
 	const headings = 100_000
