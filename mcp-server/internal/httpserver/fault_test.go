@@ -279,7 +279,9 @@ func TestFaultMessyTree(t *testing.T) {
 	}
 	w := bufio.NewWriterSize(big, 1<<20)
 	line := strings.Repeat("filler text for a very large page ", 3) + "\n" // 103 bytes
-	const bigLines = 50_000_000 / 103
+	// Over the default cap (16 MiB), under the raised one; under -race
+	// the smallest size that still is.
+	bigLines := mcptest.UnderRace(50_000_000, 20_000_000) / 103
 	w.WriteString("# Big\n")
 	for range bigLines {
 		w.WriteString(line)
@@ -327,7 +329,7 @@ func TestFaultMessyTree(t *testing.T) {
 			if res.IsError || !strings.Contains(mcptest.Text(res), "before\x00after") {
 				t.Errorf("doc with a NUL byte: %q", mcptest.Text(res))
 			}
-			// A call reads at most 4 MiB of text: past the 50 MB doc, the
+			// A call reads at most 4 MiB of text: past the big doc, the
 			// search goes on from its cursor.
 			args := map[string]any{"query": "e\x00a"}
 			for page := 0; ; page++ {
@@ -376,7 +378,7 @@ func TestFaultManyDocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 100,000 files; skipped with -short")
 	}
-	const n = 100_000
+	n := mcptest.UnderRace(100_000, 10_000) // under -race, the same paths through fewer docs
 	root := writeRepo(t, baseRepo)
 	start := time.Now()
 	for i := range n {
@@ -387,7 +389,7 @@ func TestFaultManyDocs(t *testing.T) {
 			}
 		}
 		body := fmt.Sprintf("# Page %d\n\nA tiny page.\n", i)
-		if i == 77_777 {
+		if i == n*7/9 {
 			body += "the odd one out\n"
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%05d.md", i)), []byte(body), 0o644); err != nil {
@@ -409,7 +411,8 @@ func TestFaultManyDocs(t *testing.T) {
 	start = time.Now()
 	c := connect(t, s.url, mcp.ProtocolVersion20250618)
 	res := mcptest.Call(t, c, "mod_search_docs", map[string]any{"query": "odd one out"})
-	if res.IsError || !strings.Contains(mcptest.Text(res), "many/077/p77777.md\n  Page 77777  #page-77777\n  4: ") {
+	odd := n * 7 / 9
+	if want := fmt.Sprintf("many/%03d/p%05d.md\n  Page %d  #page-%d\n  4: ", odd/1000, odd, odd, odd); res.IsError || !strings.Contains(mcptest.Text(res), want) {
 		t.Errorf("search among %d docs: %.300s", n, mcptest.Text(res))
 	}
 	listed, pages := 0, 0
