@@ -113,7 +113,7 @@ root or docs folder, an unusable flag value).`,
 		Flags:           append(flags(), oauthFlags()...),
 		Commands:        []*cli.Command{healthcheckCommand(stdout), indexCommand(stdout)},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return explainUsage(c.App.Flags, err)
+			return explainUsage(c.App.Flags, "docs-mcp", err)
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to exit codes
 		Action: func(c *cli.Context) error {
@@ -141,6 +141,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	for _, w := range cfg.UnknownEnv {
 		log.Warn("no such setting; ignored", "env", w.Name, "did_you_mean", w.Nearest)
+	}
+	if len(cfg.IgnoredHTTP) > 0 {
+		log.Warn("HTTP-mode settings ignored with --stdio: no port is opened (leave out --stdio to serve HTTP, or unset them)",
+			"settings", strings.Join(cfg.IgnoredHTTP, ", "))
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
