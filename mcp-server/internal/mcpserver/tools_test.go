@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestToolSchemas snapshots what clients see of each tool: name,
@@ -147,4 +150,78 @@ func registered(t *testing.T, c *client.Client) (tools, prompts []string) {
 		t.Fatalf("the server registers %d tools and %d prompts", len(tools), len(prompts))
 	}
 	return tools, prompts
+}
+
+// TestInputSchemasOneType walks every tool's input schema as a client
+// receives it: no property may have a list for its type (mcp-go types a
+// pointer field ["null", "integer"]), which clients whose tool schemas
+// allow one type reject (Gemini's; the Inspector's strict mode warns). An
+// optional argument has a default instead, which the tool uses when the
+// argument is left out or sent as null.
+func TestInputSchemasOneType(t *testing.T) {
+	c := newClient(t, fixtureRoot)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		raw, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var schema any
+		if err := json.Unmarshal(raw, &schema); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if typ, ok := v["type"].([]any); ok {
+					t.Errorf("%s: %s has the types %v: give it one type (and a default)", tool.Name, path, typ)
+				}
+				for _, k := range slices.Sorted(maps.Keys(v)) {
+					walk(path+"/"+k, v[k])
+				}
+			case []any:
+				for i, e := range v {
+					walk(fmt.Sprintf("%s/%d", path, i), e)
+				}
+			}
+		}
+		walk("inputSchema", schema)
+	}
+
+	// The defaults are what the tools use for an argument left out or null.
+	for _, d := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"mod_search_docs", map[string]any{"query": "e"}},
+		{"mod_list_doc_paths", map[string]any{}},
+	} {
+		var def any
+		for _, tool := range res.Tools {
+			if tool.Name == d.tool {
+				def = tool.InputSchema.Properties["limit"].(map[string]any)["default"]
+			}
+		}
+		n, ok := def.(float64)
+		if !ok {
+			t.Errorf("%s: limit has no default in its input schema: %v", d.tool, def)
+			continue
+		}
+		answers := map[string]string{}
+		for name, limit := range map[string]any{"left out": "", "null": nil, "the default": n} {
+			args := maps.Clone(d.args)
+			if limit != "" {
+				args["limit"] = limit
+			}
+			_, answers[name] = mcptest.CallOK[map[string]any](t, c, d.tool, args)
+		}
+		if answers["left out"] != answers["the default"] || answers["null"] != answers["the default"] {
+			t.Errorf("%s: limit left out, null and %v (the default) answer differently:\n%s\n---\n%s\n---\n%s",
+				d.tool, n, answers["left out"], answers["null"], answers["the default"])
+		}
+	}
 }
