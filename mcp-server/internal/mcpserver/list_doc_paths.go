@@ -245,7 +245,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 	case len(o.DidYouMean) > 0:
 		fmt.Fprintf(&b, "No doc path starts with %q; these prefixes list docs:\n", prefix)
 		for _, f := range o.DidYouMean {
-			name := f.Path
+			name := docs.ShowPath(f.Path)
 			if name == "" {
 				name = "(no prefix)"
 			}
@@ -256,7 +256,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 	case len(o.Folders) > 0:
 		b.WriteString("Folders:\n")
 		for _, f := range o.Folders {
-			fmt.Fprintf(&b, "%s  (%s)\n", f.Path, plural(f.Docs, "doc", "docs"))
+			fmt.Fprintf(&b, "%s  (%s)\n", docs.ShowPath(f.Path), plural(f.Docs, "doc", "docs"))
 		}
 		if o.MoreFolders > 0 {
 			fmt.Fprintf(&b, "… and %s more\n", plural(o.MoreFolders, "folder", "folders"))
@@ -264,7 +264,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 		b.WriteString("\n")
 	}
 	for _, e := range o.Paths {
-		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
+		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", docs.ShowPath(e.Path), e.Title, e.Lines, e.Bytes)
 	}
 	fmt.Fprintf(&b, "\n[%s", plural(len(o.Paths), "doc", "docs"))
 	if o.Version != "" {

@@ -414,7 +414,7 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	// reader sees where the word is).
 	var num []byte
 	for _, d := range o.Docs {
-		b.WriteString(d.Path)
+		b.WriteString(docs.ShowPath(d.Path))
 		switch {
 		case d.Uncommitted:
 			b.WriteString("  · not committed")
