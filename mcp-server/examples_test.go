@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,8 @@ const docRoot = "/home/you/docs-mcp"
 // normalising what varies from run to run and machine to machine: times,
 // durations, sizes and counts (any "=123" value, and every number of a
 // JSON answer line, whose line numbers and counts follow the docs), the
-// repository's path.
+// repository's path; then holds the counts and sizes of the log lines that
+// the checkout's docs decide to the example's (staleFigures).
 // Log lines are compared in any order (the server logs from several
 // goroutines); a line added, removed or reworded fails, and the failure
 // prints the output to paste into the doc.
@@ -96,6 +98,9 @@ func TestDocsExamples(t *testing.T) {
 				if d := cmp.Diff(sorted(want), sorted(have)); d != "" || status != c.status {
 					t.Errorf("docs/%s:%d: $ %s\nexit status %d (want %d); lines, normalised and sorted (-doc +real):\n%s\nthe real output, to paste into the doc:\n%s",
 						ex.file, ex.line, c.line, status, c.status, d, strings.Join(withRoot(got, root), "\n"))
+				} else if stale := staleFigures(c.output, got, root); len(stale) > 0 {
+					t.Errorf("docs/%s:%d: $ %s\nthe figures of this checkout's docs are no longer those of the doc: %s\nthe real output, to paste into the doc:\n%s",
+						ex.file, ex.line, c.line, strings.Join(stale, ", "), strings.Join(withRoot(got, root), "\n"))
 				}
 			}
 		})
@@ -355,6 +360,58 @@ var (
 	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`) // a doc's last commit (provenance)
 	dateTime = regexp.MustCompile(`"date":"[^"]*"`)                   // and its date
 )
+
+// The figures of a log line that the checkout's docs decide, not the
+// machine or the moment: normalise lets every number pass, and these are
+// then held to the example's, so that its figures cannot go stale unseen.
+// A count must be the example's; a size within a quarter of it, so that
+// an edit of a doc does not fail the example, but the docs growing by a
+// quarter does.
+var (
+	countKeys = []string{"docs", "skipped", "folders", "generation", "reused_docs"}
+	sizeKeys  = []string{"text_bytes", "held_bytes", "index_bytes", "corpus_bytes", "bytes"}
+	figure    = regexp.MustCompile(`\b([a-z_]+)=(\d+)\b`)
+)
+
+// staleFigures compares the counts and sizes of want's log lines (as the
+// doc has them) with those of the same lines of got (the lines that
+// normalise the same), and says which no longer hold.
+func staleFigures(want, got []string, root string) []string {
+	wn, gn := normalise(want, docRoot), normalise(got, root)
+	used := make([]bool, len(got))
+	var stale []string
+	for i, w := range want {
+		j := slices.IndexFunc(gn, func(g string) bool { return g == wn[i] })
+		for j >= 0 && used[j] {
+			k := slices.Index(gn[j+1:], wn[i])
+			if k < 0 {
+				j = -1
+				break
+			}
+			j += k + 1
+		}
+		if j < 0 || strings.HasPrefix(w, "{") {
+			continue
+		}
+		used[j] = true
+		have := map[string]int{}
+		for _, m := range figure.FindAllStringSubmatch(got[j], -1) {
+			have[m[1]], _ = strconv.Atoi(m[2])
+		}
+		for _, m := range figure.FindAllStringSubmatch(w, -1) {
+			key, was := m[1], 0
+			was, _ = strconv.Atoi(m[2])
+			now, ok := have[key]
+			switch {
+			case !ok:
+			case slices.Contains(countKeys, key) && now != was,
+				slices.Contains(sizeKeys, key) && 4*max(now-was, was-now) > was:
+				stale = append(stale, fmt.Sprintf("%s=%d (now %d)", key, was, now))
+			}
+		}
+	}
+	return stale
+}
 
 // normalise makes lines comparable across runs: the repository at root
 // written as docRoot, and times, durations, numbers and the cache file's

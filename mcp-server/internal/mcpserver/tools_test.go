@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,4 +225,76 @@ func TestInputSchemasOneType(t *testing.T) {
 				d.tool, n, answers["left out"], answers["null"], answers["the default"])
 		}
 	}
+}
+
+// toolCount matches what the docs say of how many tools there are: "ten
+// tools", "the seven [tools](tools.md)", and "the six tools that take
+// `version`", a count of the tools with that argument.
+var toolCount = regexp.MustCompile("(?i)\\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|\\d+) \\[?tools\\b(?:\\]\\([^)]*\\))?( that take `([a-z_]+)`)?")
+
+// TestDocsCountTools holds every line of the docs (docs/, README.md,
+// CONTRIBUTING.md, AGENTS.md and the texts the server sends) that says how
+// many tools there are to the server's tool list: "N tools" is all of
+// them, "N tools that take `ARG`" those whose input schema has ARG.
+func TestDocsCountTools(t *testing.T) {
+	c := newClient(t, fixtureRoot)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := repoRoot(t)
+	files := []string{"README.md", "CONTRIBUTING.md", "AGENTS.md", "mcp-server/internal/mcpserver/instructions.md",
+		"mcp-server/internal/mcpserver/using_tools.md", "mcp-server/internal/mcpserver/layout.md"}
+	err = filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+		"thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
+	counted := 0
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range toolCount.FindAllStringSubmatch(line, -1) {
+				said := slices.Index(words, strings.ToLower(m[1]))
+				if said < 0 {
+					said, _ = strconv.Atoi(m[1])
+				}
+				want, what := len(res.Tools), "the server has"
+				if arg := m[3]; arg != "" {
+					want, what = 0, "take "+arg+" in"
+					for _, tool := range res.Tools {
+						if _, ok := tool.InputSchema.Properties[arg]; ok {
+							want++
+						}
+					}
+				}
+				if said != want {
+					t.Errorf("%s:%d says %q: %d tools %s (%s); say \"%s tools\", or \"N tools that take `ARG`\" for some of them",
+						f, i+1, m[0], want, what, strings.Join(toolNames(res.Tools), ", "), words[min(want, len(words)-1)])
+				}
+				counted++
+			}
+		}
+	}
+	if counted == 0 {
+		t.Error("no line of the docs says how many tools there are: the pattern no longer matches how they say it")
+	}
+}
+
+func toolNames(tools []mcp.Tool) []string {
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	return names
 }
