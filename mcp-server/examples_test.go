@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,8 +355,10 @@ var (
 	logTime  = regexp.MustCompile(`^time=\S+ `)
 	// Numbers as the logger writes them, exponents included: slog
 	// formats a float64 with strconv's 'g' rule, so a request under 100 µs
-	// logs duration_s=8.9699e-05.
-	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
+	// logs duration_s=8.9699e-05; and a duration as time.Duration.String
+	// does, so one of a minute or more is 1m30.5s
+	// (TestNormaliseLoggerNumbers).
+	duration = regexp.MustCompile(`=(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?([eE][-+]?\d+)?\b`)
 	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?([eE][-+]?\d+)?\b`)
 	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`) // a doc's last commit (provenance)
@@ -460,5 +464,40 @@ func TestNormaliseNumbers(t *testing.T) {
 	}
 	if got := normalise([]string{`{"id":2,"size":7.5e-05}`}, "/r"); got[0] != `{"id":N,"size":N}` {
 		t.Errorf("a JSON answer's number with an exponent normalises to %q", got[0])
+	}
+}
+
+// TestNormaliseLoggerNumbers feeds normalise what the server's logger
+// writes, rather than a list of cases: slog's text handler writes a float
+// with strconv's 'g' rule (an exponent below 1e-4 and from 1e21 on) and a
+// duration as time.Duration.String does (1m30s from a minute on), so each
+// magnitude a run's timing can give is logged through it, and every line
+// must normalise as the first does. A log line of an example then
+// compares equal however long its request took.
+func TestNormaliseLoggerNumbers(t *testing.T) {
+	var b strings.Builder
+	log := slog.New(slog.NewTextHandler(&b, nil))
+	line := func(seconds float64, d time.Duration, n int64) string {
+		b.Reset()
+		log.Info("mcp.request", "duration_s", seconds, "duration", d, "bytes", n, "outcome", "ok")
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var lines []string
+	for e := -12; e <= 22; e++ {
+		for _, m := range []float64{1, 1.5, 8.9699, 9.999999} {
+			lines = append(lines, line(m*math.Pow10(e), time.Second, 1))
+		}
+	}
+	for d := time.Duration(1); d < 1000*time.Hour; d = d*7 + d/3 {
+		lines = append(lines, line(1, d, 1), line(1, d+d/10, 1))
+	}
+	for n := int64(0); n < math.MaxInt64/10; n = n*10 + 7 {
+		lines = append(lines, line(1, time.Second, n))
+	}
+	want := normalise(lines[:1], "/r")[0]
+	for _, l := range lines {
+		if got := normalise([]string{l}, "/r")[0]; got != want {
+			t.Errorf("%s\nnormalises to %s\nwant %s", l, got, want)
+		}
 	}
 }
