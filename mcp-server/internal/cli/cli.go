@@ -142,10 +142,6 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	for _, w := range cfg.UnknownEnv {
 		log.Warn("no such setting; ignored", "env", w.Name, "did_you_mean", w.Nearest)
 	}
-	if len(cfg.IgnoredHTTP) > 0 {
-		log.Warn("HTTP-mode settings ignored with --stdio: no port is opened (leave out --stdio to serve HTTP, or unset them)",
-			"settings", strings.Join(cfg.IgnoredHTTP, ", "))
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

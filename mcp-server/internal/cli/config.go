@@ -41,7 +41,6 @@ type config struct {
 	PublicURL    string       // where clients reach the server (its wiki at /wiki/); empty: unknown
 	MaxLineBytes int          // stdio mode
 	UnknownEnv   []envWarning // DOCS_MCP_* variables no flag reads, warned of at start
-	IgnoredHTTP  []string     // with --stdio, the HTTP-mode settings given all the same, warned of at start
 
 	// Versions selects the release tags served beside the working tree
 	// (--versions); nil: the working tree only.
@@ -253,39 +252,37 @@ func configFrom(c *cli.Context) (config, error) {
 		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"
 	}
 	if cfg.Stdio {
-		cfg.IgnoredHTTP = httpSettings(c)
+		if given := httpFlags(c); len(given) > 0 {
+			return cfg, usagef("%s: HTTP-mode flags, which --stdio does not use (nothing listens): leave them out, or leave out --stdio to serve HTTP", strings.Join(given, ", "))
+		}
 		return cfg, nil
 	}
 	return cfg, httpConfig(c, &cfg)
 }
 
-// httpSettings lists the HTTP-mode settings that are set, on the command
-// line or in the environment, each as "--flag (VARIABLE)". With --stdio
-// they do nothing, and run warns of them rather than refusing to start:
-// an MCP client starts the stdio command in an environment it may share
-// with an HTTP deployment (a DOCS_MCP_LISTEN exported by a shell profile,
-// a .env file), and over stdio there is nothing they would guard or
+// httpFlags lists the HTTP-mode flags given on the command line: set, but
+// not by their variables (f.IsSet: urfave/cli took the variable; given
+// both ways, a flag passes for the variable's). With --stdio they ask what the run cannot do, since
+// nothing listens, and configFrom refuses them. The same settings in the
+// environment are ignored without a word: the environment is shared by
+// both modes (the image sets DOCS_MCP_LISTEN for HTTP and is run with
+// --stdio too; an MCP client starts the stdio command in its user's
+// environment), and over stdio there is nothing they would guard or
 // shape: no port is opened, and only the client that started the process
 // talks to it.
-func httpSettings(c *cli.Context) []string {
-	var set []string
+func httpFlags(c *cli.Context) []string {
+	var given []string
 	for _, f := range c.App.Flags {
 		cf, ok := f.(cli.CategorizableFlag)
 		if !ok || !strings.HasPrefix(cf.GetCategory(), "HTTP mode") {
 			continue
 		}
 		name := f.Names()[0]
-		// An empty variable counts as unset, as for unknownEnv (f.IsSet:
-		// set by its variable).
-		if !c.IsSet(name) || f.IsSet() && os.Getenv(envName(name)) == "" {
-			continue
+		if c.IsSet(name) && !f.IsSet() {
+			given = append(given, "--"+name)
 		}
-		set = append(set, fmt.Sprintf("--%s (%s)", name, envName(name)))
 	}
-	if os.Getenv(authTokenEnv) != "" {
-		set = append(set, authTokenEnv)
-	}
-	return set
+	return given
 }
 
 // publicURL checks --public-url: an absolute http or https URL with
