@@ -319,9 +319,14 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 		attrs = append(attrs, "cache", "used", "read_again", len(diff.Added)+len(diff.Changed), "removed", len(diff.Removed))
 	}
 	c.log.Info("docs loaded", attrs...)
-	if len(snap.Docs()) == 0 {
-		c.log.Warn("no docs: the docs folder holds no .md file; searches find nothing until one is added (check --data-root and --docs-dir)",
+	switch {
+	case len(snap.Docs()) > 0:
+	case len(snap.Skipped()) > 0:
+		c.log.Warn("no docs: every .md file of the docs folder was skipped (the warnings above say why); searches find nothing until one can be read",
 			"dir", c.cfg.DocsPath, "skipped", len(snap.Skipped()))
+	default:
+		c.log.Warn("no docs: the docs folder holds no .md file; searches find nothing until one is added (check --data-root and --docs-dir)",
+			"dir", c.cfg.DocsPath, "skipped", 0)
 	}
 	return snap, built, nil
 }
