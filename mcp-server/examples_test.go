@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +48,8 @@ const docRoot = "/home/you/docs-mcp"
 // normalising what varies from run to run and machine to machine: times,
 // durations, sizes and counts (any "=123" value, and every number of a
 // JSON answer line, whose line numbers and counts follow the docs), the
-// repository's path.
+// repository's path; then holds the counts and sizes of the log lines that
+// the checkout's docs decide to the example's (staleFigures).
 // Log lines are compared in any order (the server logs from several
 // goroutines); a line added, removed or reworded fails, and the failure
 // prints the output to paste into the doc.
@@ -96,6 +100,9 @@ func TestDocsExamples(t *testing.T) {
 				if d := cmp.Diff(sorted(want), sorted(have)); d != "" || status != c.status {
 					t.Errorf("docs/%s:%d: $ %s\nexit status %d (want %d); lines, normalised and sorted (-doc +real):\n%s\nthe real output, to paste into the doc:\n%s",
 						ex.file, ex.line, c.line, status, c.status, d, strings.Join(withRoot(got, root), "\n"))
+				} else if stale := staleFigures(c.output, got, root); len(stale) > 0 {
+					t.Errorf("docs/%s:%d: $ %s\nthe figures of this checkout's docs are no longer those of the doc: %s\nthe real output, to paste into the doc:\n%s",
+						ex.file, ex.line, c.line, strings.Join(stale, ", "), strings.Join(withRoot(got, root), "\n"))
 				}
 			}
 		})
@@ -348,13 +355,67 @@ var (
 	logTime  = regexp.MustCompile(`^time=\S+ `)
 	// Numbers as the logger writes them, exponents included: slog
 	// formats a float64 with strconv's 'g' rule, so a request under 100 µs
-	// logs duration_s=8.9699e-05.
-	duration = regexp.MustCompile(`=\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b`)
+	// logs duration_s=8.9699e-05; and a duration as time.Duration.String
+	// does, so one of a minute or more is 1m30.5s
+	// (TestNormaliseLoggerNumbers).
+	duration = regexp.MustCompile(`=(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?([eE][-+]?\d+)?\b`)
 	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?([eE][-+]?\d+)?\b`)
 	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`) // a doc's last commit (provenance)
 	dateTime = regexp.MustCompile(`"date":"[^"]*"`)                   // and its date
 )
+
+// The figures of a log line that the checkout's docs decide, not the
+// machine or the moment: normalise lets every number pass, and these are
+// then held to the example's, so that its figures cannot go stale unseen.
+// A count must be the example's; a size within a quarter of it, so that
+// an edit of a doc does not fail the example, but the docs growing by a
+// quarter does.
+var (
+	countKeys = []string{"docs", "skipped", "folders", "generation", "reused_docs"}
+	sizeKeys  = []string{"text_bytes", "held_bytes", "index_bytes", "corpus_bytes", "bytes"}
+	figure    = regexp.MustCompile(`\b([a-z_]+)=(\d+)\b`)
+)
+
+// staleFigures compares the counts and sizes of want's log lines (as the
+// doc has them) with those of the same lines of got (the lines that
+// normalise the same), and says which no longer hold.
+func staleFigures(want, got []string, root string) []string {
+	wn, gn := normalise(want, docRoot), normalise(got, root)
+	used := make([]bool, len(got))
+	var stale []string
+	for i, w := range want {
+		j := slices.IndexFunc(gn, func(g string) bool { return g == wn[i] })
+		for j >= 0 && used[j] {
+			k := slices.Index(gn[j+1:], wn[i])
+			if k < 0 {
+				j = -1
+				break
+			}
+			j += k + 1
+		}
+		if j < 0 || strings.HasPrefix(w, "{") {
+			continue
+		}
+		used[j] = true
+		have := map[string]int{}
+		for _, m := range figure.FindAllStringSubmatch(got[j], -1) {
+			have[m[1]], _ = strconv.Atoi(m[2])
+		}
+		for _, m := range figure.FindAllStringSubmatch(w, -1) {
+			key, was := m[1], 0
+			was, _ = strconv.Atoi(m[2])
+			now, ok := have[key]
+			switch {
+			case !ok:
+			case slices.Contains(countKeys, key) && now != was,
+				slices.Contains(sizeKeys, key) && 4*max(now-was, was-now) > was:
+				stale = append(stale, fmt.Sprintf("%s=%d (now %d)", key, was, now))
+			}
+		}
+	}
+	return stale
+}
 
 // normalise makes lines comparable across runs: the repository at root
 // written as docRoot, and times, durations, numbers and the cache file's
@@ -403,5 +464,40 @@ func TestNormaliseNumbers(t *testing.T) {
 	}
 	if got := normalise([]string{`{"id":2,"size":7.5e-05}`}, "/r"); got[0] != `{"id":N,"size":N}` {
 		t.Errorf("a JSON answer's number with an exponent normalises to %q", got[0])
+	}
+}
+
+// TestNormaliseLoggerNumbers feeds normalise what the server's logger
+// writes, rather than a list of cases: slog's text handler writes a float
+// with strconv's 'g' rule (an exponent below 1e-4 and from 1e21 on) and a
+// duration as time.Duration.String does (1m30s from a minute on), so each
+// magnitude a run's timing can give is logged through it, and every line
+// must normalise as the first does. A log line of an example then
+// compares equal however long its request took.
+func TestNormaliseLoggerNumbers(t *testing.T) {
+	var b strings.Builder
+	log := slog.New(slog.NewTextHandler(&b, nil))
+	line := func(seconds float64, d time.Duration, n int64) string {
+		b.Reset()
+		log.Info("mcp.request", "duration_s", seconds, "duration", d, "bytes", n, "outcome", "ok")
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var lines []string
+	for e := -12; e <= 22; e++ {
+		for _, m := range []float64{1, 1.5, 8.9699, 9.999999} {
+			lines = append(lines, line(m*math.Pow10(e), time.Second, 1))
+		}
+	}
+	for d := time.Duration(1); d < 1000*time.Hour; d = d*7 + d/3 {
+		lines = append(lines, line(1, d, 1), line(1, d+d/10, 1))
+	}
+	for n := int64(0); n < math.MaxInt64/10; n = n*10 + 7 {
+		lines = append(lines, line(1, time.Second, n))
+	}
+	want := normalise(lines[:1], "/r")[0]
+	for _, l := range lines {
+		if got := normalise([]string{l}, "/r")[0]; got != want {
+			t.Errorf("%s\nnormalises to %s\nwant %s", l, got, want)
+		}
 	}
 }

@@ -24,7 +24,7 @@ type GitRepo struct {
 func NewGitRepo(t testing.TB) *GitRepo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git binary to make the test repository with")
+		t.Skip("no git on PATH to make the test repository with: install git (Debian: apt-get install git)")
 	}
 	r := &GitRepo{t: t, Dir: t.TempDir(), when: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	r.Git("init", "-q", "-b", "main")

@@ -18,7 +18,7 @@ func NodePackages(t testing.TB, dir, pkg, what string) {
 			if os.Getenv("CI") == "true" {
 				t.Fatalf("%s is not installed; CI must install it (.ci/run)", tool)
 			}
-			t.Skipf("%s is not installed: skipping %s", tool, what)
+			t.Skipf("%s is not installed: skipping %s (install Node.js and npm, Debian: apt-get install nodejs npm; with CI=true this fails)", tool, what)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg))); err != nil {

@@ -113,7 +113,7 @@ root or docs folder, an unusable flag value).`,
 		Flags:           append(flags(), oauthFlags()...),
 		Commands:        []*cli.Command{healthcheckCommand(stdout), indexCommand(stdout)},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return explainUsage(c.App.Flags, err)
+			return explainUsage(c.App.Flags, "docs-mcp", err)
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to exit codes
 		Action: func(c *cli.Context) error {

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,7 +131,7 @@ func flags() []cli.Flag {
 		&cli.DurationFlag{Name: "stream-write-timeout", EnvVars: []string{envName("stream-write-timeout")}, Value: web.StreamWriteTimeout, Category: "HTTP mode",
 			Usage: "end an event stream whose client takes no data for this long"},
 		&cli.IntFlag{Name: "max-connections", EnvVars: []string{envName("max-connections")}, Value: web.MaxConnections, Category: "HTTP mode",
-			Usage: "most open HTTP connections; past it a new connection is closed at once"},
+			Usage: "most open HTTP connections; past it a new connection closes the one that has waited longest without a request in progress (connected and silent, or idle between requests), and is closed itself only when every other is in a request"},
 		&cli.IntFlag{Name: "max-subscriptions", EnvVars: []string{envName("max-subscriptions")}, Value: content.MaxSubscriptions,
 			Usage: "most resources one session may subscribe to; only resources the server lists can be subscribed to"},
 		&cli.IntFlag{Name: "max-queued-notifications", EnvVars: []string{envName("max-queued-notifications")}, Value: content.MaxQueued,
@@ -182,8 +184,11 @@ func configFrom(c *cli.Context) (config, error) {
 	if cfg.MCP.MapBytes < minMapBytes {
 		return cfg, usagef("--map-bytes %d is too small: use at least %d", cfg.MCP.MapBytes, minMapBytes)
 	}
-	if cfg.MCP.Work.Running < 1 || cfg.MCP.Work.PerClient < 1 {
-		return cfg, usagef("--max-concurrent-work %d, --max-client-work %d: use at least 1", cfg.MCP.Work.Running, cfg.MCP.Work.PerClient)
+	if cfg.MCP.Work.Running < 1 {
+		return cfg, usagef("--max-concurrent-work %d: use at least 1", cfg.MCP.Work.Running)
+	}
+	if cfg.MCP.Work.PerClient < 1 {
+		return cfg, usagef("--max-client-work %d: use at least 1", cfg.MCP.Work.PerClient)
 	}
 	if cfg.MCP.Work.MaxWait < 10*time.Millisecond {
 		return cfg, usagef("--work-queue-timeout %s: use at least 10ms", cfg.MCP.Work.MaxWait)
@@ -247,9 +252,37 @@ func configFrom(c *cli.Context) (config, error) {
 		cfg.MCP.WikiURL = cfg.PublicURL + "/wiki/"
 	}
 	if cfg.Stdio {
+		if given := httpFlags(c); len(given) > 0 {
+			return cfg, usagef("%s: HTTP-mode flags, which --stdio does not use (nothing listens): leave them out, or leave out --stdio to serve HTTP", strings.Join(given, ", "))
+		}
 		return cfg, nil
 	}
 	return cfg, httpConfig(c, &cfg)
+}
+
+// httpFlags lists the HTTP-mode flags given on the command line: set, but
+// not by their variables (f.IsSet: urfave/cli took the variable; given
+// both ways, a flag passes for the variable's). With --stdio they ask what the run cannot do, since
+// nothing listens, and configFrom refuses them. The same settings in the
+// environment are ignored without a word: the environment is shared by
+// both modes (the image sets DOCS_MCP_LISTEN for HTTP and is run with
+// --stdio too; an MCP client starts the stdio command in its user's
+// environment), and over stdio there is nothing they would guard or
+// shape: no port is opened, and only the client that started the process
+// talks to it.
+func httpFlags(c *cli.Context) []string {
+	var given []string
+	for _, f := range c.App.Flags {
+		cf, ok := f.(cli.CategorizableFlag)
+		if !ok || !strings.HasPrefix(cf.GetCategory(), "HTTP mode") {
+			continue
+		}
+		name := f.Names()[0]
+		if c.IsSet(name) && !f.IsSet() {
+			given = append(given, "--"+name)
+		}
+	}
+	return given
 }
 
 // publicURL checks --public-url: an absolute http or https URL with
@@ -293,8 +326,8 @@ func httpConfig(c *cli.Context, root *config) error {
 	cfg.DrainDelay = c.Duration("drain-delay")
 	cfg.NoWiki = !c.Bool("wiki")
 
-	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
-		return usagef("--listen %q: want host:port, e.g. 127.0.0.1:3000 or 0.0.0.0:3000", cfg.Listen)
+	if err := checkListen(cfg.Listen); err != nil {
+		return err
 	}
 	if cfg.SessionIdleTimeout < time.Second {
 		return usagef("--session-idle-timeout %s: use at least 1s", cfg.SessionIdleTimeout)
@@ -351,6 +384,23 @@ func httpConfig(c *cli.Context, root *config) error {
 	cfg.AuthToken = token
 	return oauthConfig(c, root)
 }
+
+// checkListen checks a --listen address: host:port, the port a number
+// from 0 to 65535 (0: any free port) or a service name such as http.
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--listen %q: want host:port, e.g. 127.0.0.1:3000 or 0.0.0.0:3000", addr)
+	}
+	if number.MatchString(port) {
+		if n, err := strconv.ParseInt(port, 10, 32); err != nil || n < 0 || n > 65535 {
+			return usagef("--listen %q: port %s is out of range: use a port from 1 to 65535, e.g. 127.0.0.1:3000", addr, port)
+		}
+	}
+	return nil
+}
+
+var number = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // minBodyBytes keeps --max-body-bytes above the size of ordinary requests.
 const minBodyBytes = 1 << 10

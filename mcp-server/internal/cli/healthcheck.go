@@ -24,9 +24,15 @@ func healthcheckCommand(stdout io.Writer) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: defaultHealthTimeout,
 				Usage: "how long to wait for the answer"},
 		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return explainUsage(c.Command.Flags, "docs-mcp healthcheck", err)
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("healthcheck: unexpected argument %q", c.Args().First())
+			}
+			if err := checkListen(c.String("listen")); err != nil {
+				return usagef("healthcheck: %v", err)
 			}
 			url, err := httpserver.HealthURL(c.String("listen"))
 			if err != nil {

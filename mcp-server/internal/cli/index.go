@@ -44,6 +44,9 @@ from the docs' (run --write to refresh it).`,
 			&cli.StringFlag{Name: "write", Usage: "the file to write the map into", TakesFile: true},
 			&cli.StringFlag{Name: "check", Usage: "the file to check: exit 1 when its map is stale", TakesFile: true},
 		}, pickFlags(flags(), "data-root", "docs-dir", "framework-dir", "map-bytes", "max-doc-bytes")...),
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return explainUsage(c.Command.Flags, "docs-mcp index", err)
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("index: unexpected argument %q", c.Args().First())

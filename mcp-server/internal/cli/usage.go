@@ -19,25 +19,27 @@ var (
 )
 
 // explainUsage rewrites a value urfave/cli could not parse into what the
-// flag takes, with an example. Other errors pass as they are.
-func explainUsage(flags []cli.Flag, err error) error {
+// flag takes, with an example, and points to help, the command whose
+// --help lists flags (docs-mcp, or a subcommand's). Other errors pass as
+// they are.
+func explainUsage(flags []cli.Flag, help string, err error) error {
 	var value, source, name string
 	if m := badFlagValue.FindStringSubmatch(err.Error()); m != nil {
 		value, source, name = m[1], "--"+m[2], m[2]
 	} else if m := badEnvValue.FindStringSubmatch(err.Error()); m != nil {
 		value, source, name = m[1], m[2], m[3]
 	} else {
-		return usagef("%v (see docs-mcp --help)", err)
+		return usagef("%v (see %s --help)", err, help)
 	}
 	for _, f := range flags {
 		if f.Names()[0] != name {
 			continue
 		}
 		if want := wantedValue(f); want != "" {
-			return usagef("%s %q: want %s (see docs-mcp --help)", source, value, want)
+			return usagef("%s %q: want %s (see %s --help)", source, value, want, help)
 		}
 	}
-	return usagef("%v (see docs-mcp --help)", err)
+	return usagef("%v (see %s --help)", err, help)
 }
 
 // wantedValue says what a flag of f's kind takes; empty for string flags,

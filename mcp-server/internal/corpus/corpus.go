@@ -28,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime"
@@ -109,6 +110,10 @@ type Corpus struct {
 	openOnce sync.Once
 	settled  chan struct{}  // closed once Run's start-up is over (Settled)
 	saved    *docs.Snapshot // the snapshot the cache file holds, as far as Run knows
+	// cacheWarned: a warning said already that the cache cannot be used
+	// (its folder cannot be read or written); a later failure to write it
+	// is logged at debug level, so that one cause makes one warning.
+	cacheWarned bool
 
 	// reports are the goroutines that report the index builds (index);
 	// Run waits for them, so that nothing logs after it returned. stopped,
@@ -314,6 +319,15 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 		attrs = append(attrs, "cache", "used", "read_again", len(diff.Added)+len(diff.Changed), "removed", len(diff.Removed))
 	}
 	c.log.Info("docs loaded", attrs...)
+	switch {
+	case len(snap.Docs()) > 0:
+	case len(snap.Skipped()) > 0:
+		c.log.Warn("no docs: every .md file of the docs folder was skipped (the warnings above say why); searches find nothing until one can be read",
+			"dir", c.cfg.DocsPath, "skipped", len(snap.Skipped()))
+	default:
+		c.log.Warn("no docs: the docs folder holds no .md file; searches find nothing until one is added (check --data-root and --docs-dir)",
+			"dir", c.cfg.DocsPath, "skipped", 0)
+	}
 	return snap, built, nil
 }
 
@@ -324,14 +338,20 @@ func (c *Corpus) cached() *docs.Snapshot {
 		return nil
 	}
 	snap, err := c.readCache()
-	if err != nil {
-		if !errors.Is(err, errNoCache) {
-			c.log.Warn("ignoring the docs cache; it will be written again", "path", c.cfg.CacheFile, "err", err)
-		}
-		return nil
+	switch {
+	case err == nil:
+		return snap
+	case errors.Is(err, fs.ErrPermission):
+		c.log.Warn("cannot read the docs cache, so every start reads every doc: "+cacheFix, "path", c.cfg.CacheFile, "err", err)
+		c.cacheWarned = true
+	case !errors.Is(err, errNoCache):
+		c.log.Warn("ignoring the docs cache; this start reads every doc", "path", c.cfg.CacheFile, "err", err)
 	}
-	return snap
+	return nil
 }
+
+// cacheFix says what to do about a cache folder that cannot be used.
+const cacheFix = "let the user docs-mcp runs as read and write its folder, or set another (--cache-dir) or none (--no-cache)"
 
 // save writes the snapshot served, with its index, to the cache file,
 // unless the file holds it already, the index is not built, or there is
@@ -348,7 +368,12 @@ func (c *Corpus) save() {
 	begin := time.Now()
 	n, err := c.writeCache(snap, ix)
 	if err != nil {
-		c.log.Warn("cannot write the docs cache; the next start reads every doc", "path", c.cfg.CacheFile, "err", err)
+		if c.cacheWarned {
+			c.log.Debug("cannot write the docs cache", "path", c.cfg.CacheFile, "err", err)
+			return
+		}
+		c.log.Warn("cannot write the docs cache, so the next start reads the docs instead of this cache: "+cacheFix, "path", c.cfg.CacheFile, "err", err)
+		c.cacheWarned = true
 		return
 	}
 	c.saved = snap

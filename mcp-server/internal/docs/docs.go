@@ -311,7 +311,11 @@ type NotFoundError struct {
 func (e *NotFoundError) Error() string {
 	msg := fmt.Sprintf("no doc at %q", e.Path)
 	if len(e.Nearest) > 0 {
-		msg += "; nearest valid paths: " + strings.Join(e.Nearest, ", ")
+		shown := make([]string, len(e.Nearest))
+		for i, p := range e.Nearest {
+			shown[i] = ShowPath(p)
+		}
+		msg += "; nearest valid paths: " + strings.Join(shown, ", ")
 	}
 	return msg
 }

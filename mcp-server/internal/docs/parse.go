@@ -39,7 +39,7 @@ func (d *Doc) TitleIn(buf *[]byte) string {
 
 // Title returns the title of the doc at docPath whose text is given: its
 // front matter title, else its first level-1 heading, else its file name
-// without the extension.
+// without the extension (as ShowPath writes it: the title is text).
 func Title(docPath, text string) string {
 	if title := frontMatterTitle(text); title != "" {
 		return title
@@ -49,7 +49,7 @@ func Title(docPath, text string) string {
 			return h.Text
 		}
 	}
-	return strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
+	return ShowPath(strings.TrimSuffix(path.Base(docPath), path.Ext(docPath)))
 }
 
 // CutLine cuts the first line off text: the line without its terminator

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrInvalidPath is wrapped by every refusal of a client-supplied path.
@@ -21,7 +23,11 @@ var ErrNotFound = errors.New("doc not found")
 // absolute paths, drive letters and ".." segments. A path that passes names a
 // location inside the docs root by construction; symlinks are handled by the
 // loader, which reads through os.Root and so never sees a file outside it.
+//
+// A path may also be given as ShowPath writes it into text: quoted, with
+// its control characters escaped.
 func CleanPath(p string) (string, error) {
+	p = unshow(p)
 	// The drive-letter check looks at the cleaned path, so that "./C:" is
 	// refused like "C:" (a fuzzing find: accepting it made CleanPath
 	// accept a path that its own result would fail).
@@ -54,6 +60,7 @@ func CleanPath(p string) (string, error) {
 // accepts the empty prefix (everything) and keeps a trailing slash, which
 // narrows "guide/" to the folder while "guide" also matches "guide.md".
 func CleanPrefix(p string) (string, error) {
+	p = unshow(p)
 	if p == "" || p == "." || p == "./" {
 		return "", nil
 	}
@@ -66,6 +73,38 @@ func CleanPrefix(p string) (string, error) {
 		clean += "/"
 	}
 	return clean, nil
+}
+
+// ShowPath is how a doc path (or a folder's) is written into text that
+// people and assistants read: tool answers, the map of the docs,
+// AGENTS.md. A path is written as it is unless it holds a character that
+// is not printable (a newline, a tab, an escape, a bidirectional
+// control, ...), is not valid UTF-8, or starts with a double quote; then
+// it is quoted and escaped as strconv.Quote does, so that a file's name
+// cannot break a line of that text or forge one (such as the marker lines
+// that enclose the map in AGENTS.md). Structured results carry paths as
+// they are; CleanPath takes a path written either way.
+func ShowPath(p string) string {
+	if utf8.ValidString(p) && !strings.HasPrefix(p, `"`) && !strings.ContainsFunc(p, notPrintable) {
+		return p
+	}
+	return strconv.Quote(p)
+}
+
+func notPrintable(r rune) bool { return !strconv.IsPrint(r) }
+
+// unshow returns the path that ShowPath wrote as s when it quoted one, else
+// s. No path is ambiguous: every quoted form holds a backslash (each
+// character it escapes, and the quote it starts with, gets one), which no
+// doc path does.
+func unshow(s string) string {
+	if !strings.HasPrefix(s, `"`) {
+		return s
+	}
+	if p, err := strconv.Unquote(s); err == nil && ShowPath(p) == s {
+		return p
+	}
+	return s
 }
 
 func hasDotDot(p string) bool {

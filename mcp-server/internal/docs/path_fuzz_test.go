@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzCleanPath checks client path resolution on any input: CleanPath never
@@ -22,6 +23,7 @@ func FuzzCleanPath(f *testing.F) {
 		"../secret.md", "guide/../../secret.md", "/etc/passwd", `..\secret.md`, "C:/x.md", "c:x.md",
 		"guide/intro.md\x00.png", "escape.md", "escape-dir/secret.md", ".", "./", "", "guide/", "文档.md",
 		"guide/./../index.md", "//server/share", "\u202e.md", "a/b/c/../../..",
+		`"guide/intro.md"`, `"a\nb.md"`, `"\"q.md"`, `"../x\n"`, "a\nb.md",
 	} {
 		f.Add(p)
 	}
@@ -57,6 +59,16 @@ func FuzzCleanPath(f *testing.F) {
 	}
 
 	f.Fuzz(func(t *testing.T, p string) {
+		// As text, any path is one line of printable characters, read
+		// back as itself.
+		shown := ShowPath(p)
+		if strings.ContainsFunc(shown, notPrintable) || !utf8.ValidString(shown) {
+			t.Fatalf("ShowPath(%q) = %q holds a character that is not printable", p, shown)
+		}
+		if unshow(shown) != p {
+			t.Fatalf("ShowPath(%q) = %s reads back as %q", p, shown, unshow(shown))
+		}
+
 		clean, err := CleanPath(p)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidPath) {

@@ -48,6 +48,45 @@ func TestCleanPath(t *testing.T) {
 	}
 }
 
+// TestShowPath: a path is written into text as it is, unless it holds a
+// character that is not printable, is not UTF-8, or starts with a quote;
+// then quoted and escaped, on one line. CleanPath and CleanPrefix take a
+// path written either way.
+func TestShowPath(t *testing.T) {
+	for _, p := range []string{"guide/intro.md", "with space/文档.md", "c++.md", "%.md", "[[.md", `a"b.md`, "émoji 🎉.md", "", "guide/"} {
+		if got := ShowPath(p); got != p {
+			t.Errorf("ShowPath(%q) = %q, want it as it is", p, got)
+		}
+	}
+	for p, want := range map[string]string{
+		"a\nb.md":               `"a\nb.md"`,
+		"x\n<!-- end -->\ny.md": `"x\n<!-- end -->\ny.md"`,
+		"cr\r.md":               `"cr\r.md"`,
+		"tab\t.md":              `"tab\t.md"`,
+		"esc\x1b[31m.md":        `"esc\x1b[31m.md"`,
+		"bidi\u202e.md":         `"bidi\u202e.md"`,
+		"nel\u0085 ls\u2028.md": `"nel\u0085 ls\u2028.md"`,
+		"bad\xff.md":            `"bad\xff.md"`,
+		`"quoted".md`:           `"\"quoted\".md"`,
+		"dir\nname/":            `"dir\nname/"`,
+	} {
+		got := ShowPath(p)
+		if got != want {
+			t.Errorf("ShowPath(%q) = %s, want %s", p, got, want)
+		}
+		if clean, err := CleanPrefix(got); err != nil || clean != p {
+			t.Errorf("CleanPrefix(%s) = %q, %v; want %q", got, clean, err, p)
+		}
+	}
+	if clean, err := CleanPath(`"a\nb.md"`); err != nil || clean != "a\nb.md" {
+		t.Errorf(`CleanPath("a\nb.md" quoted) = %q, %v`, clean, err)
+	}
+	// A quoted path is read as what it says, then checked as any other.
+	if _, err := CleanPath(`"../x\n.md"`); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf(`CleanPath of "../x\n.md" quoted: %v, want ErrInvalidPath`, err)
+	}
+}
+
 func TestCleanPrefix(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", ""}, {".", ""}, {"./", ""},

@@ -272,7 +272,7 @@ func TestUpdateSkippedFiles(t *testing.T) {
 
 func TestUpdateUnreadable(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("running as root: file permissions do not stop root from reading")
+		t.Skip("running as root, whom file permissions do not stop from reading: run it as another user (go test -run TestUpdateUnreadable ./mcp-server/internal/docs)")
 	}
 	dir := t.TempDir()
 	mcptest.WriteTree(t, dir, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})

@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // The digest is the map of a tree too large to name every doc: a line for
@@ -259,15 +261,15 @@ func heading(n *node) string {
 	if n.folded > 0 {
 		more = ", " + plural(n.folded, "more folder")
 	}
-	return "\n## " + n.path + " (" + plural(n.total, "doc") + more + ")\n"
+	return "\n## " + docs.ShowPath(n.path) + " (" + plural(n.total, "doc") + more + ")\n"
 }
 
 // docLine names a doc by path and title.
 func docLine(e Entry) string {
 	if e.Title == "" {
-		return "- " + e.Path + "\n"
+		return "- " + docs.ShowPath(e.Path) + "\n"
 	}
-	return "- " + e.Path + ": " + clip(e.Title, maxSummaryBytes) + "\n"
+	return "- " + docs.ShowPath(e.Path) + ": " + clip(e.Title, maxSummaryBytes) + "\n"
 }
 
 // anchorLine lists a doc's sections' anchors, at most maxAnchors; "" for

@@ -267,13 +267,13 @@ func renderDocs(es []Entry, v view, room int) (string, bool) {
 		}
 		if f := folderOf(e.Path); f != folder {
 			folder = f
-			name := f
+			name := docs.ShowPath(f)
 			if name == "" {
 				name = "docs/ (top level)"
 			}
 			b.WriteString("\n## " + name + "\n")
 		}
-		b.WriteString("- " + e.Path)
+		b.WriteString("- " + docs.ShowPath(e.Path))
 		if v.summary {
 			b.WriteString(": " + summaryOf(e))
 		}

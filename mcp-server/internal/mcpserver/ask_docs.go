@@ -296,7 +296,7 @@ func (o AskDocsOutput) text(question string) string {
 		b.WriteString("\n[details: mod_get_hook]")
 	}
 	for i, sec := range o.Sections {
-		fmt.Fprintf(&b, "\n%d. %s", i+1, sec.Path)
+		fmt.Fprintf(&b, "\n%d. %s", i+1, docs.ShowPath(sec.Path))
 		if sec.Anchor != "" {
 			b.WriteString("#" + sec.Anchor)
 		}

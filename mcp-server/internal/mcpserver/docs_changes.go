@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
 // DocsChangesInput are the arguments of mod_docs_changes.
@@ -97,19 +98,19 @@ func (s *Server) docsChanges(ctx context.Context, in DocsChangesInput) (DocsChan
 		fits(fmt.Sprintf("Hook registry changed: added %s; removed %s; changed %s.\n", list(h.Added), list(h.Removed), list(h.Edited)))
 	}
 	for _, p := range d.Added {
-		if !fits("+ " + p + "\n") {
+		if !fits("+ " + docs.ShowPath(p) + "\n") {
 			break
 		}
 		out.Added = append(out.Added, p)
 	}
 	for _, p := range d.Removed {
-		if out.Truncated || !fits("- "+p+"\n") {
+		if out.Truncated || !fits("- "+docs.ShowPath(p)+"\n") {
 			break
 		}
 		out.Removed = append(out.Removed, p)
 	}
 	for _, c := range d.Changed {
-		line := "~ " + c.Path
+		line := "~ " + docs.ShowPath(c.Path)
 		cd := ChangedDoc{Path: c.Path, Sections: make([]ChangedSection, len(c.Sections))}
 		for i, sec := range c.Sections {
 			cd.Sections[i] = ChangedSection{Anchor: sec.Anchor, Heading: sec.Heading, Change: string(sec.Change)}

@@ -27,6 +27,8 @@ type ListDocPathsInput struct {
 	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (ListDocPathsInput) defaults() map[string]any { return map[string]any{"limit": defaultListLimit} }
+
 // ListDocPathsOutput is the result of mod_list_doc_paths.
 type ListDocPathsOutput struct {
 	Paths       []DocEntry    `json:"paths" jsonschema:"Docs in path order."`
@@ -243,7 +245,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 	case len(o.DidYouMean) > 0:
 		fmt.Fprintf(&b, "No doc path starts with %q; these prefixes list docs:\n", prefix)
 		for _, f := range o.DidYouMean {
-			name := f.Path
+			name := docs.ShowPath(f.Path)
 			if name == "" {
 				name = "(no prefix)"
 			}
@@ -254,7 +256,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 	case len(o.Folders) > 0:
 		b.WriteString("Folders:\n")
 		for _, f := range o.Folders {
-			fmt.Fprintf(&b, "%s  (%s)\n", f.Path, plural(f.Docs, "doc", "docs"))
+			fmt.Fprintf(&b, "%s  (%s)\n", docs.ShowPath(f.Path), plural(f.Docs, "doc", "docs"))
 		}
 		if o.MoreFolders > 0 {
 			fmt.Fprintf(&b, "… and %s more\n", plural(o.MoreFolders, "folder", "folders"))
@@ -262,7 +264,7 @@ func (o ListDocPathsOutput) text(prefix string) string {
 		b.WriteString("\n")
 	}
 	for _, e := range o.Paths {
-		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", e.Path, e.Title, e.Lines, e.Bytes)
+		fmt.Fprintf(&b, "%s  %q  (%d lines, %d bytes)\n", docs.ShowPath(e.Path), e.Title, e.Lines, e.Bytes)
 	}
 	fmt.Fprintf(&b, "\n[%s", plural(len(o.Paths), "doc", "docs"))
 	if o.Version != "" {

@@ -69,7 +69,8 @@ func TestRankedAnswers(t *testing.T) {
 	t.Run("real", func(t *testing.T) {
 		tree := os.Getenv("DOCS_MCP_REAL_TREE")
 		if tree == "" {
-			t.Skip("DOCS_MCP_REAL_TREE is not set: the real tree is measured by hand (see the test's doc)")
+			t.Skip("DOCS_MCP_REAL_TREE is not set: the real tree is measured by hand, with a checkout of MicrosoftDocs/cpp-docs: " +
+				"DOCS_MCP_REAL_TREE=/path/to/cpp-docs go test -count=1 -run TestRankedAnswers/real -v ./mcp-server/internal/mcpserver")
 		}
 		measureRanked(t, tree, filepath.Join("testdata", "answers", "cpp-docs.json"))
 	})

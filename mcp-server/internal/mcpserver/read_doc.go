@@ -68,7 +68,7 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 	}
 	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: uri, Generation: snap.Generation(),
 		Provenance: s.provenanceIn(rel, d, text)}
-	start, end, name := in.StartLine, in.EndLine, d.Path
+	start, end, name := in.StartLine, in.EndLine, docs.ShowPath(d.Path)
 	var p part
 	if in.Section != "" || in.ListSubsections {
 		if p, err = partOf(ctx, d, text, in.Section, in.ListSubsections); err != nil {
@@ -125,6 +125,7 @@ func sectionIn(ctx context.Context, outline *docs.Outline, path, name string) (d
 	case ok:
 		return sec, nil
 	}
+	path = docs.ShowPath(path)
 	all := outline.Sections()
 	if len(all) == 0 {
 		return docs.Section{}, inputErrorf("no section %q in %s: it has no headings; read it without section", name, path)

@@ -57,7 +57,8 @@ var treeQueries = []string{
 func TestSearchDocsAllTermsTree(t *testing.T) {
 	root := os.Getenv("DOCS_MCP_SEARCH_TREE")
 	if root == "" {
-		t.Skip("DOCS_MCP_SEARCH_TREE is not set: give a data root whose docs/ folder to search")
+		t.Skip("DOCS_MCP_SEARCH_TREE is not set: give a data root whose docs/ folder to search, e.g. a checkout of MicrosoftDocs/cpp-docs: " +
+			"DOCS_MCP_SEARCH_TREE=/path/to/cpp-docs go test -run AllTermsTree -v ./mcp-server/internal/mcpserver")
 	}
 	if _, err := os.Stat(filepath.Join(root, "docs")); err != nil {
 		t.Fatalf("DOCS_MCP_SEARCH_TREE: %v", err)

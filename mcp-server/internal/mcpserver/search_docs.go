@@ -42,6 +42,8 @@ type SearchDocsInput struct {
 	Version       string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (SearchDocsInput) defaults() map[string]any { return map[string]any{"limit": defaultSearchLimit} }
+
 // SearchDocsOutput is the result of mod_search_docs. Its matching lines
 // are grouped by doc and section, as ripgrep --heading groups them: a
 // page's matches cluster in a few docs and sections, whose path, heading
@@ -412,7 +414,7 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	// reader sees where the word is).
 	var num []byte
 	for _, d := range o.Docs {
-		b.WriteString(d.Path)
+		b.WriteString(docs.ShowPath(d.Path))
 		switch {
 		case d.Uncommitted:
 			b.WriteString("  · not committed")

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -44,9 +45,55 @@ func newTool[In, Out any](s *Server, name, title, description string, f toolFunc
 	return server.ServerTool{
 		Tool: readOnlyTool(name, title, description,
 			mcp.WithInputSchema[In](),
+			oneType[In](),
 			mcp.WithOutputSchema[Out](),
 		),
 		Handler: handle(s, name, f),
+	}
+}
+
+// defaulted is a tool's input type with optional arguments whose absence
+// (or null) the tool reads as a default other than their zero value: a
+// pointer field, such as limit. defaults gives them by JSON name.
+type defaulted interface{ defaults() map[string]any }
+
+// oneType gives each property of In's input schema one type, after
+// mcp.WithInputSchema: mcp-go types a pointer field ["null", T], which
+// clients whose tool schemas allow one type per property reject (Gemini's;
+// the Inspector's strict mode warns). Such a property becomes T with its
+// default (In's defaults). The tool's behaviour is the same: an argument
+// left out, or sent as null, is read as that default.
+func oneType[In any]() mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(t.RawInputSchema, &schema); err != nil {
+			panic(fmt.Sprintf("%s: read its input schema: %v", t.Name, err))
+		}
+		var defaults map[string]any
+		if d, ok := any(*new(In)).(defaulted); ok {
+			defaults = d.defaults()
+		}
+		for name, p := range schema.Properties {
+			if len(p.Types) == 0 {
+				continue
+			}
+			types := slices.DeleteFunc(slices.Clone(p.Types), func(t string) bool { return t == "null" })
+			def, ok := defaults[name]
+			if len(types) != 1 || !ok {
+				panic(fmt.Sprintf("%s: argument %s has the types %v: give its input type a default for it (defaulted)", t.Name, name, p.Types))
+			}
+			raw, err := json.Marshal(def)
+			if err != nil {
+				panic(fmt.Sprintf("%s: default of %s: %v", t.Name, name, err))
+			}
+			p.Type, p.Types, p.Default = types[0], nil, raw
+		}
+		schema.PropertyOrder = argList[In]() // as mcp-go wrote them: the fields' order
+		raw, err := json.Marshal(&schema)
+		if err != nil {
+			panic(fmt.Sprintf("%s: write its input schema: %v", t.Name, err))
+		}
+		t.RawInputSchema = raw
 	}
 }
 
@@ -167,6 +214,15 @@ func unknownArg[In any](args map[string]any) (string, bool) {
 
 // argNames lists the JSON names of In's fields.
 func argNames[In any]() string {
+	names := argList[In]()
+	if len(names) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(names, ", ")
+}
+
+// argList is the JSON names of In's fields, in their order.
+func argList[In any]() []string {
 	t := reflect.TypeFor[In]()
 	var names []string
 	for i := range t.NumField() {
@@ -174,10 +230,7 @@ func argNames[In any]() string {
 			names = append(names, name)
 		}
 	}
-	if len(names) == 0 {
-		return "no arguments"
-	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 func jsonKind(t reflect.Type) string {

@@ -139,26 +139,28 @@ func TestConformance(t *testing.T) {
 	if _, err := os.Stat(node); err != nil {
 		testenv.Missing(t, "the conformance suite is not installed: run npm ci --prefix mcp-server/testdata/conformance")
 	}
-	seen := map[string]bool{} // the scenarios and checks of every suite run
-	ran := 0
+	seen := map[string]bool{}                  // the scenarios and checks of every suite run
+	results := map[string]map[string][]check{} // by suite version, by scenario
 	for _, suite := range conformanceSuites {
 		t.Run(suite.version, func(t *testing.T) {
 			script := filepath.Join(dir, filepath.FromSlash(suite.script))
 			if _, err := os.Stat(script); err != nil {
 				testenv.Missing(t, "conformance %s is not installed: run npm ci --prefix mcp-server/testdata/conformance", suite.version)
 			}
-			for scenario, checks := range conformance(t, node, script) {
+			got := conformance(t, node, script)
+			for scenario, checks := range got {
 				seen[scenario] = true
 				for _, c := range checks {
 					seen[c.ID] = true
 				}
 			}
-			ran++
+			results[suite.version] = got
 		})
 	}
-	if ran < len(conformanceSuites) {
+	if len(results) < len(conformanceSuites) {
 		return
 	}
+	checkCompatibilityDoc(t, results)
 	for _, labels := range []map[string]label{notApplicable, notApplicableChecks} {
 		for name := range labels {
 			if !seen[name] {
@@ -279,4 +281,89 @@ func scenarioResults(t *testing.T, dir string) map[string][]check {
 		got[m[1]] = checks
 	}
 	return got
+}
+
+// compatibilityDoc is the page whose table gives the suites' figures.
+const compatibilityDoc = "docs/server/compatibility.md"
+
+// figures matches a cell of that table: "pass 3/3", "pass 24/30: six
+// checks not applicable", "pass", "not applicable...", "(none)".
+var figures = regexp.MustCompile(`^(?:pass (\d+)/(\d+)(?:\b.*)?|pass|not applicable\b.*|\(none\))$`)
+
+// checkCompatibilityDoc holds the conformance table of the compatibility
+// page to the results of the suites just run (by version, by scenario):
+// in a row naming one scenario, "pass N/M" says that N of its M checks
+// passed (the others labelled not applicable), "(none)" that the suite
+// has no such scenario, "not applicable" that it is labelled so. A row
+// naming several scenarios must give no figures.
+func checkCompatibilityDoc(t *testing.T, results map[string]map[string][]check) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(compatibilityDoc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "\n| scenario |")
+	if !ok {
+		t.Fatalf("%s has no table with a \"scenario\" column", compatibilityDoc)
+	}
+	header, rows, _ := strings.Cut(table, "\n")
+	var versions []string
+	for c := range strings.SplitSeq(strings.Trim(header, " |"), "|") {
+		versions = append(versions, strings.TrimSpace(c))
+	}
+	for _, v := range versions {
+		if results[v] == nil {
+			t.Fatalf("%s's conformance table has a column %q, which is no pinned suite", compatibilityDoc, v)
+		}
+	}
+	backticked := regexp.MustCompile("`([^`]+)`")
+	checked := 0
+	for row := range strings.Lines(rows) {
+		if !strings.HasPrefix(row, "|") {
+			break // the table's end
+		}
+		cells := strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")
+		if strings.HasPrefix(strings.TrimSpace(cells[0]), "---") {
+			continue
+		}
+		if len(cells) != len(versions)+1 {
+			t.Errorf("%s: row %q has %d cells, want %d", compatibilityDoc, strings.TrimSpace(row), len(cells), len(versions)+1)
+			continue
+		}
+		var names []string
+		for _, m := range backticked.FindAllStringSubmatch(cells[0], -1) {
+			names = append(names, m[1])
+		}
+		for i, v := range versions {
+			cell := strings.TrimSpace(cells[i+1])
+			m := figures.FindStringSubmatch(cell)
+			switch {
+			case m == nil:
+				t.Errorf("%s: %s in %s: %q is not one of pass N/M, pass, not applicable, (none)", compatibilityDoc, cells[0], v, cell)
+			case m[1] != "" && len(names) != 1:
+				t.Errorf("%s: row %s gives figures for several scenarios: give each its row", compatibilityDoc, cells[0])
+			case m[1] != "":
+				checks, ok := results[v][names[0]]
+				passed := 0
+				for _, c := range checks {
+					if !c.failed() {
+						passed++
+					}
+				}
+				if got := fmt.Sprintf("pass %d/%d", passed, len(checks)); !ok || !strings.HasPrefix(cell, got) {
+					t.Errorf("%s says %s scored %q in conformance %s; the suite just said %q (of %d checks)", compatibilityDoc, names[0], cell, v, got, len(checks))
+				}
+				checked++
+			case cell == "(none)":
+				for _, n := range names {
+					if _, ok := results[v][n]; ok && !strings.HasPrefix(n, "-") {
+						t.Errorf("%s says conformance %s has no scenario %s; it has", compatibilityDoc, v, n)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("%s: no figure of the conformance table was checked", compatibilityDoc)
+	}
 }

@@ -41,7 +41,7 @@ func LookPath(t testing.TB, name, why string) string {
 	t.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		Missing(t, "no %s on PATH: %s", name, why)
+		Missing(t, "no %s on PATH: %s; install it (.ci/run installs every prerequisite on Debian)", name, why)
 	}
 	return path
 }

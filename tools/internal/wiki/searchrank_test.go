@@ -35,7 +35,7 @@ func searchJS(t *testing.T, site, script string, in, out any) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing(t, "no node on PATH")
+		missing(t, "no node on PATH (Debian: apt-get install nodejs)")
 	}
 	js, err := filepath.Abs(filepath.Join("site", "assets", "js", "search.js"))
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 func TestLastUpdated(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		missing(t, "no git on PATH")
+		missing(t, "no git on PATH (Debian: apt-get install git)")
 	}
 	root := t.TempDir()
 	for _, f := range []string{"docs/a.md", "docs/sub/b.md", "docs/edited.md", "CONTRIBUTING.md"} {
