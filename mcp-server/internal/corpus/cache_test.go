@@ -21,15 +21,19 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
-// cachedTree generates a tree of 2,000 docs (3 index segments) whose times lie an hour
-// back (so that no doc is racy, see docs.markRacy), and a configuration
+// lightTree is the tree of the cache tests that need no more than a few
+// hundred docs (one index segment): 2,000, or 300 under the race detector.
+var lightTree = mcptest.UnderRace(2000, 300)
+
+// cachedTree generates a tree of files docs (2,000 make 3 index segments)
+// whose times lie an hour back (so that no doc is racy, see docs.markRacy), and a configuration
 // that keeps its cache in a folder of the test's and does not follow the
 // disk (each start sees the tree as the test left it).
-func cachedTree(t *testing.T) Config {
+func cachedTree(t *testing.T, files int) Config {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "docs")
-	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 3, Files: mcptest.UnderRace(2000, 300)}); err != nil {
+	if _, err := corpusgen.Generate(context.Background(), dir, corpusgen.Options{Seed: 3, Files: files}); err != nil {
 		t.Fatal(err)
 	}
 	backdate(t, dir)
@@ -108,7 +112,7 @@ func answers(t *testing.T, snap *docs.Snapshot) []string {
 // reads again only what changed, reuses the index segments of the rest, and
 // answers as a start without a cache does.
 func TestCacheRestart(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, 2000) // several index segments, under -race too
 	first, log := start(t, cfg)
 	if strings.Contains(log, "cache=used") {
 		t.Fatal("the first start used a cache it cannot have had")
@@ -169,7 +173,7 @@ func TestCacheRestart(t *testing.T) {
 // next start must read it again (git's "racily clean" entry), not trust
 // the stamp it saved.
 func TestCacheRacy(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, lightTree)
 	p := filepath.Join(cfg.DocsPath, "racy.md")
 	mcptest.WriteFile(t, p, "# Racy\n\nversion A\n")
 	info, err := os.Stat(p)
@@ -192,7 +196,7 @@ func TestCacheRacy(t *testing.T) {
 // another build can, and checks that each is ignored with one warning,
 // the docs served are the tree's, and the cache is written again.
 func TestCacheDamaged(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, lightTree)
 	start(t, cfg)
 	good, err := os.ReadFile(cfg.CacheFile)
 	if err != nil {
@@ -245,7 +249,7 @@ func TestCacheDamaged(t *testing.T) {
 // TestCachePrune checks that writing a cache removes the caches of docs
 // folders that are gone, and keeps the others.
 func TestCachePrune(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, lightTree)
 	start(t, cfg)
 	dir := filepath.Dir(cfg.CacheFile)
 
@@ -272,7 +276,7 @@ func TestCachePrune(t *testing.T) {
 // cache file, with an edit before each round so that both write it: each
 // reads a whole file or none, and the file left is whole and used.
 func TestCacheShared(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, lightTree)
 	for round := range 3 {
 		mcptest.WriteFile(t, filepath.Join(cfg.DocsPath, "round.md"), fmt.Sprintf("# Round\n\nround %d\n", round))
 		errs := make(chan error, 2)
@@ -305,7 +309,7 @@ func TestCacheShared(t *testing.T) {
 // closed its session): the cache is written all the same, and the next
 // start uses it.
 func TestCacheClientLeftEarly(t *testing.T) {
-	cfg := cachedTree(t)
+	cfg := cachedTree(t, lightTree)
 	c := New(cfg)
 	c.startupHeld = make(chan struct{}) // never closed: the start-up does not end
 	ctx, cancel := context.WithCancel(context.Background())
