@@ -18,11 +18,11 @@ import (
 // subscriptions/listen stream (whose acknowledgement must name them all)
 // on 2026-07-28. A template's URI is made the way a client makes one: each
 // variable completed with completion/complete, a path descended folder by
-// folder. It returns the URIs it used, so a caller can require the schemes
-// it expects; anything advertised that a client cannot read or subscribe
-// to fails the test. c must have been started (Client.Start), or the
+// folder. Anything advertised that a client cannot read or subscribe to
+// fails the test, and so does a scheme of schemes ("docs://") that none
+// of the URIs has. c must have been started (Client.Start), or the
 // acknowledgement of a listen reaches no handler.
-func EveryAdvertisedURI(t testing.TB, c *client.Client, rev string) []string {
+func EveryAdvertisedURI(t testing.TB, c *client.Client, rev string, schemes ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Deadline)
 	defer cancel()
@@ -44,6 +44,11 @@ func EveryAdvertisedURI(t testing.TB, c *client.Client, rev string) []string {
 	for _, tpl := range templates.ResourceTemplates {
 		uris = append(uris, completeTemplate(ctx, t, c, rev, tpl.URITemplate.Raw()))
 	}
+	for _, scheme := range schemes {
+		if !slices.ContainsFunc(uris, func(u string) bool { return strings.HasPrefix(u, scheme) }) {
+			t.Errorf("%s: no %s URI among %q", rev, scheme, uris)
+		}
+	}
 	for _, uri := range uris {
 		read := mcp.ReadResourceRequest{}
 		read.Params.URI = uri
@@ -64,10 +69,9 @@ func EveryAdvertisedURI(t testing.TB, c *client.Client, rev string) []string {
 				t.Errorf("%s: subscribe %s: %v", rev, uri, err)
 			}
 		}
-		return uris
+		return
 	}
 	listened(ctx, t, c, uris)
-	return uris
 }
 
 // listened opens a subscriptions/listen stream for uris and waits for its
