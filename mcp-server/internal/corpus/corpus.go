@@ -28,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime"
@@ -284,14 +285,14 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 		c.beforeLoad(ctx)
 	}
 	begin := time.Now()
-	cached := c.cached()
+	cached, listing := c.cached(ctx)
 	var (
 		snap *docs.Snapshot
 		diff docs.Diff
 		err  error
 	)
 	if cached != nil {
-		snap, diff, err = docs.Update(ctx, cached, c.cfg.DocsPath, docs.Changes{All: true}, c.loadOptions(1))
+		snap, diff, err = docs.UpdateListed(ctx, cached, c.cfg.DocsPath, listing, c.loadOptions(1))
 	} else {
 		snap, err = docs.Load(ctx, c.cfg.DocsPath, c.loadOptions(1))
 	}
@@ -317,20 +318,31 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 	return snap, built, nil
 }
 
-// cached returns the snapshot the cache file holds, its index attached, or
-// nil when there is no cache file or it cannot be used (which is logged).
-func (c *Corpus) cached() *docs.Snapshot {
+// cached returns the snapshot the cache file holds, its index attached,
+// and the listing of the docs folder it is to be brought up to date with;
+// or nils when there is no cache file or it cannot be used (which is
+// logged). The folder is listed before the file is read, so that the
+// read is bounded by the docs' size (see cacheBound); a first start,
+// without a cache file, lists nothing.
+func (c *Corpus) cached(ctx context.Context) (*docs.Snapshot, *docs.Listing) {
 	if c.cfg.CacheFile == "" {
-		return nil
+		return nil, nil
 	}
-	snap, err := c.readCache()
+	if _, err := os.Lstat(c.cfg.CacheFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	listing, err := docs.List(ctx, c.cfg.DocsPath)
+	if err != nil {
+		return nil, nil // the load says why
+	}
+	snap, err := c.readCache(cacheBound(listing))
 	if err != nil {
 		if !errors.Is(err, errNoCache) {
 			c.log.Warn("ignoring the docs cache; it will be written again", "path", c.cfg.CacheFile, "err", err)
 		}
-		return nil
+		return nil, nil
 	}
-	return snap
+	return snap, listing
 }
 
 // save writes the snapshot served, with its index, to the cache file,
