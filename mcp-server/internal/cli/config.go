@@ -97,7 +97,9 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache-dir", EnvVars: []string{envName("cache-dir")}, DefaultText: "docs-mcp in the user's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows)",
 			Usage: "where the docs and their search index are kept between runs, one file per docs folder, so that a start on unchanged docs reads one file and builds no index; a cache that is damaged or of another build is ignored with a warning and written again"},
 		&cli.BoolFlag{Name: "no-cache", EnvVars: []string{envName("no-cache")},
-			Usage: "keep no cache: every start reads every doc and builds the search index (for read-only images)"},
+			Usage: "keep no cache: every start reads every doc and builds the search index"},
+		&cli.BoolFlag{Name: "cache-read-only", EnvVars: []string{envName("cache-read-only")},
+			Usage: "read the cache but never write it, for an image that ships the cache of its docs (docs-mcp cache) on a read-only file system; it is checked against the docs like any cache, and docs that differ from it are read again at every start"},
 		&cli.StringFlag{Name: "log-level", EnvVars: []string{envName("log-level")}, Value: "info",
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
@@ -228,14 +230,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	cfg.DataRoot = root
 	cfg.Corpus.DataRoot, cfg.Corpus.DocsPath, cfg.Corpus.Files = root, docsPath, []string{registry, contributing}
-	if !c.Bool("no-cache") {
-		dir := c.String("cache-dir")
-		if base, err := os.UserCacheDir(); dir == "" && err == nil {
-			dir = filepath.Join(base, "docs-mcp")
-		}
-		if dir != "" { // else there is no cache folder to use, and no cache
-			cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
-		}
+	if dir := cacheDir(c); !c.Bool("no-cache") && dir != "" { // else no cache
+		cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
+		cfg.Corpus.CacheReadOnly = c.Bool("cache-read-only")
 	}
 	if text := c.String("versions"); text != "" {
 		if cfg.Versions, err = versionsConfig(text, root, docsPath, registry, c.Int64("max-doc-bytes")); err != nil {
@@ -250,6 +247,16 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, nil
 	}
 	return cfg, httpConfig(c, &cfg)
+}
+
+// cacheDir is the cache's folder: --cache-dir, else docs-mcp in the
+// user's cache folder, else "" (there is none to use).
+func cacheDir(c *cli.Context) string {
+	dir := c.String("cache-dir")
+	if base, err := os.UserCacheDir(); dir == "" && err == nil {
+		dir = filepath.Join(base, "docs-mcp")
+	}
+	return dir
 }
 
 // publicURL checks --public-url: an absolute http or https URL with

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -152,9 +153,35 @@ func (c *Corpus) openCache(data []byte) ([]byte, error) {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// WriteCache loads the docs of cfg, builds their search index and writes
+// the cache file cfg names, as a start-up does, and returns the file's
+// size and how many docs it holds. The file and a folder it makes are
+// readable by all: an image writes its cache as root at build time for a
+// server that runs as another user, with CacheReadOnly.
+func WriteCache(ctx context.Context, cfg Config) (size, held int, err error) {
+	if cfg.CacheFile == "" {
+		return 0, 0, errors.New("no cache file to write")
+	}
+	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: cfg.Logger})
+	if err != nil {
+		return 0, 0, fmt.Errorf("load docs: %w", err)
+	}
+	ix, err := search.NewIndex(snap)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index docs: %w", err)
+	}
+	c := New(cfg)
+	n, err := c.writeCache(snap, ix, 0o644)
+	if err != nil {
+		return 0, 0, fmt.Errorf("write the docs cache: %w", err)
+	}
+	return n, len(snap.Docs()), nil
+}
+
 // writeCache saves snap and its index (which must be built) in the cache
-// file, through a temporary file renamed into place.
-func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) {
+// file, through a temporary file renamed into place, with the permissions
+// perm; a folder it makes is open to those who may read the file.
+func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index, perm fs.FileMode) (int, error) {
 	data := append([]byte(cacheMagic), cacheVersion)
 	key := c.cacheKey()
 	data = binary.AppendUvarint(data, uint64(len(key)))
@@ -167,7 +194,11 @@ func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) 
 	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(data, castagnoli))
 
 	dir := filepath.Dir(c.cfg.CacheFile)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dirPerm := fs.FileMode(0o700)
+	if perm&0o044 != 0 {
+		dirPerm = 0o755
+	}
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return 0, err
 	}
 	f, err := os.CreateTemp(dir, filepath.Base(c.cfg.CacheFile)+".*.tmp")
@@ -175,6 +206,9 @@ func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) 
 		return 0, err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

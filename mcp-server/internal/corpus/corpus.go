@@ -71,6 +71,11 @@ type Config struct {
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
 	CacheFile string
+	// CacheReadOnly reads the cache file but never writes it: an image
+	// ships the cache of its docs (see WriteCache) on a file system that
+	// cannot be written. The start uses it as any cache, checked against
+	// the disk; docs that differ from it are read again at every start.
+	CacheReadOnly bool
 
 	Logger   *slog.Logger
 	Observer Observer // measures reloads and index builds; nil: nothing is measured
@@ -347,10 +352,10 @@ func (c *Corpus) cached(ctx context.Context) (*docs.Snapshot, *docs.Listing) {
 
 // save writes the snapshot served, with its index, to the cache file,
 // unless the file holds it already, the index is not built, or there is
-// no cache. Run calls it at the end of the start-up and at its end.
+// no cache or it is read-only. Run calls it at the end of the start-up and at its end.
 func (c *Corpus) save() {
 	snap := c.store.Snapshot()
-	if c.cfg.CacheFile == "" || snap == nil || snap == c.saved {
+	if c.cfg.CacheFile == "" || c.cfg.CacheReadOnly || snap == nil || snap == c.saved {
 		return
 	}
 	ix := search.Built(snap)
@@ -358,7 +363,7 @@ func (c *Corpus) save() {
 		return
 	}
 	begin := time.Now()
-	n, err := c.writeCache(snap, ix)
+	n, err := c.writeCache(snap, ix, 0o600)
 	if err != nil {
 		c.log.Warn("cannot write the docs cache; the next start reads every doc", "path", c.cfg.CacheFile, "err", err)
 		return
