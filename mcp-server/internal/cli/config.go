@@ -123,7 +123,9 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: web.MaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together); past it a new stream gets 503"},
 		&cli.Float64Flag{Name: "session-rate", EnvVars: []string{envName("session-rate")}, Value: web.SessionRate, Category: "HTTP mode",
-			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth), in bursts of five seconds' worth; faster ones get 429 with Retry-After (0: any rate)"},
+			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth) once it has opened --session-burst at once; faster ones get 429 with Retry-After (0: any rate)"},
+		&cli.IntFlag{Name: "session-burst", EnvVars: []string{envName("session-burst")}, DefaultText: "five seconds' worth of --session-rate (50)", Category: "HTTP mode",
+			Usage: "new sessions one client may open at once before --session-rate applies: at least the sessions one address holds on a replica divided by the replicas left when it fails, so that all start again after a failover, and well under 80% of --max-sessions"},
 		&cli.StringFlag{Name: "trusted-proxies", EnvVars: []string{envName("trusted-proxies")}, Category: "HTTP mode",
 			Usage: "comma-separated CIDR prefixes or addresses of reverse proxies whose word on the client's address is taken: a PROXY protocol header (v1 or v2) they send, or the rightmost untrusted hop of their X-Forwarded-For; e.g. 10.0.0.0/8. Off by default: a client is the address its connection comes from"},
 		&cli.IntFlag{Name: "max-session-streams", EnvVars: []string{envName("max-session-streams")}, Value: web.MaxSessionStreams, DefaultText: "half of --max-sessions", Category: "HTTP mode",
@@ -285,6 +287,10 @@ func httpConfig(c *cli.Context, root *config) error {
 		cfg.MaxSessionStreams = c.Int("max-session-streams")
 	}
 	cfg.SessionRate = c.Float64("session-rate")
+	cfg.SessionBurst = httpserver.DefaultSessionBurst(cfg.SessionRate)
+	if c.IsSet("session-burst") {
+		cfg.SessionBurst = c.Int("session-burst")
+	}
 	proxies, err := httpserver.ParseTrustedProxies(c.String("trusted-proxies"))
 	if err != nil {
 		return usagef("--trusted-proxies: %v: want CIDR prefixes or addresses, e.g. 10.0.0.0/8,192.168.1.7", err)
@@ -322,6 +328,9 @@ func httpConfig(c *cli.Context, root *config) error {
 	}
 	if cfg.SessionRate < 0 {
 		return usagef("--session-rate %g: use 0 (any rate) or a positive number", cfg.SessionRate)
+	}
+	if cfg.SessionBurst < 1 {
+		return usagef("--session-burst %d: use at least 1 (--session-rate 0 takes any rate)", cfg.SessionBurst)
 	}
 	if cfg.MaxStreams < 1 {
 		return usagef("--max-streams %d: use at least 1", cfg.MaxStreams)
