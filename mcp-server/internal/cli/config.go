@@ -99,7 +99,9 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache-dir", EnvVars: []string{envName("cache-dir")}, DefaultText: "docs-mcp in the user's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows)",
 			Usage: "where the docs and their search index are kept between runs, one file per docs folder, so that a start on unchanged docs reads one file and builds no index; a cache that is damaged or of another build is ignored with a warning and written again"},
 		&cli.BoolFlag{Name: "no-cache", EnvVars: []string{envName("no-cache")},
-			Usage: "keep no cache: every start reads every doc and builds the search index (for read-only images)"},
+			Usage: "keep no cache: every start reads every doc and builds the search index"},
+		&cli.BoolFlag{Name: "cache-read-only", EnvVars: []string{envName("cache-read-only")},
+			Usage: "read the cache but never write it, for an image that ships the cache of its docs (docs-mcp cache) on a read-only file system; it is checked against the docs like any cache, and docs that differ from it are read again at every start"},
 		&cli.StringFlag{Name: "log-level", EnvVars: []string{envName("log-level")}, Value: "info",
 			Usage: "least severe log level written to stderr: debug, info, warn or error"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{envName("log-format")}, Value: "text",
@@ -123,7 +125,9 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "max-streams", EnvVars: []string{envName("max-streams")}, Value: web.MaxStreams, Category: "HTTP mode",
 			Usage: "most open event streams (GET /mcp and subscriptions/listen together); past it a new stream gets 503"},
 		&cli.Float64Flag{Name: "session-rate", EnvVars: []string{envName("session-rate")}, Value: web.SessionRate, Category: "HTTP mode",
-			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth), in bursts of five seconds' worth; faster ones get 429 with Retry-After (0: any rate)"},
+			Usage: "new sessions a second one client may open (by address, see --trusted-proxies; and by subject with OAuth) once it has opened --session-burst at once; faster ones get 429 with Retry-After (0: any rate)"},
+		&cli.IntFlag{Name: "session-burst", EnvVars: []string{envName("session-burst")}, DefaultText: "five seconds' worth of --session-rate (50)", Category: "HTTP mode",
+			Usage: "new sessions one client may open at once before --session-rate applies: at least the sessions one address holds on a replica divided by the replicas left when it fails, so that all start again after a failover, and well under 80% of --max-sessions"},
 		&cli.StringFlag{Name: "trusted-proxies", EnvVars: []string{envName("trusted-proxies")}, Category: "HTTP mode",
 			Usage: "comma-separated CIDR prefixes or addresses of reverse proxies whose word on the client's address is taken: a PROXY protocol header (v1 or v2) they send, or the rightmost untrusted hop of their X-Forwarded-For; e.g. 10.0.0.0/8. Off by default: a client is the address its connection comes from"},
 		&cli.IntFlag{Name: "max-session-streams", EnvVars: []string{envName("max-session-streams")}, Value: web.MaxSessionStreams, DefaultText: "half of --max-sessions", Category: "HTTP mode",
@@ -233,14 +237,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	cfg.DataRoot = root
 	cfg.Corpus.DataRoot, cfg.Corpus.DocsPath, cfg.Corpus.Files = root, docsPath, []string{registry, contributing}
-	if !c.Bool("no-cache") {
-		dir := c.String("cache-dir")
-		if base, err := os.UserCacheDir(); dir == "" && err == nil {
-			dir = filepath.Join(base, "docs-mcp")
-		}
-		if dir != "" { // else there is no cache folder to use, and no cache
-			cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
-		}
+	if dir := cacheDir(c); !c.Bool("no-cache") && dir != "" { // else no cache
+		cfg.Corpus.CacheFile = corpus.CacheFile(dir, docsPath)
+		cfg.Corpus.CacheReadOnly = c.Bool("cache-read-only")
 	}
 	if text := c.String("versions"); text != "" {
 		if cfg.Versions, err = versionsConfig(text, root, docsPath, registry, c.Int64("max-doc-bytes")); err != nil {
@@ -285,6 +284,16 @@ func httpFlags(c *cli.Context) []string {
 	return given
 }
 
+// cacheDir is the cache's folder: --cache-dir, else docs-mcp in the
+// user's cache folder, else "" (there is none to use).
+func cacheDir(c *cli.Context) string {
+	dir := c.String("cache-dir")
+	if base, err := os.UserCacheDir(); dir == "" && err == nil {
+		dir = filepath.Join(base, "docs-mcp")
+	}
+	return dir
+}
+
 // publicURL checks --public-url: an absolute http or https URL with
 // nothing after its path, returned without a trailing slash.
 func publicURL(s string) (string, error) {
@@ -311,6 +320,10 @@ func httpConfig(c *cli.Context, root *config) error {
 		cfg.MaxSessionStreams = c.Int("max-session-streams")
 	}
 	cfg.SessionRate = c.Float64("session-rate")
+	cfg.SessionBurst = httpserver.DefaultSessionBurst(cfg.SessionRate)
+	if c.IsSet("session-burst") {
+		cfg.SessionBurst = c.Int("session-burst")
+	}
 	proxies, err := httpserver.ParseTrustedProxies(c.String("trusted-proxies"))
 	if err != nil {
 		return usagef("--trusted-proxies: %v: want CIDR prefixes or addresses, e.g. 10.0.0.0/8,192.168.1.7", err)
@@ -348,6 +361,9 @@ func httpConfig(c *cli.Context, root *config) error {
 	}
 	if cfg.SessionRate < 0 {
 		return usagef("--session-rate %g: use 0 (any rate) or a positive number", cfg.SessionRate)
+	}
+	if cfg.SessionBurst < 1 {
+		return usagef("--session-burst %d: use at least 1 (--session-rate 0 takes any rate)", cfg.SessionBurst)
 	}
 	if cfg.MaxStreams < 1 {
 		return usagef("--max-streams %d: use at least 1", cfg.MaxStreams)

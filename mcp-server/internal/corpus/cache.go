@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -70,14 +71,18 @@ func (c *Corpus) cacheKey() []byte {
 	return fmt.Appendf(nil, "%s\x00%s\x00%d", buildinfo.Version(), c.cfg.DocsPath, c.cfg.MaxDocBytes)
 }
 
-// readCache reads the cache file: the snapshot it saved (at generation 1),
-// with its index restored, or why it cannot be used (errNoCache when there
-// is none).
-func (c *Corpus) readCache() (*docs.Snapshot, error) {
-	data, err := os.ReadFile(c.cfg.CacheFile)
+// readCache reads the cache file, at most maxBytes of it: the snapshot it
+// saved (at generation 1), with its index restored, or why it cannot be
+// used (errNoCache when there is none). The file is opened and read as a
+// doc is (docs.ReadRegular): a named pipe, a device or a link to one is
+// refused unopened, and a file larger than maxBytes unread.
+func (c *Corpus) readCache(maxBytes int64) (*docs.Snapshot, error) {
+	data, err := docs.ReadRegular(c.cfg.CacheFile, maxBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, errNoCache
+	case errors.Is(err, docs.ErrTooLarge):
+		return nil, fmt.Errorf("%w: more than a cache of these docs can hold", err)
 	case err != nil:
 		return nil, err
 	}
@@ -100,6 +105,26 @@ func (c *Corpus) readCache() (*docs.Snapshot, error) {
 	search.Restore(snap, ix)
 	return snap, nil
 }
+
+// cacheBound is the most bytes a cache file of the docs listed in l may
+// hold: cacheBytesPerByte for every byte of their text, their paths and
+// cacheBytesPerFile for each, and cacheBaseBytes. A file larger is not
+// read (a sparse file of gigabytes, or one that grows as it is read).
+func cacheBound(l *docs.Listing) int64 {
+	files, bytes, pathBytes := l.Size()
+	return cacheBaseBytes + cacheBytesPerByte*bytes + pathBytes + cacheBytesPerFile*int64(files)
+}
+
+// The cache's bound (see cacheBound) leaves room for more than the caches
+// measured: per byte of the docs' text, 0.52 on cpp-docs (45 MB), 0.60 on
+// 40,000 generated small docs, 0.83 on this repository's docs, 1.17 on
+// base64 of random bytes and 1.5 on random CJK text, which compress
+// worst; 258 bytes a file on 3,000 docs of a few bytes with 225-byte paths.
+const (
+	cacheBytesPerByte = 4
+	cacheBytesPerFile = 512
+	cacheBaseBytes    = 1 << 20
+)
 
 // openCache checks a cache file's frame (magic, version, key, checksum)
 // and returns what it holds.
@@ -128,9 +153,35 @@ func (c *Corpus) openCache(data []byte) ([]byte, error) {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// WriteCache loads the docs of cfg, builds their search index and writes
+// the cache file cfg names, as a start-up does, and returns the file's
+// size and how many docs it holds. The file and a folder it makes are
+// readable by all: an image writes its cache as root at build time for a
+// server that runs as another user, with CacheReadOnly.
+func WriteCache(ctx context.Context, cfg Config) (size, held int, err error) {
+	if cfg.CacheFile == "" {
+		return 0, 0, errors.New("no cache file to write")
+	}
+	snap, err := docs.Load(ctx, cfg.DocsPath, docs.LoadOptions{MaxDocBytes: cfg.MaxDocBytes, Generation: 1, Logger: cfg.Logger})
+	if err != nil {
+		return 0, 0, fmt.Errorf("load docs: %w", err)
+	}
+	ix, err := search.NewIndex(snap)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index docs: %w", err)
+	}
+	c := New(cfg)
+	n, err := c.writeCache(snap, ix, 0o644)
+	if err != nil {
+		return 0, 0, fmt.Errorf("write the docs cache: %w", err)
+	}
+	return n, len(snap.Docs()), nil
+}
+
 // writeCache saves snap and its index (which must be built) in the cache
-// file, through a temporary file renamed into place.
-func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) {
+// file, through a temporary file renamed into place, with the permissions
+// perm; a folder it makes is open to those who may read the file.
+func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index, perm fs.FileMode) (int, error) {
 	data := append([]byte(cacheMagic), cacheVersion)
 	key := c.cacheKey()
 	data = binary.AppendUvarint(data, uint64(len(key)))
@@ -143,7 +194,11 @@ func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) 
 	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(data, castagnoli))
 
 	dir := filepath.Dir(c.cfg.CacheFile)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dirPerm := fs.FileMode(0o700)
+	if perm&0o044 != 0 {
+		dirPerm = 0o755
+	}
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return 0, err
 	}
 	f, err := os.CreateTemp(dir, filepath.Base(c.cfg.CacheFile)+".*.tmp")
@@ -151,6 +206,9 @@ func (c *Corpus) writeCache(snap *docs.Snapshot, ix *search.Index) (int, error) 
 		return 0, err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -195,7 +253,7 @@ func prune(dir, keep string) {
 // cachedFolder reads the docs folder a cache file was written for from its
 // key (see cacheKey).
 func cachedFolder(file string) (string, bool) {
-	f, err := os.Open(file)
+	f, _, err := docs.OpenRegular(file) // a named pipe here must not hold up the write
 	if err != nil {
 		return "", false
 	}

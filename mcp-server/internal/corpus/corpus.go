@@ -71,6 +71,11 @@ type Config struct {
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
 	CacheFile string
+	// CacheReadOnly reads the cache file but never writes it: an image
+	// ships the cache of its docs (see WriteCache) on a file system that
+	// cannot be written. The start uses it as any cache, checked against
+	// the disk; docs that differ from it are read again at every start.
+	CacheReadOnly bool
 
 	Logger   *slog.Logger
 	Observer Observer // measures reloads and index builds; nil: nothing is measured
@@ -289,14 +294,14 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 		c.beforeLoad(ctx)
 	}
 	begin := time.Now()
-	cached := c.cached()
+	cached, listing := c.cached(ctx)
 	var (
 		snap *docs.Snapshot
 		diff docs.Diff
 		err  error
 	)
 	if cached != nil {
-		snap, diff, err = docs.Update(ctx, cached, c.cfg.DocsPath, docs.Changes{All: true}, c.loadOptions(1))
+		snap, diff, err = docs.UpdateListed(ctx, cached, c.cfg.DocsPath, listing, c.loadOptions(1))
 	} else {
 		snap, err = docs.Load(ctx, c.cfg.DocsPath, c.loadOptions(1))
 	}
@@ -331,23 +336,34 @@ func (c *Corpus) load(ctx context.Context) (*docs.Snapshot, *search.Pending, err
 	return snap, built, nil
 }
 
-// cached returns the snapshot the cache file holds, its index attached, or
-// nil when there is no cache file or it cannot be used (which is logged).
-func (c *Corpus) cached() *docs.Snapshot {
+// cached returns the snapshot the cache file holds, its index attached,
+// and the listing of the docs folder it is to be brought up to date with;
+// or nils when there is no cache file or it cannot be used (which is
+// logged). The folder is listed before the file is read, so that the
+// read is bounded by the docs' size (see cacheBound); a first start,
+// without a cache file, lists nothing.
+func (c *Corpus) cached(ctx context.Context) (*docs.Snapshot, *docs.Listing) {
 	if c.cfg.CacheFile == "" {
-		return nil
+		return nil, nil
 	}
-	snap, err := c.readCache()
+	if _, err := os.Lstat(c.cfg.CacheFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	listing, err := docs.List(ctx, c.cfg.DocsPath)
+	if err != nil {
+		return nil, nil // the load says why
+	}
+	snap, err := c.readCache(cacheBound(listing))
 	switch {
 	case err == nil:
-		return snap
+		return snap, listing
 	case errors.Is(err, fs.ErrPermission):
 		c.log.Warn("cannot read the docs cache, so every start reads every doc: "+cacheFix, "path", c.cfg.CacheFile, "err", err)
 		c.cacheWarned = true
 	case !errors.Is(err, errNoCache):
 		c.log.Warn("ignoring the docs cache; this start reads every doc", "path", c.cfg.CacheFile, "err", err)
 	}
-	return nil
+	return nil, nil
 }
 
 // cacheFix says what to do about a cache folder that cannot be used.
@@ -355,10 +371,10 @@ const cacheFix = "let the user docs-mcp runs as read and write its folder, or se
 
 // save writes the snapshot served, with its index, to the cache file,
 // unless the file holds it already, the index is not built, or there is
-// no cache. Run calls it at the end of the start-up and at its end.
+// no cache or it is read-only. Run calls it at the end of the start-up and at its end.
 func (c *Corpus) save() {
 	snap := c.store.Snapshot()
-	if c.cfg.CacheFile == "" || snap == nil || snap == c.saved {
+	if c.cfg.CacheFile == "" || c.cfg.CacheReadOnly || snap == nil || snap == c.saved {
 		return
 	}
 	ix := search.Built(snap)
@@ -366,7 +382,7 @@ func (c *Corpus) save() {
 		return
 	}
 	begin := time.Now()
-	n, err := c.writeCache(snap, ix)
+	n, err := c.writeCache(snap, ix, 0o600)
 	if err != nil {
 		if c.cacheWarned {
 			c.log.Debug("cannot write the docs cache", "path", c.cfg.CacheFile, "err", err)

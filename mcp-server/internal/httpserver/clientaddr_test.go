@@ -59,7 +59,7 @@ func TestClientAddr(t *testing.T) {
 // TestSessionRates: a client's burst, then its rate; another address and
 // another subject have their own; IPv6 addresses share their /64.
 func TestSessionRates(t *testing.T) {
-	r := newSessionRates(1) // bursts of 5
+	r := newSessionRates(1, 5)
 	now := time.Unix(1000, 0)
 	allowed := func(addr, subject string, n int) int {
 		ok := 0
@@ -88,7 +88,7 @@ func TestSessionRates(t *testing.T) {
 	} else if re := (*rateError)(nil); !errors.As(err, &re) || re.by != "subject" || re.retryAfter() != 1 {
 		t.Errorf("alice past her burst: %v, want a subject refusal with Retry-After 1", err)
 	}
-	if newSessionRates(0) != nil {
+	if newSessionRates(0, 5) != nil {
 		t.Error("rate 0 is not unlimited")
 	}
 }

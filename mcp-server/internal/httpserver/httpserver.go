@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -66,9 +67,12 @@ type Config struct {
 	// OAuth is set.
 	MaxSessionsPerSubject int
 	// SessionRate is how many new sessions a second one client (address,
-	// and subject with OAuth) may open, in bursts of five seconds' worth;
+	// and subject with OAuth) may open once it has used SessionBurst;
 	// faster ones get 429 with Retry-After. 0: any rate.
 	SessionRate float64
+	// SessionBurst is how many new sessions one client may open at once
+	// (at least 1).
+	SessionBurst int
 	// TrustedProxies are the proxies whose PROXY protocol header or
 	// X-Forwarded-For gives the client's address (see clientAddr).
 	TrustedProxies     []netip.Prefix
@@ -134,6 +138,7 @@ func DefaultConfig() Config {
 		MaxSessionStreams:     DefaultSessionStreams(maxSessions),
 		MaxSessionsPerSubject: 100,
 		SessionRate:           DefaultSessionRate,
+		SessionBurst:          DefaultSessionBurst(DefaultSessionRate),
 		MaxStreams:            500,
 		StreamWriteTimeout:    30 * time.Second,
 		MaxConnections:        2048,
@@ -144,12 +149,31 @@ func DefaultConfig() Config {
 }
 
 // DefaultSessionRate is the default --session-rate: new sessions a second
-// per client. A client opens one session and keeps it; ten a second (in
-// bursts of fifty) leaves room for many clients on one host, and makes a
+// per client. A client opens one session and keeps it; ten a second (after
+// a burst of fifty) leaves room for many clients on one host, and makes a
 // loop opening sessions fill the default 1,000 slots in no less than
 // 95 s, and push a session out of the protected segment (the 800 used
 // latest) only if it has not been used for over a minute.
 const DefaultSessionRate = 10
+
+// DefaultSessionBurst is the default --session-burst for a --session-rate
+// of perSecond: five seconds' worth, at least 1 (50 at the default rate).
+//
+// A replica that fails sends the sessions it held to the others at once,
+// each client starting a new one: with three replicas, each of the other
+// two takes half. Fifty lets an address that held 100 sessions on the
+// replica lost (a team behind one NAT, a CI runner) start them all again
+// without a 429; the swarm test's failover, 16 sessions from one address
+// over three replicas, starts about 5 again. A larger burst has a price:
+// a loop's burst counts as use, and renews the protected segment of the
+// sessions (80% of --max-sessions) that much sooner, so a session in use
+// but idle for (0.8 × max-sessions − burst) ÷ rate seconds can be ended to
+// make room. With --max-sessions 100, a burst of 100 let 8 loops on a
+// working client's address end its session at once
+// (TestHostileSessionChurn); 50 leaves it 3 s.
+func DefaultSessionBurst(perSecond float64) int {
+	return max(1, int(math.Ceil(5*perSecond)))
+}
 
 // DefaultMaxBodyBytes is the default --max-body-bytes (see
 // Config.MaxBodyBytes).
@@ -191,7 +215,7 @@ func New(cfg Config, parts Parts) *Server {
 		parts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, parts: parts, log: parts.Logger, budgets: parts.Budgets, streams: newStreams(cfg.MaxStreams),
-		rates: newSessionRates(cfg.SessionRate), proxies: cfg.TrustedProxies}
+		rates: newSessionRates(cfg.SessionRate, cfg.SessionBurst), proxies: cfg.TrustedProxies}
 	if !cfg.NoWiki {
 		s.site = site.New(cfg.SiteDir, parts.Logger)
 	}

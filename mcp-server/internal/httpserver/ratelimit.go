@@ -50,20 +50,16 @@ type sessionRates struct {
 // maxBuckets is how many buckets are kept before full ones are forgotten.
 const maxBuckets = 4096
 
-// newSessionRates allows perSecond new sessions a second per client, in
-// bursts of burstSeconds worth (at least 1); perSecond <= 0 allows any
-// rate (nil).
-func newSessionRates(perSecond float64) *sessionRates {
+// newSessionRates allows perSecond new sessions a second per client once
+// it has opened burst at once (at least 1): a test suite, a team's agents
+// starting together, or the clients of a replica that failed open dozens
+// in a moment, then none. perSecond <= 0 allows any rate (nil).
+func newSessionRates(perSecond float64, burst int) *sessionRates {
 	if perSecond <= 0 {
 		return nil
 	}
-	return &sessionRates{limit: rate.Limit(perSecond), burst: max(1, int(math.Ceil(burstSeconds*perSecond))), buckets: map[string]*rate.Limiter{}}
+	return &sessionRates{limit: rate.Limit(perSecond), burst: max(1, burst), buckets: map[string]*rate.Limiter{}}
 }
-
-// burstSeconds is how many seconds' worth of new sessions a client may
-// open at once: a test suite or a team's agents starting together open
-// dozens in a moment, then none.
-const burstSeconds = 5
 
 // allow takes a token for a new session of the client at addr (and of
 // subject, when not ""), or returns a *rateError saying how long to wait.

@@ -109,6 +109,7 @@ func TestCompose(t *testing.T) {
 	t.Run("confinement", func(t *testing.T) { checkConfinement(t, id) })
 	t.Run("registry label", func(t *testing.T) { checkLabel(t, root) })
 	t.Run("logged address", func(t *testing.T) { checkLoggedAddress(t, id, base) })
+	t.Run("start log", func(t *testing.T) { checkStartLog(t, id) })
 }
 
 func repoRoot(t *testing.T) string {
@@ -372,4 +373,41 @@ func checkLoggedAddress(t *testing.T, id, base string) {
 		}
 	}
 	t.Errorf("no serving http line in the logs:\n%s", logs)
+}
+
+// checkStartLog checks that the container started without a warning (it
+// warned at every start that it could not write the docs cache on its
+// read-only file system) and from the cache the image ships, checked
+// against its docs.
+func checkStartLog(t *testing.T, id string) {
+	logs, err := exec.Command("docker", "logs", id).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker logs: %v\n%s", err, logs)
+	}
+	loaded := false
+	for line := range strings.Lines(string(logs)) {
+		var rec struct {
+			Level, Msg, Cache string
+			ReadAgain         *int `json:"read_again"`
+			Docs              int
+		}
+		if json.Unmarshal([]byte(line), &rec) != nil {
+			t.Errorf("a log line that is not JSON: %s", line)
+			continue
+		}
+		if rec.Level != "INFO" && rec.Level != "DEBUG" {
+			t.Errorf("the container logged at %s: %s", rec.Level, line)
+		}
+		if rec.Msg == "docs loaded" {
+			loaded = true
+			if rec.Cache != "used" || rec.ReadAgain == nil {
+				t.Errorf("the docs were loaded without the image's cache: %s", line)
+				continue
+			}
+			t.Logf("docs loaded from the image's cache: %d docs, %d read again", rec.Docs, *rec.ReadAgain)
+		}
+	}
+	if !loaded {
+		t.Errorf("no docs loaded line in the logs:\n%s", logs)
+	}
 }

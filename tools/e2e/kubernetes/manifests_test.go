@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -279,6 +280,7 @@ func TestManifests(t *testing.T) {
 		}
 	})
 	t.Run("haproxy", func(t *testing.T) { checkHAProxy(t, m, server) })
+	t.Run("client address", func(t *testing.T) { checkClientAddress(t, m, server) })
 	t.Run("oauth", func(t *testing.T) {
 		checkOAuth(t, load(t, filepath.Join(root, "deploy", "kubernetes", "oauth")), server)
 	})
@@ -408,6 +410,88 @@ func checkHAProxy(t *testing.T, m *manifests, server *appsv1.Deployment) {
 	}
 	if !ns {
 		t.Error("HAProxy container: POD_NAMESPACE must come from metadata.namespace, for the server-template's name")
+	}
+}
+
+// podNetworks are the pod networks of common clusters: kubeadm with
+// Flannel and kind (10.244.0.0/16), k3s (10.42.0.0/16), Calico's default
+// (192.168.0.0/16), GKE (10.4.0.0/14 and the like), EKS with custom
+// networking (100.64.0.0/10), and an IPv6 pod network (fd00::/8). HAProxy
+// connects to the replicas from an address in one of them.
+var podNetworks = []string{"10.244.0.0/16", "10.42.0.0/16", "192.168.0.0/16", "10.4.0.0/14", "100.64.0.0/10", "fd00:10:244::/56"}
+
+// privateNetworks are the ranges a trusted proxy may be in: a prefix
+// outside them would let clients on the internet name any address.
+var privateNetworks = []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"}
+
+// checkClientAddress checks that each client is its own address at the
+// replicas, not HAProxy's (issue 54: behind the proxy, a whole site was
+// one client for --session-rate): HAProxy passes the client's address to
+// every replica (a PROXY protocol header on every server, or
+// X-Forwarded-For), and the replicas trust HAProxy's network for it, and
+// nothing on the internet.
+func checkClientAddress(t *testing.T, m *manifests, server *appsv1.Deployment) {
+	cfg := m.configMaps["docs-mcp-haproxy"].Data["haproxy.cfg"]
+	var servers []string
+	for line := range strings.Lines(cfg) {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "server" || f[0] == "server-template") {
+			servers = append(servers, strings.TrimSpace(line))
+		}
+	}
+	proxyProtocol := len(servers) > 0
+	for _, s := range servers {
+		f := strings.Fields(s)
+		proxyProtocol = proxyProtocol && (slices.Contains(f, "send-proxy") || slices.Contains(f, "send-proxy-v2"))
+	}
+	forwardFor := regexp.MustCompile(`(?m)^\s*option forwardfor\b`).MatchString(cfg)
+	switch {
+	case !proxyProtocol && !forwardFor:
+		t.Errorf("haproxy.cfg passes no client address to the replicas: neither send-proxy(-v2) on every server line (%q) nor option forwardfor", servers)
+	case proxyProtocol && !regexp.MustCompile(`(?m)^\s*http-request del-header X-Forwarded-For\s*$`).MatchString(cfg):
+		// The replicas trust the pod networks, and take X-Forwarded-For
+		// from a trusted address: a client in them could write its own.
+		t.Error("haproxy.cfg sends the PROXY protocol but passes on the client's own X-Forwarded-For: delete it (http-request del-header X-Forwarded-For)")
+	}
+
+	var trusted []netip.Prefix
+	for _, e := range server.Spec.Template.Spec.Containers[0].Env {
+		if e.Name != "DOCS_MCP_TRUSTED_PROXIES" {
+			continue
+		}
+		for item := range strings.SplitSeq(e.Value, ",") {
+			p, err := netip.ParsePrefix(strings.TrimSpace(item))
+			if err != nil {
+				t.Errorf("DOCS_MCP_TRUSTED_PROXIES=%q: %v", e.Value, err)
+				continue
+			}
+			trusted = append(trusted, p)
+		}
+	}
+	if len(trusted) == 0 {
+		t.Fatal("the docs-mcp container sets no DOCS_MCP_TRUSTED_PROXIES: the replicas take every client for HAProxy")
+	}
+	within := func(p netip.Prefix, list []string) bool {
+		for _, item := range list {
+			if q := netip.MustParsePrefix(item); q.Bits() <= p.Bits() && q.Contains(p.Addr()) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range trusted {
+		if !within(p, privateNetworks) {
+			t.Errorf("DOCS_MCP_TRUSTED_PROXIES trusts %s, outside the private ranges %v: a client there could name any address", p, privateNetworks)
+		}
+	}
+	for _, pod := range podNetworks {
+		ok := false
+		for _, p := range trusted {
+			q := netip.MustParsePrefix(pod)
+			ok = ok || p.Bits() <= q.Bits() && p.Contains(q.Addr())
+		}
+		if !ok {
+			t.Errorf("DOCS_MCP_TRUSTED_PROXIES (%v) does not cover the pod network %s, where HAProxy may be", trusted, pod)
+		}
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
@@ -33,11 +35,11 @@ type stack struct {
 
 // TestStack deploys deploy/swarm/stack.yaml and drives it through HAProxy:
 // a clean run whose requests Prometheus must count exactly, summed over
-// the replicas; a working client's calls while 8 loops open sessions from
-// its address, none of which fails (the replicas see each client's address
-// through HAProxy's X-Forwarded-For); a run with a replica killed, which may cost sessions a
+// the replicas; a run with a replica killed, which may cost sessions a
 // re-initialisation but no request; a run across a rolling update, which
-// fails no request.
+// fails no request; a working client's calls while 8 loops open sessions
+// from its address, none of which fails (the replicas see each client's
+// address through HAProxy's X-Forwarded-For).
 func TestStack(t *testing.T) {
 	root, err := repo.Root(".")
 	if err != nil {
@@ -70,6 +72,8 @@ func TestStack(t *testing.T) {
 	}
 	built := time.Now()
 	t.Logf("images built in %s: %s", built.Sub(start).Round(100*time.Millisecond), s.imageSizes(t))
+
+	t.Run("kubernetes haproxy.cfg", func(t *testing.T) { checkKubernetesHAProxy(ctx, t, s) })
 
 	s.removeStale(ctx, t)
 	t.Cleanup(func() { s.remove(t) })
@@ -115,46 +119,6 @@ func TestStack(t *testing.T) {
 		}
 	})
 
-	t.Run("churn", func(t *testing.T) {
-		// Issue 35: 8 loops open sessions through HAProxy as fast as they
-		// can, from the working client's own address. The replicas trust
-		// HAProxy's X-Forwarded-For (DOCS_MCP_TRUSTED_PROXIES), so they
-		// see the client's address, not HAProxy's; the loops get 429 past
-		// --session-rate, their sessions make room for each other at the
-		// cap (60 here), and the working client's one session, in use,
-		// is never the one ended: none of its calls fails.
-		since := time.Now()
-		r := s.load(ctx, t, loadtest, "-sessions", "1", "-total", "1", "-calls", "1000", "-churn", "8")
-		t.Logf("the working client: %d requests, %d errors, %d re-initialisations; the loops' initializes: %v", r.Requests, r.Errors, r.Reinits, r.Churn)
-		if r.Errors != 0 || r.Reinits != 0 {
-			t.Errorf("errors=%d reinitialized=%d, want none (first error: %s)", r.Errors, r.Reinits, r.FirstError)
-		}
-		if r.Churn["429"] == 0 {
-			t.Errorf("no initialize of the loops was refused 429: %v", r.Churn)
-		}
-		logs, err := s.replicaLogs(ctx, since)
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients := map[string]int{}
-		for _, m := range regexp.MustCompile(`"client":"([^"]+)"`).FindAllStringSubmatch(logs, -1) {
-			clients[m[1]]++
-		}
-		ended := strings.Count(logs, "session ended to make room")
-		t.Logf("client addresses in the replicas' access logs (from X-Forwarded-For): %v; %d sessions ended to make room", clients, ended)
-		if len(clients) == 0 {
-			t.Error("the replicas' access logs name no client behind HAProxy: X-Forwarded-For is not trusted")
-		}
-		for c := range clients {
-			if strings.HasPrefix(c, "10.213.35.") {
-				t.Errorf("client %s is on the stack's own network: HAProxy's address, not the client's", c)
-			}
-		}
-		if ended == 0 {
-			t.Error("no session was ended to make room: the churn did not reach the cap")
-		}
-	})
-
 	t.Run("kill", func(t *testing.T) {
 		// 16 sessions of 50 rounds: the chance that none is on the replica
 		// killed (and so that nothing is re-initialised) is (2/3)^16, 0.15%.
@@ -175,6 +139,12 @@ func TestStack(t *testing.T) {
 		t.Logf("replica %.12s killed: %d requests, %d errors, %d sessions re-initialised, %d calls cut off mid-answer and made again", ids[0], r.Requests, r.Errors, r.Reinits, r.CutOff)
 		if r.Errors != 0 {
 			t.Errorf("errors=%d, want none (first: %s)", r.Errors, r.FirstError)
+		}
+		// 16 sessions from one address, those of the killed replica
+		// starting again at once on the other two: within the default
+		// --session-burst, none is refused.
+		if n := r.Statuses["429"]; n != 0 {
+			t.Errorf("%d answers 429: the failover's new sessions were refused past --session-rate (--session-burst)", n)
 		}
 		// Each of the killed replica's sessions gets one 404: on its next
 		// call (and starts again), or on its DELETE when it was ending.
@@ -234,6 +204,80 @@ func TestStack(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("churn", func(t *testing.T) {
+		// Issue 35: 8 loops open sessions through HAProxy as fast as they
+		// can, from the working client's own address. Last: they leave that
+		// address no new session on any replica for a while (a step run
+		// right after began with its budget spent: issue 54's seven 429s
+		// in the kill step), which no other step is about. The replicas trust
+		// HAProxy's X-Forwarded-For (DOCS_MCP_TRUSTED_PROXIES), so they
+		// see the client's address, not HAProxy's; the loops get 429 past
+		// --session-rate, their sessions make room for each other at the
+		// cap (60 here), and the working client's one session, in use,
+		// is never the one ended: none of its calls fails.
+		since := time.Now()
+		r := s.load(ctx, t, loadtest, "-sessions", "1", "-total", "1", "-calls", "1000", "-churn", "8")
+		t.Logf("the working client: %d requests, %d errors, %d re-initialisations; the loops' initializes: %v", r.Requests, r.Errors, r.Reinits, r.Churn)
+		if r.Errors != 0 || r.Reinits != 0 {
+			t.Errorf("errors=%d reinitialized=%d, want none (first error: %s)", r.Errors, r.Reinits, r.FirstError)
+		}
+		if r.Churn["429"] == 0 {
+			t.Errorf("no initialize of the loops was refused 429: %v", r.Churn)
+		}
+		logs, err := s.replicaLogs(ctx, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients := map[string]int{}
+		for _, m := range regexp.MustCompile(`"client":"([^"]+)"`).FindAllStringSubmatch(logs, -1) {
+			clients[m[1]]++
+		}
+		ended := strings.Count(logs, "session ended to make room")
+		t.Logf("client addresses in the replicas' access logs (from X-Forwarded-For): %v; %d sessions ended to make room", clients, ended)
+		if len(clients) == 0 {
+			t.Error("the replicas' access logs name no client behind HAProxy: X-Forwarded-For is not trusted")
+		}
+		for c := range clients {
+			if strings.HasPrefix(c, "10.213.35.") {
+				t.Errorf("client %s is on the stack's own network: HAProxy's address, not the client's", c)
+			}
+		}
+		if ended == 0 {
+			t.Error("no session was ended to make room: the churn did not reach the cap")
+		}
+	})
+}
+
+// checkKubernetesHAProxy has the HAProxy image built for the stack check
+// deploy/kubernetes's configuration of the same HAProxy (haproxy -c),
+// which no test runs otherwise: a cluster is not at hand here.
+func checkKubernetesHAProxy(ctx context.Context, t *testing.T, s *stack) {
+	raw, err := os.ReadFile(filepath.Join(s.root, "deploy", "kubernetes", "haproxy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg string
+	for _, doc := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(raw), -1) {
+		var cm struct {
+			Kind string            `json:"kind"`
+			Data map[string]string `json:"data"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &cm); err == nil && cm.Kind == "ConfigMap" {
+			cfg = cm.Data["haproxy.cfg"]
+		}
+	}
+	if cfg == "" {
+		t.Fatal("deploy/kubernetes/haproxy.yaml holds no ConfigMap with haproxy.cfg")
+	}
+	file := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(file, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.docker(ctx, "run", "--rm", "-e", "POD_NAMESPACE=default", "-v", file+":/etc/haproxy/haproxy.cfg:ro", s.images[1], "-c")
+	if err != nil || !strings.Contains(out, "Configuration file is valid") {
+		t.Errorf("haproxy -c of deploy/kubernetes's haproxy.cfg: %v\n%s", err, out)
+	}
 }
 
 // joinSwarm makes this engine a single-node swarm if it is in none, and
