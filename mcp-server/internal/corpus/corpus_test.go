@@ -101,12 +101,12 @@ func TestChanges(t *testing.T) {
 		do   func()
 		want told
 	}{
-		{"a doc added", func() { mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"guide/setup.md": "# Setup\n"}) },
+		{"a doc added", func() { saveAs(t, cfg.DocsPath, "guide/setup.md", "# Setup\n") },
 			told{Diff: docs.Diff{Added: []string{"guide/setup.md"}}}},
-		{"a doc's body changed", func() { mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"index.md": "# Home\n\nWelcome back.\n"}) },
+		{"a doc's body changed", func() { saveAs(t, cfg.DocsPath, "index.md", "# Home\n\nWelcome back.\n") },
 			told{Diff: docs.Diff{Changed: []string{"index.md"}}}},
 		{"a doc's title changed", func() {
-			mcptest.WriteTree(t, cfg.DocsPath, map[string]string{"guide/intro.md": "# Getting started\n\nFirst steps.\n"})
+			saveAs(t, cfg.DocsPath, "guide/intro.md", "# Getting started\n\nFirst steps.\n")
 		},
 			told{Diff: docs.Diff{Changed: []string{"guide/intro.md"}, Retitled: []string{"guide/intro.md"}}}},
 		{"a doc removed", func() {
@@ -115,7 +115,7 @@ func TestChanges(t *testing.T) {
 			}
 		}, told{Diff: docs.Diff{Removed: []string{"guide/setup.md"}}}},
 		{"a repository file changed", func() {
-			mcptest.WriteTree(t, cfg.DataRoot, map[string]string{"CONTRIBUTING.md": "# Contributing\n\nMore rules.\n"})
+			saveAs(t, cfg.DataRoot, "CONTRIBUTING.md", "# Contributing\n\nMore rules.\n")
 		},
 			told{Files: cfg.Files}},
 	} {
@@ -140,6 +140,20 @@ func TestChanges(t *testing.T) {
 			t.Errorf("%s: generation %d to %d, a new snapshot: %v; want one exactly when docs changed (%v)",
 				step.name, before.Generation(), ch.Next.Generation(), ch.Next != ch.Prev, docsChanged)
 		}
+	}
+}
+
+// saveAs writes a file the way editors save one, whole under a temporary
+// name and renamed into place: a poll between os.WriteFile's create and
+// its write would see an empty file, and tell a second change once the
+// text is there (seen under load: the doc added, then changed and
+// retitled), where each step expects one.
+func saveAs(t *testing.T, dir, rel, text string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	mcptest.WriteFile(t, p+".saving", text)
+	if err := os.Rename(p+".saving", p); err != nil {
+		t.Fatal(err)
 	}
 }
 
