@@ -49,6 +49,7 @@ var ErrNotRepository = errors.New("not a git repository")
 // costs little next to the parsing a reader does with what it read.
 type Repo struct {
 	root string
+	dot  billy.Filesystem // the git folder, where the refs are read
 
 	mu    sync.Mutex
 	repo  *git.Repository
@@ -65,7 +66,11 @@ func Open(root string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Repo{root: root, repo: r, cache: objects}, nil
+	dot, err := dotGit(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Repo{root: root, dot: dot, repo: r, cache: objects}, nil
 }
 
 // Close closes the pack files the repository keeps open.
@@ -188,55 +193,55 @@ type Version struct {
 // Selector for the order). Tags are read afresh on every call, so a tag
 // made or deleted since the last call is seen. A tag that names neither a
 // commit nor an annotated tag of a commit (a tag of a tree or a blob) is
-// left out.
+// left out. A selected tag that cannot be read is an error (ReadVersions
+// serves the others).
 func (r *Repo) Versions(sel Selector) ([]Version, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	vs, err := r.versions(sel)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		// go-git lists a repository's packs once; a gc or a fetch since may
-		// have moved objects into a pack it does not know. Reopen and retry.
-		var rr *git.Repository
-		if rr, err = open(r.root, r.cache); err != nil {
-			return nil, err
-		}
-		_ = closeStorer(r.repo) // its packs' files, read no more
-		r.repo = rr
-		vs, err = r.versions(sel)
+	vs, bad, err := r.ReadVersions(sel)
+	if err == nil && len(bad) > 0 {
+		err = fmt.Errorf("tag %s: %s", bad[0].Name, bad[0].Reason)
 	}
 	return vs, err
 }
 
-func (r *Repo) versions(sel Selector) ([]Version, error) {
-	refs, err := r.repo.Tags()
+// ReadVersions is Versions, except that a selected tag that cannot be read
+// (see BadTag) is left out and returned in bad, so that one bad tag does
+// not hide the others; err is for the repository as a whole (its refs
+// cannot be listed).
+func (r *Repo) ReadVersions(sel Selector) (vs []Version, bad []BadTag, err error) {
+	refs, bad, err := tagRefs(r.dot, sel)
 	if err != nil {
-		return nil, fmt.Errorf("list tags: %w", err)
+		return nil, nil, err
 	}
-	defer refs.Close()
-	var out []Version
-	err = refs.ForEach(func(ref *plumbing.Reference) error {
-		name := ref.Name().Short()
-		if !sel.Match(name) {
-			return nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	reopened := false
+	for _, ref := range refs {
+		c, err := r.commitOf(ref.hash)
+		if errors.Is(err, plumbing.ErrObjectNotFound) && !reopened {
+			// go-git lists a repository's packs once; a gc or a fetch
+			// since may have moved objects into a pack it does not know.
+			// Reopen (once) and try again.
+			reopened = true
+			if rr, oerr := open(r.root, r.cache); oerr == nil {
+				_ = closeStorer(r.repo) // its packs' files, read no more
+				r.repo = rr
+				c, err = r.commitOf(ref.hash)
+			}
 		}
-		c, err := r.commitOf(ref.Hash())
-		if errors.Is(err, errNotCommit) {
-			return nil
+		switch {
+		case errors.Is(err, errNotCommit):
+			continue
+		case err != nil:
+			bad = append(bad, BadTag{Name: ref.name, Reason: fmt.Sprintf("object %s: %v", ref.hash, err)})
+			continue
 		}
-		if err != nil {
-			return fmt.Errorf("tag %s: %w", name, err)
-		}
-		out = append(out, Version{Name: name, Commit: c.Hash.String(), Date: c.Committer.When})
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		vs = append(vs, Version{Name: ref.name, Commit: c.Hash.String(), Date: c.Committer.When})
 	}
-	slices.SortFunc(out, newerFirst)
-	if sel.Newest > 0 && len(out) > sel.Newest {
-		out = out[:sel.Newest]
+	slices.SortFunc(vs, newerFirst)
+	if sel.Newest > 0 && len(vs) > sel.Newest {
+		vs = vs[:sel.Newest]
 	}
-	return out, nil
+	return vs, bad, nil
 }
 
 var errNotCommit = errors.New("not a commit")
