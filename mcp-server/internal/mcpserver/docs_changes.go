@@ -18,6 +18,8 @@ type DocsChangesInput struct {
 	To   string `json:"to,omitempty" jsonschema:"The newer version, named the same way. Default: the working tree."`
 }
 
+func (in *DocsChangesInput) versions() []string { return []string{in.From, in.To} }
+
 // DocsChangesOutput is the result of mod_docs_changes.
 type DocsChangesOutput struct {
 	From      string       `json:"from" jsonschema:"The older version compared."`

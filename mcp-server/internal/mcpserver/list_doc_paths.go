@@ -27,6 +27,8 @@ type ListDocPathsInput struct {
 	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (in *ListDocPathsInput) versions() []string { return []string{in.Version} }
+
 // ListDocPathsOutput is the result of mod_list_doc_paths.
 type ListDocPathsOutput struct {
 	Paths       []DocEntry    `json:"paths" jsonschema:"Docs in path order."`

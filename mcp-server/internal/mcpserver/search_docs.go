@@ -42,6 +42,8 @@ type SearchDocsInput struct {
 	Version       string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (in *SearchDocsInput) versions() []string { return []string{in.Version} }
+
 // SearchDocsOutput is the result of mod_search_docs. Its matching lines
 // are grouped by doc and section, as ripgrep --heading groups them: a
 // page's matches cluster in a few docs and sections, whose path, heading
@@ -128,21 +130,33 @@ func (s *Server) searchDocsTool() server.ServerTool {
 	return t
 }
 
-// afterBuilt makes a call of tool wait for what it needs of the docs
-// served (what, awaited with await: the search index, the ranking) before
-// it takes its turn in the work queue, so that the wait holds no turn that
-// a read could use, for at most indexWait.
+// afterBuilt makes a call of tool wait for what it needs of the docs of
+// the version it reads (what, awaited with await: the search index, the
+// ranking; a release, loaded first) before it takes its turn in the work
+// queue, so that the wait holds no turn that a read could use, for at most
+// indexWait.
 func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs.Snapshot) error, next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		snap := s.corpus.Snapshot() // there: tool calls wait for the docs (afterDocs)
+		of := ""
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		defer cancel()
+		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.opts.Releases != nil {
+			rel, err := s.awaitRelease(wait, version)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return s.toolError(ctx, tool, err), nil
+			}
+			snap, of = rel.Docs, " of "+rel.Name
+		}
 		if err := await(wait, snap); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return mcp.NewToolResultError(fmt.Sprintf("%s: the %s of the %d docs is still being built after a wait of %s; try again in a moment",
-				tool, what, len(snap.Docs()), indexWait)), nil
+			return mcp.NewToolResultError(fmt.Sprintf("%s: the %s of the %d docs%s is still being built after a wait of %s; try again in a moment",
+				tool, what, len(snap.Docs()), of, indexWait)), nil
 		}
 		return next(ctx, req)
 	}
@@ -202,8 +216,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		return out, "", err
 	}
 	if rel != nil {
-		// A release's index was started as it loaded; the working tree's
-		// was waited for before the call's turn (afterIndex).
+		// Waited for before the call's turn (afterBuilt), unless the tag
+		// moved since: a release loaded again.
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		err := search.Await(wait, snap)
 		cancel()

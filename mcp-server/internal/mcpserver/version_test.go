@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -292,5 +295,116 @@ func TestVersionedResources(t *testing.T) {
 	res, err := c.Complete(t.Context(), req)
 	if err != nil || !cmp.Equal([]string{"guide.md", "old.md"}, res.Completion.Values) {
 		t.Errorf("path completions in v1.0.0: %v, %v", res, err)
+	}
+}
+
+// TestReleasesLoadingHoldNoTurn: while the releases load, a call that
+// names one waits for it outside the work queue, and mod_list_versions
+// answers at once with what is loaded and what is not, so that another
+// client's calls are answered meanwhile, none refused as busy, with the
+// only turn of work there is.
+func TestReleasesLoadingHoldNoTurn(t *testing.T) {
+	r := threeReleases(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	proceed := make(chan struct{}) // the releases load once it is closed
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		PollInterval: 20 * time.Millisecond,
+		WorkingTree: func(ctx context.Context) *docs.Snapshot {
+			select {
+			case <-proceed:
+			case <-ctx.Done():
+			}
+			return nil
+		}})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	srv := newServer(t, r.Dir, func(c *Config) {
+		c.Git, c.Releases = repo, set
+		c.Work = budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 100 * time.Millisecond}
+	})
+	waiting, other := connect(t, srv), connect(t, srv)
+
+	mcptest.Eventually(t, "the tags read", func() bool { return set.Status().Listed })
+	lv, text := mcptest.CallOK[ListVersionsOutput](t, waiting, "mod_list_versions", struct{}{})
+	want := &VersionsLoading{Selected: 3, Loaded: 0, Pending: 3, Next: []string{"v2.0.0", "v1.1.0", "v1.0.0"}}
+	if diff := cmp.Diff(want, lv.Loading); diff != "" || len(lv.Versions) != 1 || !strings.Contains(text, "0 of 3 loaded, 3 tags still loading") {
+		t.Errorf("mod_list_versions while loading: versions %v, loading (-want +got):\n%s\ntext:\n%s", lv.Versions, diff, text)
+	}
+
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	read := make(chan answer, 1)
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "mod_read_doc"
+		req.Params.Arguments = map[string]any{"path": "guide.md", "section": "install", "version": "v1.0.0"}
+		res, err := waiting.CallTool(context.Background(), req)
+		read <- answer{res, err}
+	}()
+	// Time for the read to take the turn, had it taken one to wait in:
+	// it would then hold it past the longest wait for a turn.
+	time.Sleep(200 * time.Millisecond)
+	var req mcp.CallToolRequest
+	req.Params.Name = "mod_repo_layout"
+	for i := range 5 {
+		if res, err := other.CallTool(context.Background(), req); err != nil || res.IsError {
+			t.Fatalf("another client's call %d while v1.0.0 loads: %v %v", i+1, err, res)
+		}
+	}
+	select {
+	case a := <-read:
+		t.Fatalf("the read of v1.0.0 answered before it was loaded: %v %v", a.err, a.res)
+	default:
+	}
+	close(proceed)
+	a := <-read
+	if a.err != nil || a.res.IsError || !strings.Contains(mcptest.Text(a.res), "Run go get.") {
+		t.Fatalf("the read of v1.0.0 once loaded: %v %v", a.err, a.res)
+	}
+	lv, _ = mcptest.CallOK[ListVersionsOutput](t, waiting, "mod_list_versions", struct{}{})
+	if lv.Loading != nil || len(lv.Versions) != 4 {
+		t.Errorf("mod_list_versions once loaded: %+v", lv)
+	}
+}
+
+// TestVersionErrors: an unknown version names a few of those served,
+// nearest first, and how to list them all; a release whose registry is
+// past the size cap says so.
+func TestVersionErrors(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}`})
+	r.Commit("base")
+	r.ReleaseTags(40, 3, func(i int) string { return fmt.Sprintf("v1.%d.%d", i/10, i%10) })
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}` + strings.Repeat(" ", 200)})
+	r.Commit("v2")
+	r.Git("tag", "v2.0.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		MaxDocBytes: 100, PollInterval: 20 * time.Millisecond})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	c := newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+
+	msg := mcptest.CallErr(t, c, "mod_read_doc", ReadDocInput{Path: "doc0.md", Version: "v1.2.10"})
+	if want := `no version "v1.2.10"; the nearest of the 41 versions served: v1.2.1, v1.2.0, v1.3.1, v1.3.0, v1.2.9 (mod_list_versions lists them all;`; !strings.Contains(msg, want) {
+		t.Errorf("an unknown version: %s\nwant %s", msg, want)
+	}
+	msg = mcptest.CallErr(t, c, "mod_hook_registry", HookRegistryInput{Version: "latest"})
+	if want := "the framework/mod_hooks.json of release v2.0.0 is not served: larger than the 100-byte cap (212 bytes; --max-doc-bytes)"; !strings.Contains(msg, want) {
+		t.Errorf("a registry past the cap: %s\nwant %s", msg, want)
 	}
 }
