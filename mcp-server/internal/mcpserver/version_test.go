@@ -375,6 +375,78 @@ func TestReleasesLoadingHoldNoTurn(t *testing.T) {
 	}
 }
 
+// TestDocsChangesKept: a comparison of two releases is computed once, then
+// answered from what was kept; with the working tree it is computed each
+// time. A doc without headings names its one section, the text above the
+// first heading (the empty anchor).
+func TestDocsChangesKept(t *testing.T) {
+	r := threeReleases(t)
+	r.Write(map[string]string{"docs/plain.md": "No heading here.\n"})
+	r.Commit("v2.1.0")
+	r.Git("tag", "v2.1.0")
+	r.Write(map[string]string{"docs/plain.md": "No heading here, edited.\n"})
+	r.Commit("v2.2.0")
+	r.Git("tag", "v2.2.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json", PollInterval: 20 * time.Millisecond})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	srv := newServer(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	c := connect(t, srv)
+	in := DocsChangesInput{From: "v2.1.0", To: "latest"}
+	first, text := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
+	want := []ChangedDoc{{Path: "plain.md", Sections: []ChangedSection{{Anchor: "", Heading: "", Change: "changed"}}}}
+	if diff := cmp.Diff(want, first.Changed); diff != "" || !strings.Contains(text, "~ plain.md\n    changed (above the first heading)") {
+		t.Errorf("v2.1.0 to latest (-want +got):\n%s\n%s", diff, text)
+	}
+	again, _ := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("asked again (-first +again):\n%s", diff)
+	}
+	v21, _ := set.Lookup("v2.1.0")
+	v22, _ := set.Lookup("v2.2.0")
+	if _, err := srv.changesCache.get(changesKey{v21.Name, v21.Commit, v22.Name, v22.Commit}, func() (*gitdocs.Diff, error) {
+		t.Error("the comparison of v2.1.0 and v2.2.0 was not kept")
+		return &gitdocs.Diff{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", DocsChangesInput{From: "latest"})
+	if n := srv.changesCache.size(); n != 1 {
+		t.Errorf("%d comparisons kept, want 1 (not those with the working tree)", n)
+	}
+}
+
+// TestChangesCacheBound: the cache keeps the most recently asked
+// comparisons, at most maxCachedChanges.
+func TestChangesCacheBound(t *testing.T) {
+	var c changesCache
+	computed := map[changesKey]int{}
+	get := func(i int) {
+		k := changesKey{fromName: fmt.Sprint("v", i)}
+		if _, err := c.get(k, func() (*gitdocs.Diff, error) { computed[k]++; return &gitdocs.Diff{Added: []string{"a.md"}}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range maxCachedChanges + 3 {
+		get(i)
+		get(0) // asked again and again: kept
+	}
+	if n := c.size(); n != maxCachedChanges {
+		t.Errorf("%d kept, want %d", n, maxCachedChanges)
+	}
+	get(1) // among the least recently asked: dropped, computed again
+	if computed[changesKey{fromName: "v0"}] != 1 || computed[changesKey{fromName: "v1"}] != 2 {
+		t.Errorf("computed: %v", computed)
+	}
+}
+
 // TestVersionErrors: an unknown version names a few of those served,
 // nearest first, and how to list them all; a release whose registry is
 // past the size cap says so.
