@@ -392,12 +392,18 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	if len(terms) > 1 {
 		what = "all of " + quoteAll(terms)
 	}
+	// A page with matches names a release below them; one without names
+	// it here, or it would not be named at all.
+	docsOf, in := "the docs", ""
+	if n == 0 && o.Version != "" && o.Version != WorkingTree {
+		docsOf, in = "the docs of "+from(o.Version), " in "+from(o.Version)
+	}
 	switch {
 	case n == 0 && stoppedAt == "":
-		fmt.Fprintf(&b, "No line in the docs contains %s.", what)
+		fmt.Fprintf(&b, "No line in %s contains %s.", docsOf, what)
 	case stoppedAt != "":
-		fmt.Fprintf(&b, "%s for %s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
-			plural(n, "match", "matches"), what, stoppedAt, search.CallBytes>>20, o.NextCursor)
+		fmt.Fprintf(&b, "%s for %s%s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
+			plural(n, "match", "matches"), what, in, stoppedAt, search.CallBytes>>20, o.NextCursor)
 	case o.HasMore:
 		fmt.Fprintf(&b, "%s for %s; the page is full and more remain: call again with cursor=%q.", plural(n, "match", "matches"), what, o.NextCursor)
 	default:

@@ -448,8 +448,9 @@ func TestChangesCacheBound(t *testing.T) {
 }
 
 // TestVersionErrors: an unknown version names a few of those served,
-// nearest first, and how to list them all; a release whose registry is
-// past the size cap says so.
+// nearest first, and how to list them all; a search of a release that
+// finds nothing names the release; a release whose registry is past the
+// size cap says so.
 func TestVersionErrors(t *testing.T) {
 	r := mcptest.NewGitRepo(t)
 	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}`})
@@ -474,6 +475,10 @@ func TestVersionErrors(t *testing.T) {
 	msg := mcptest.CallErr(t, c, "mod_read_doc", ReadDocInput{Path: "doc0.md", Version: "v1.2.10"})
 	if want := `no version "v1.2.10"; the nearest of the 41 versions served: v1.2.1, v1.2.0, v1.3.1, v1.3.0, v1.2.9 (mod_list_versions lists them all;`; !strings.Contains(msg, want) {
 		t.Errorf("an unknown version: %s\nwant %s", msg, want)
+	}
+	_, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", SearchDocsInput{Query: "zeppelin", Version: "v1.0.3"})
+	if text != `No line in the docs of release v1.0.3 contains "zeppelin".` {
+		t.Errorf("a search of a release that finds nothing: %q", text)
 	}
 	msg = mcptest.CallErr(t, c, "mod_hook_registry", HookRegistryInput{Version: "latest"})
 	if want := "the framework/mod_hooks.json of release v2.0.0 is not served: larger than the 100-byte cap (212 bytes; --max-doc-bytes)"; !strings.Contains(msg, want) {
