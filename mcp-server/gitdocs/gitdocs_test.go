@@ -322,3 +322,28 @@ func TestBadTags(t *testing.T) {
 		t.Error("Versions with bad tags: no error")
 	}
 }
+
+// TestTagMoved: a loose tag moved to another commit is read again, though
+// its file keeps its size (the listing keeps a ref file's read while its
+// size and time are unchanged).
+func TestTagMoved(t *testing.T) {
+	r, commits := releases(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v1.10.0")
+	old := time.Now().Add(-time.Hour) // past the window in which a ref file is read every time
+	ref := filepath.Join(r.Dir, ".git", "refs", "tags", "v1.10.0")
+	if err := os.Chtimes(ref, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{commits["v1.10.0"], commits["v1.0.0"]} {
+		vs, err := repo.Versions(sel)
+		if err != nil || len(vs) != 1 || vs[0].Commit != want {
+			t.Fatalf("Versions: %v, %v; want v1.10.0 at %s", vs, err, want)
+		}
+		r.Git("tag", "-f", "v1.10.0", commits["v1.0.0"])
+	}
+}

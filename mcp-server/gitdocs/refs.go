@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,7 +36,7 @@ func (anyTag) Match(string) bool { return true }
 // not, readable or not), as git sorts them: for telling an operator what
 // a selector could have matched.
 func (r *Repo) TagNames() ([]string, error) {
-	refs, bad, err := tagRefs(r.dot, anyTag{})
+	refs, bad, err := r.tagRefs(anyTag{})
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +60,21 @@ type tagRef struct {
 	hash plumbing.Hash
 }
 
+// looseRef is a loose ref file as last read: its size and time, and what
+// it held (an object id, or why it holds none).
+type looseRef struct {
+	size int64
+	mod  time.Time
+	hash plumbing.Hash
+	err  string
+}
+
+// racyWindow is how recent a ref file's time may be for its read to be
+// kept: a file written again within the file system's time resolution
+// could keep its size and time (git's "racily clean" entries); one that
+// old is read again each time.
+const racyWindow = 2 * time.Second
+
 // maxRefFileBytes bounds what is read of a loose ref file: a ref is a
 // line of 41 bytes (or "ref: " and a name).
 const maxRefFileBytes = 4 << 10
@@ -68,12 +84,21 @@ const maxRefFileBytes = 4 << 10
 // reads them itself rather than through go-git, which fails the whole
 // listing on one malformed line of packed-refs: such a line, or a ref
 // file that holds no ref, is returned in bad, and the other tags are
-// listed.
-func tagRefs(dot billy.Filesystem, sel matcher) (refs []tagRef, bad []BadTag, err error) {
-	seen := map[string]bool{}
-	if err := looseTags(dot, "refs/tags", sel, seen, &refs, &bad); err != nil {
+// listed. A loose ref file whose size and time are those it had at the
+// last listing, and not recent (racyWindow), is not read again: 5,000
+// loose tags were 5,000 files opened every 2 s.
+func (r *Repo) tagRefs(sel matcher) (refs []tagRef, bad []BadTag, err error) {
+	r.refsMu.Lock()
+	defer r.refsMu.Unlock()
+	lt := looseTags{dot: r.dot, sel: sel, seen: map[string]bool{}, last: r.loose, now: map[string]looseRef{}, refs: &refs, bad: &bad}
+	if err := lt.read("refs/tags"); err != nil {
 		return nil, nil, err
 	}
+	if _, all := sel.(anyTag); !all {
+		r.loose = lt.now // what a selector's listing read, for its next one
+	}
+	seen := lt.seen
+	dot := r.dot
 	f, err := dot.Open("packed-refs")
 	if errors.Is(err, os.ErrNotExist) {
 		return refs, bad, nil
@@ -115,10 +140,25 @@ func tagRefs(dot billy.Filesystem, sel matcher) (refs []tagRef, bad []BadTag, er
 	return refs, bad, nil
 }
 
-// looseTags adds the loose refs under dir (refs/tags, and its folders: a
+// looseTags reads the loose tags: what they name goes to refs, or to bad
+// when a file holds no ref.
+type looseTags struct {
+	dot        billy.Filesystem
+	sel        matcher
+	seen       map[string]bool     // the tags named, by name
+	last, now  map[string]looseRef // the ref files read, by path: at the last listing, and at this one
+	refs       *[]tagRef
+	bad        *[]BadTag
+	recentFrom time.Time
+}
+
+// read adds the loose refs under dir (refs/tags, and its folders: a
 // tag's name may hold a slash).
-func looseTags(dot billy.Filesystem, dir string, sel matcher, seen map[string]bool, refs *[]tagRef, bad *[]BadTag) error {
-	entries, err := dot.ReadDir(dir)
+func (lt *looseTags) read(dir string) error {
+	if lt.recentFrom.IsZero() {
+		lt.recentFrom = time.Now().Add(-racyWindow)
+	}
+	entries, err := lt.dot.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // no loose tags, or a folder deleted as it was read
 	}
@@ -128,25 +168,33 @@ func looseTags(dot billy.Filesystem, dir string, sel matcher, seen map[string]bo
 	for _, e := range entries {
 		p := path.Join(dir, e.Name())
 		if e.IsDir() {
-			if err := looseTags(dot, p, sel, seen, refs, bad); err != nil {
+			if err := lt.read(p); err != nil {
 				return err
 			}
 			continue
 		}
 		name := strings.TrimPrefix(p, "refs/tags/")
-		if strings.HasSuffix(name, ".lock") || !sel.Match(name) {
+		if strings.HasSuffix(name, ".lock") || !lt.sel.Match(name) {
 			continue // a ref being written: git renames it into place
 		}
-		id, err := readRef(dot, p)
-		if errors.Is(err, os.ErrNotExist) {
-			continue // deleted as it was read
+		ref, ok := lt.last[p]
+		if !ok || ref.size != e.Size() || !ref.mod.Equal(e.ModTime()) || !e.ModTime().Before(lt.recentFrom) {
+			id, err := readRef(lt.dot, p)
+			if errors.Is(err, os.ErrNotExist) {
+				continue // deleted as it was read
+			}
+			ref = looseRef{size: e.Size(), mod: e.ModTime(), hash: id}
+			if err != nil {
+				ref.err = err.Error()
+			}
 		}
-		seen[name] = true
-		if err != nil {
-			*bad = append(*bad, BadTag{Name: name, Reason: err.Error()})
+		lt.now[p] = ref
+		lt.seen[name] = true
+		if ref.err != "" {
+			*lt.bad = append(*lt.bad, BadTag{Name: name, Reason: ref.err})
 			continue
 		}
-		*refs = append(*refs, tagRef{name: name, hash: id})
+		*lt.refs = append(*lt.refs, tagRef{name: name, hash: ref.hash})
 	}
 	return nil
 }

@@ -170,3 +170,25 @@ func BenchmarkManyTags(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(*benchTags), "ms/tag")
 }
+
+// BenchmarkManyTagsPoll is a reading of the tags that finds them as they
+// were (every 2 s while the server runs): what an idle server pays.
+func BenchmarkManyTagsPoll(b *testing.B) {
+	r := mcptest.NewGitRepo(b)
+	r.ReleaseTags(*benchTags, 20, func(i int) string { return fmt.Sprintf("v1.%d.%d", i/100, i%100) })
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := set.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
