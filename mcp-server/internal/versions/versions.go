@@ -97,7 +97,7 @@ func (r *Release) CheckedRegistry() (*registry.Registry, []registry.Problem) {
 	return c.reg, c.problems
 }
 
-// Tree is the whole tree at the tag, for gitdocs.Changes. It is opened
+// Tree is the whole tree at the tag, for gitdocs.ChangesWithin. It is opened
 // anew for each caller rather than kept: a tree read whole keeps every
 // subtree it decoded (go-git caches them in the tree), on 4,000 docs about
 // 130 KB a release, for as long as the release is served.
@@ -260,6 +260,12 @@ func (s *Set) Refresh(ctx context.Context) error {
 		}
 		t := time.Now()
 		r, err := s.load(ctx, v, known, prev)
+		if err != nil && ctx.Err() == nil {
+			// go-git lists the packs once: a gc or a fetch since may have
+			// moved the objects into one it does not know. Reopened, once.
+			s.cfg.Repo.Forget()
+			r, err = s.load(ctx, v, known, prev)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
