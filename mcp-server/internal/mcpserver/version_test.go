@@ -17,6 +17,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -364,7 +365,35 @@ func TestReleasesLoadingHoldNoTurn(t *testing.T) {
 		t.Fatalf("the read of v1.0.0 answered before it was loaded: %v %v", a.err, a.res)
 	default:
 	}
+	// The transports' check of a read, which runs before the request is
+	// handed on (on stdio, before the next line is read), refuses no
+	// doc of a release loading and does not wait for it; the read itself
+	// waits, on its own time.
+	msg, err := protocol.Parse([]byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"docs-version://v1.0.0/guide.md"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := make(chan []byte, 1)
+	go func() { checked <- srv.Refusal(context.Background(), &msg) }()
+	select {
+	case refusal := <-checked:
+		if refusal != nil {
+			t.Errorf("a read of a release loading refused: %s", refusal)
+		}
+	case <-time.After(mcptest.Deadline):
+		t.Fatal("the check of a read of a release loading waited for the release")
+	}
+	resource := make(chan error, 1)
+	go func() {
+		var rr mcp.ReadResourceRequest
+		rr.Params.URI = "docs-version://v1.0.0/guide.md"
+		_, err := other.ReadResource(context.Background(), rr)
+		resource <- err
+	}()
 	close(proceed)
+	if err := <-resource; err != nil {
+		t.Errorf("the read of docs-version://v1.0.0/guide.md once loaded: %v", err)
+	}
 	a := <-read
 	if a.err != nil || a.res.IsError || !strings.Contains(mcptest.Text(a.res), "Run go get.") {
 		t.Fatalf("the read of v1.0.0 once loaded: %v %v", a.err, a.res)
