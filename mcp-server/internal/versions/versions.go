@@ -724,7 +724,7 @@ func (s *Set) served() []string {
 // unknown is the error of a name no selected tag has (s.mu held).
 func (s *Set) unknown(name string) *UnknownError {
 	names := s.served()
-	return &UnknownError{Name: name, Nearest: nearest(name, names, maxNearest), Served: len(names)}
+	return &UnknownError{Name: name, Nearest: nearest(name, names, maxNearest), Served: len(names), Skipped: len(s.skips)}
 }
 
 // maxNearest is how many versions an error names.
@@ -775,10 +775,16 @@ type UnknownError struct {
 	Name    string
 	Nearest []string // the versions served nearest to Name, nearest first, at most a few
 	Served  int      // how many versions are served (or loading)
+	Skipped int      // how many tags selected are not served
 }
 
 func (e *UnknownError) Error() string {
-	if e.Served == 0 {
+	switch {
+	case e.Served == 0 && e.Skipped == 1:
+		return fmt.Sprintf("no version %q: no release is served (the one tag matching --versions cannot be; mod_list_versions says why)", e.Name)
+	case e.Served == 0 && e.Skipped > 1:
+		return fmt.Sprintf("no version %q: no release is served (none of the %d tags matching --versions can be; mod_list_versions says why)", e.Name, e.Skipped)
+	case e.Served == 0:
 		return fmt.Sprintf("no version %q: no release is served (none of the tags matches --versions)", e.Name)
 	}
 	if len(e.Nearest) == e.Served {

@@ -418,3 +418,25 @@ func TestNoTagSelected(t *testing.T) {
 		t.Errorf("log:\n%s\nwant the line %s", buf, want)
 	}
 }
+
+// TestNoTagServed: when every selected tag is skipped, a version is an
+// error that says the tags cannot be served, not that none matches.
+func TestNoTagServed(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	mcptest.WriteFile(t, filepath.Join(r.Dir, ".git", "refs", "tags", "v1.0.0"), "not an id\n")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = set.Lookup("v2")
+	if want := `no version "v2": no release is served (the one tag matching --versions cannot be; mod_list_versions says why)`; err == nil || err.Error() != want {
+		t.Errorf("Lookup(v2): %v, want %s", err, want)
+	}
+}
