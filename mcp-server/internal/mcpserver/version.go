@@ -236,7 +236,7 @@ func (s *Server) completeVersion(prefix string) *mcp.Completion {
 
 // completeVersionedPath completes a path within the version the client
 // has chosen already (the context's arguments); nothing without one.
-func (s *Server) completeVersionedPath(_ context.Context, version, prefix string) *mcp.Completion {
+func (s *Server) completeVersionedPath(version, prefix string) *mcp.Completion {
 	if version == "" || s.opts.Releases == nil {
 		return &mcp.Completion{}
 	}
