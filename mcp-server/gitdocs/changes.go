@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
@@ -44,8 +47,8 @@ const (
 // subsection names the subsection, not also every section around it, and
 // without the blank lines that end it.
 // Anchor is the section's anchor as the server and the wiki give it
-// (docs.Anchors); the text above the first heading is the section with
-// the empty anchor and heading. Heading is the heading's text, from the
+// (docs.Anchors); the text above the first heading (the whole doc, when
+// it has none) is the section with the empty anchor and heading. Heading is the heading's text, from the
 // newer doc unless the section was removed.
 type SectionChange struct {
 	Anchor  string
@@ -75,7 +78,15 @@ const (
 // (Repo.FS) or the working tree's (os.DirFS). Files whose BlobIDs are
 // known on both sides are compared by id without being read; a file on
 // disk is hashed as git would, and its blob read only when it differs.
-func Changes(from, to fs.FS) (*Diff, error) {
+func Changes(from, to fs.FS) (*Diff, error) { return ChangesWithin(from, to, 0) }
+
+// ChangesWithin is Changes with a size cap, as the server reads a version:
+// a doc larger than maxBytes is not served, so it counts as absent on
+// that side (a doc grown past the cap is removed), and it is never read;
+// a registry larger than maxBytes is not read either: it changed when its
+// blob differs (or, on disk, its size), and which hooks is not told. A
+// maxBytes of 0 or less is no cap.
+func ChangesWithin(from, to fs.FS, maxBytes int64) (*Diff, error) {
 	a, err := docFiles(from)
 	if err != nil {
 		return nil, fmt.Errorf("changes: older tree: %w", err)
@@ -84,20 +95,56 @@ func Changes(from, to fs.FS) (*Diff, error) {
 	if err != nil {
 		return nil, fmt.Errorf("changes: newer tree: %w", err)
 	}
+	within := func(fsys fs.FS, p string) (bool, error) {
+		if maxBytes <= 0 {
+			return true, nil
+		}
+		info, err := fs.Stat(fsys, path.Join(docsDir, p))
+		if err != nil {
+			return false, err
+		}
+		return info.Size() <= maxBytes, nil
+	}
 	d := &Diff{}
 	for _, p := range sortedKeys(b) {
 		if _, ok := a[p]; !ok {
+			if ok, err := within(to, p); err != nil || !ok {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			d.Added = append(d.Added, p)
 		}
 	}
 	for _, p := range sortedKeys(a) {
 		idA := a[p]
 		idB, ok := b[p]
+		inA, err := within(from, p)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
-			d.Removed = append(d.Removed, p)
+			if inA {
+				d.Removed = append(d.Removed, p)
+			}
 			continue
 		}
 		if idA != (BlobID{}) && idA == idB {
+			continue
+		}
+		inB, err := within(to, p)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !inA && !inB:
+			continue
+		case !inA:
+			d.Added = append(d.Added, p)
+			continue
+		case !inB:
+			d.Removed = append(d.Removed, p)
 			continue
 		}
 		name := path.Join(docsDir, p)
@@ -109,7 +156,8 @@ func Changes(from, to fs.FS) (*Diff, error) {
 			d.Changed = append(d.Changed, DocChange{Path: p, Sections: sectionChanges(oldText, newText)})
 		}
 	}
-	if d.Hooks, err = hookChanges(from, to); err != nil {
+	slices.Sort(d.Added) // with those grown back within the cap
+	if d.Hooks, err = hookChanges(from, to, maxBytes); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -189,7 +237,7 @@ func sectionsOf(text string) []section {
 	hs := docs.Headings(text)
 	anchors := docs.Anchors(hs)
 	out := make([]section, 0, len(hs)+1)
-	start := 0
+	start := len(lines) // a doc without headings is all text above the first
 	if len(hs) > 0 {
 		start = hs[0].Line - 1
 	}
@@ -242,7 +290,30 @@ func sectionChanges(oldText, newText []byte) []SectionChange {
 	return out
 }
 
-func hookChanges(from, to fs.FS) (HookChanges, error) {
+func hookChanges(from, to fs.FS, maxBytes int64) (HookChanges, error) {
+	infoA, err := statOptional(from, HooksPath)
+	if err != nil {
+		return HookChanges{}, err
+	}
+	infoB, err := statOptional(to, HooksPath)
+	if err != nil {
+		return HookChanges{}, err
+	}
+	if maxBytes > 0 && (infoA != nil && infoA.Size() > maxBytes || infoB != nil && infoB.Size() > maxBytes) {
+		// Not read whole: changed unless both are the same blob.
+		if infoA == nil || infoB == nil || infoA.Size() != infoB.Size() {
+			return HookChanges{Changed: true}, nil
+		}
+		idA, err := streamedID(from, HooksPath, infoA)
+		if err != nil {
+			return HookChanges{}, err
+		}
+		idB, err := streamedID(to, HooksPath, infoB)
+		if err != nil {
+			return HookChanges{}, err
+		}
+		return HookChanges{Changed: idA != idB}, nil
+	}
 	a, err := readOptional(from, HooksPath)
 	if err != nil {
 		return HookChanges{}, err
@@ -275,6 +346,34 @@ func hookChanges(from, to fs.FS) (HookChanges, error) {
 		}
 	}
 	return hc, nil
+}
+
+// statOptional stats a file: nil when there is none.
+func statOptional(fsys fs.FS, name string) (fs.FileInfo, error) {
+	info, err := fs.Stat(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return info, err
+}
+
+// streamedID is the BlobID of the file name described by info: a tag's
+// tree knows it; a file on disk is hashed as it is read, a buffer at a
+// time, never held whole.
+func streamedID(fsys fs.FS, name string, info fs.FileInfo) (BlobID, error) {
+	if id, ok := info.Sys().(BlobID); ok {
+		return id, nil
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return BlobID{}, err
+	}
+	defer f.Close()
+	h := plumbing.NewHasher(plumbing.BlobObject, info.Size())
+	if _, err := io.Copy(h, f); err != nil {
+		return BlobID{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	return BlobID(h.Sum()), nil
 }
 
 func readOptional(fsys fs.FS, name string) ([]byte, error) {

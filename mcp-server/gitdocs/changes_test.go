@@ -182,3 +182,72 @@ func TestChangesMatchGitDiff(t *testing.T) {
 		t.Errorf("changed sections of big.md (-want +got):\n%s", diff)
 	}
 }
+
+// TestChangesDocWithoutHeadings: a doc without headings is all text above
+// its first heading, the section with the empty anchor: an edit of it is
+// that section changed.
+func TestChangesDocWithoutHeadings(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/plain.md": "Some text.\n", "docs/late.md": "Intro.\n"})
+	r.Commit("one")
+	r.Git("tag", "v1")
+	r.Write(map[string]string{"docs/plain.md": "Some other text.\n", "docs/late.md": "Intro.\n\n# First heading\n\nBelow it.\n"})
+	r.Commit("two")
+	r.Git("tag", "v2")
+	trees := treesOf(t, r, "v1", "v2")
+	got, err := gitdocs.Changes(trees["v1"], trees["v2"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &gitdocs.Diff{Changed: []gitdocs.DocChange{
+		{Path: "late.md", Sections: []gitdocs.SectionChange{{Anchor: "first-heading", Heading: "First heading", Change: gitdocs.Added}}},
+		{Path: "plain.md", Sections: []gitdocs.SectionChange{{Change: gitdocs.Edited}}},
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Changes (-want +got):\n%s", diff)
+	}
+}
+
+// TestChangesWithin: with a size cap, a doc past it is not served, so it
+// counts as absent (a doc grown past the cap is removed, one shrunk back
+// under it added), and a registry past it is compared by blob, not read.
+func TestChangesWithin(t *testing.T) {
+	const max = 100
+	big := strings.Repeat("A line of text, long enough.\n", 10) // 290 bytes
+	hooks := `{"hooks":[{"name":"a.one","summary":"` + strings.Repeat("x", max) + `"}]}`
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/grows.md": "# Grows\n", "docs/shrinks.md": big, "docs/huge.md": big, "docs/small.md": "# Small\n",
+		gitdocs.HooksPath: hooks})
+	r.Commit("one")
+	r.Git("tag", "v1")
+	r.Write(map[string]string{"docs/grows.md": big, "docs/shrinks.md": "# Shrinks\n", "docs/huge.md": big + "More.\n", "docs/small.md": "# Small\n\nEdited.\n",
+		"docs/new-huge.md": big})
+	r.Commit("two")
+	r.Git("tag", "v2")
+	r.Write(map[string]string{gitdocs.HooksPath: hooks + "\n"})
+	r.Commit("three")
+	r.Git("tag", "v3")
+	trees := treesOf(t, r, "v1", "v2", "v3")
+	trees["working tree"] = os.DirFS(r.Dir)
+	for _, tc := range []struct {
+		from, to string
+		want     *gitdocs.Diff
+	}{
+		{"v1", "v2", &gitdocs.Diff{
+			Added:   []string{"shrinks.md"},
+			Removed: []string{"grows.md"},
+			Changed: []gitdocs.DocChange{{Path: "small.md", Sections: []gitdocs.SectionChange{{Anchor: "small", Heading: "Small", Change: gitdocs.Edited}}}},
+		}},
+		{"v2", "v3", &gitdocs.Diff{Hooks: gitdocs.HookChanges{Changed: true}}},
+		{"v3", "working tree", &gitdocs.Diff{}},
+		{"v2", "working tree", &gitdocs.Diff{Hooks: gitdocs.HookChanges{Changed: true}}},
+	} {
+		got, err := gitdocs.ChangesWithin(trees[tc.from], trees[tc.to], max)
+		if err != nil {
+			t.Fatalf("ChangesWithin(%s, %s): %v", tc.from, tc.to, err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("ChangesWithin(%s, %s) (-want +got):\n%s", tc.from, tc.to, diff)
+		}
+	}
+}

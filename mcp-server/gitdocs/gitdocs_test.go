@@ -5,6 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -227,5 +230,120 @@ func TestOpenLinkedWorkTree(t *testing.T) {
 		if head, err := repo.Head(); err != nil || head == "" {
 			t.Errorf("Head of %s: %q, %v", root, head, err)
 		}
+	}
+}
+
+// TestBadTags: a selected tag that cannot be read (a malformed line of
+// packed-refs, a ref file holding no id, its commit in a truncated pack)
+// is left out with its reason; the other tags are read.
+func TestBadTags(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	r.Git("tag", "v1.1.0")
+	r.Git("tag", "other")
+	r.Git("repack", "-a", "-d", "-q")
+	r.Git("pack-refs", "--all")
+	packs := func() []string {
+		ps, err := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	before := packs()
+	r.Write(map[string]string{"docs/a.md": "# A, edited\n"})
+	r.Commit("two")
+	r.Git("tag", "v2.0.0")
+	r.Git("repack", "-d", "-q") // v2.0.0's commit, tree and blob alone in a pack of their own
+	r.Write(map[string]string{"docs/a.md": "# A, again\n"})
+	r.Commit("three")
+	r.Git("tag", "v3.0.0")
+
+	// The pack holding v2.0.0's objects cut short.
+	id, v1 := r.Git("rev-parse", "v2.0.0"), r.Git("rev-parse", "v1.0.0")
+	fresh := slices.DeleteFunc(packs(), func(p string) bool { return slices.Contains(before, p) })
+	if len(fresh) != 1 {
+		t.Fatalf("packs %v, then %v", before, packs())
+	}
+	if err := os.Truncate(fresh[0], 40); err != nil {
+		t.Fatal(err)
+	}
+	// A malformed line in packed-refs, for v1.1.0, and a loose ref of
+	// v4.0.0 that holds no id.
+	refsPath := filepath.Join(r.Dir, ".git", "packed-refs")
+	b, err := os.ReadFile(refsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), " refs/tags/v1.1.0", "  refs/tags/v1.1.0 junk", 1)
+	if text == string(b) {
+		t.Fatalf("no v1.1.0 in packed-refs:\n%s", b)
+	}
+	mcptest.WriteFile(t, refsPath, text+"not a ref at all\n")
+	mcptest.WriteFile(t, filepath.Join(r.Dir, ".git", "refs", "tags", "v4.0.0"), "garbage\n")
+
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	vs, bad, err := repo.ReadVersions(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.Name)
+	}
+	if diff := cmp.Diff([]string{"v3.0.0", "v1.0.0"}, names); diff != "" {
+		t.Errorf("versions read (-want +got):\n%s", diff)
+	}
+	reasons := map[string]string{}
+	for _, b := range bad {
+		reasons[b.Name] = b.Reason
+	}
+	for name, want := range map[string]string{
+		"v1.1.0": "of packed-refs is not a ref: \"" + v1 + "  refs/tags/v1.1.0 junk\"",
+		"v2.0.0": "object " + id,
+		"v4.0.0": "refs/tags/v4.0.0 holds no object id",
+		"packed-refs line " + strconv.Itoa(strings.Count(text, "\n")+1): `not a ref: "not a ref at all"`,
+	} {
+		if !strings.Contains(reasons[name], want) {
+			t.Errorf("bad tag %s: %q, want it to contain %q", name, reasons[name], want)
+		}
+	}
+	if len(bad) != 4 {
+		t.Errorf("bad tags: %+v", bad)
+	}
+	if _, err := repo.Versions(sel); err == nil {
+		t.Error("Versions with bad tags: no error")
+	}
+}
+
+// TestTagMoved: a loose tag moved to another commit is read again, though
+// its file keeps its size (the listing keeps a ref file's read while its
+// size and time are unchanged).
+func TestTagMoved(t *testing.T) {
+	r, commits := releases(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v1.10.0")
+	old := time.Now().Add(-time.Hour) // past the window in which a ref file is read every time
+	ref := filepath.Join(r.Dir, ".git", "refs", "tags", "v1.10.0")
+	if err := os.Chtimes(ref, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{commits["v1.10.0"], commits["v1.0.0"]} {
+		vs, err := repo.Versions(sel)
+		if err != nil || len(vs) != 1 || vs[0].Commit != want {
+			t.Fatalf("Versions: %v, %v; want v1.10.0 at %s", vs, err, want)
+		}
+		r.Git("tag", "-f", "v1.10.0", commits["v1.0.0"])
 	}
 }

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,4 +86,54 @@ func Released(t testing.TB, from string) *GitRepo {
 	r.Commit("v1")
 	r.Git("tag", "v1")
 	return r
+}
+
+// In makes the next commits' dates (and those after) in the time zone
+// loc, the same instants: a zone like +05:30 is written into the commit
+// as git writes it.
+func (r *GitRepo) In(loc *time.Location) { r.when = r.when.In(loc) }
+
+// ReleaseTags adds n commits on main, each tagged (a lightweight tag named
+// by name(i), i from 0), in one run of git fast-import: thousands of tags
+// in seconds, where a git command a tag takes minutes. The first commit
+// writes docs/doc0.md to docs/doc{docs-1}.md; commit i edits doc i%docs.
+// Commits are a minute apart from the next commit's date, which then moves
+// past them.
+func (r *GitRepo) ReleaseTags(n, docs int, name func(i int) string) {
+	r.t.Helper()
+	var b strings.Builder
+	when := r.when
+	var parent string // none in a repository without commits
+	if out, err := exec.Command("git", "-C", r.Dir, "rev-parse", "--verify", "-q", "HEAD^{commit}").Output(); err == nil {
+		parent = strings.TrimSpace(string(out))
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "commit refs/heads/main\nmark :%d\ncommitter Test <test@example.com> %d %s\n", i+1, when.Unix(), when.Format("-0700"))
+		msg := name(i)
+		fmt.Fprintf(&b, "data %d\n%s\n", len(msg), msg)
+		if i == 0 && parent != "" {
+			fmt.Fprintf(&b, "from %s\n", parent)
+		}
+		edit := func(d int) {
+			text := fmt.Sprintf("# Doc %d\n\nWritten for %s.\n", d, msg)
+			fmt.Fprintf(&b, "M 100644 inline docs/doc%d.md\ndata %d\n%s\n", d, len(text), text)
+		}
+		if i == 0 {
+			for d := range docs {
+				edit(d)
+			}
+		} else {
+			edit(i % docs)
+		}
+		fmt.Fprintf(&b, "\nreset refs/tags/%s\nfrom :%d\n\n", msg, i+1)
+		when = when.Add(time.Minute)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Stdin = r.Dir, strings.NewReader(b.String())
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	r.when = when.Add(24 * time.Hour)
+	r.Git("reset", "-q", "--hard", "main")
 }

@@ -41,6 +41,8 @@ type AskDocsInput struct {
 	Version    string `json:"version,omitempty" jsonschema:"Ask a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (in *AskDocsInput) versions() []string { return []string{in.Version} }
+
 // AskDocsOutput is the result of mod_ask_docs.
 type AskDocsOutput struct {
 	Words      []string        `json:"words" jsonschema:"The question's words that were ranked, folded to lower case and plain words reduced to their stem (joins: join); the rest carried no weight."`
@@ -114,7 +116,7 @@ func (s *Server) askDocs(ctx context.Context, in AskDocsInput) (AskDocsOutput, s
 		return out, "", err
 	}
 	wait, cancel := context.WithTimeout(ctx, indexWait)
-	ix, err := rank.Await(wait, snap) // the working tree's was waited for before the call's turn
+	ix, err := rank.Await(wait, snap) // waited for before the call's turn (afterBuilt), unless the tag moved since
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -64,7 +64,7 @@ func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg m
 	case uri == versionTemplate && arg.Name == "version":
 		return s.completeVersion(arg.Value), nil
 	case uri == versionTemplate && arg.Name == "path":
-		return s.completeVersionedPath(ctx, cc.Arguments["version"], arg.Value), nil
+		return s.completeVersionedPath(cc.Arguments["version"], arg.Value), nil
 	}
 	return &mcp.Completion{}, nil
 }

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // DocsChangesInput are the arguments of mod_docs_changes.
@@ -18,6 +21,8 @@ type DocsChangesInput struct {
 	From string `json:"from" jsonschema:"The older version: a release tag as mod_list_versions lists it, latest, or working tree."`
 	To   string `json:"to,omitempty" jsonschema:"The newer version, named the same way. Default: the working tree."`
 }
+
+func (in *DocsChangesInput) versions() []string { return []string{in.From, in.To} }
 
 // DocsChangesOutput is the result of mod_docs_changes.
 type DocsChangesOutput struct {
@@ -66,17 +71,7 @@ func (s *Server) docsChanges(ctx context.Context, in DocsChangesInput) (DocsChan
 	if in.To == "" {
 		in.To = WorkingTree
 	}
-	from, fromName, closeFrom, err := s.tree(ctx, in.From)
-	if err != nil {
-		return DocsChangesOutput{}, "", fmt.Errorf("from: %w", err)
-	}
-	defer closeFrom()
-	to, toName, closeTo, err := s.tree(ctx, in.To)
-	if err != nil {
-		return DocsChangesOutput{}, "", fmt.Errorf("to: %w", err)
-	}
-	defer closeTo()
-	d, err := gitdocs.Changes(from, to)
+	d, fromName, toName, err := s.changes(ctx, in.From, in.To)
 	if err != nil {
 		return DocsChangesOutput{}, "", err
 	}
@@ -131,6 +126,45 @@ func (s *Server) docsChanges(ctx context.Context, in DocsChangesInput) (DocsChan
 	return out, strings.TrimSuffix(b.String(), "\n"), nil
 }
 
+// changes compares two versions: between two releases once, then from
+// the cache (changesCache), as both are what their tags name; with the
+// working tree afresh each time, as its files on disk may have changed.
+func (s *Server) changes(ctx context.Context, fromVersion, toVersion string) (d *gitdocs.Diff, fromName, toName string, err error) {
+	var fromRel, toRel *versions.Release
+	fromName, toName = WorkingTree, WorkingTree
+	if !isWorkingTree(fromVersion) {
+		if fromRel, err = s.release(ctx, fromVersion); err != nil {
+			return nil, "", "", fmt.Errorf("from: %w", err)
+		}
+		fromName = fromRel.Name
+	}
+	if !isWorkingTree(toVersion) {
+		if toRel, err = s.release(ctx, toVersion); err != nil {
+			return nil, "", "", fmt.Errorf("to: %w", err)
+		}
+		toName = toRel.Name
+	}
+	compare := func() (*gitdocs.Diff, error) {
+		from, closeFrom, err := s.tree(fromRel)
+		if err != nil {
+			return nil, err
+		}
+		defer closeFrom()
+		to, closeTo, err := s.tree(toRel)
+		if err != nil {
+			return nil, err
+		}
+		defer closeTo()
+		return gitdocs.ChangesWithin(from, to, s.maxDocBytes())
+	}
+	if fromRel == nil || toRel == nil {
+		d, err = compare()
+	} else {
+		d, err = s.changesCache.get(changesKey{fromRel.Name, fromRel.Commit, toRel.Name, toRel.Commit}, compare)
+	}
+	return d, fromName, toName, err
+}
+
 func list(names []string) string {
 	if len(names) == 0 {
 		return "none"
@@ -138,25 +172,121 @@ func list(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// tree is the whole tree of a version, for gitdocs.Changes: the data root
-// on disk (through an os.Root, so that no link leads out of it) for the
-// working tree, the tag's objects for a release. Call done when finished
-// with it.
-func (s *Server) tree(ctx context.Context, version string) (fsys fs.FS, name string, done func(), err error) {
-	if version == WorkingTree {
-		root, err := os.OpenRoot(s.opts.DataRoot)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("open the data root: %w", err)
+// tree is the whole tree of a release, or of the working tree (rel nil),
+// for gitdocs.ChangesWithin: the tag's objects, or the data root on disk
+// (through an os.Root, so that no link leads out of it). Call done when
+// finished with it.
+func (s *Server) tree(rel *versions.Release) (fsys fs.FS, done func(), err error) {
+	if rel != nil {
+		t, err := rel.Tree()
+		return t, func() {}, err
+	}
+	root, err := os.OpenRoot(s.opts.DataRoot)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the data root: %w", err)
+	}
+	return root.FS(), func() { root.Close() }, nil
+}
+
+// maxDocBytes is the cap of a doc read (--max-doc-bytes): of the releases,
+// which have it from the command line as the working tree has.
+func (s *Server) maxDocBytes() int64 {
+	if s.opts.Releases == nil {
+		return docs.DefaultMaxDocBytes
+	}
+	return s.opts.Releases.MaxDocBytes()
+}
+
+// changesKey names a comparison of two releases by their tags and commits.
+type changesKey struct{ fromName, fromCommit, toName, toCommit string }
+
+// The bounds of changesCache: the comparisons kept, and their size in all
+// (about: the bytes of their paths and anchors).
+const (
+	maxCachedChanges      = 8
+	maxCachedChangesBytes = 16 << 20
+)
+
+// changesCache keeps the last comparisons of two releases, the most
+// recently asked last, within maxCachedChanges and maxCachedChangesBytes:
+// comparing two trees of 200,000 docs costs about a second of a core,
+// which a client asking again (paging through versions, or several
+// clients asking the same) would pay each time. A comparison asked for
+// while it is computed waits for it rather than computing it again.
+type changesCache struct {
+	mu      sync.Mutex
+	entries []*changesEntry
+}
+
+type changesEntry struct {
+	key   changesKey
+	once  sync.Once
+	diff  *gitdocs.Diff
+	err   error
+	bytes int
+}
+
+// get returns the comparison of key, computed by compute once.
+func (c *changesCache) get(key changesKey, compute func() (*gitdocs.Diff, error)) (*gitdocs.Diff, error) {
+	c.mu.Lock()
+	i := slices.IndexFunc(c.entries, func(e *changesEntry) bool { return e.key == key })
+	var e *changesEntry
+	if i >= 0 {
+		e = c.entries[i]
+		c.entries = append(slices.Delete(c.entries, i, i+1), e)
+	} else {
+		e = &changesEntry{key: key}
+		c.entries = append(c.entries, e)
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		e.diff, e.err = compute()
+		if e.err == nil {
+			e.bytes = diffBytes(e.diff)
 		}
-		return root.FS(), WorkingTree, func() { root.Close() }, nil
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if e.err != nil {
+			c.entries = slices.DeleteFunc(c.entries, func(x *changesEntry) bool { return x == e }) // tried again next time
+		}
+		c.trim()
+	})
+	return e.diff, e.err
+}
+
+// trim drops the least recently asked comparisons past the bounds (c.mu
+// held). One being computed counts as empty until it is done.
+func (c *changesCache) trim() {
+	total := 0
+	for _, e := range c.entries {
+		total += e.bytes
 	}
-	rel, err := s.release(ctx, version)
-	if err != nil {
-		return nil, "", nil, err
+	for len(c.entries) > maxCachedChanges || total > maxCachedChangesBytes && len(c.entries) > 0 {
+		total -= c.entries[0].bytes
+		c.entries = c.entries[1:]
 	}
-	t, err := rel.Tree()
-	if err != nil {
-		return nil, "", nil, err
+}
+
+// size is how many comparisons are kept.
+func (c *changesCache) size() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
+
+// diffBytes is about what a Diff holds: its paths, anchors and headings.
+func diffBytes(d *gitdocs.Diff) int {
+	n := 0
+	for _, ps := range [][]string{d.Added, d.Removed, d.Hooks.Added, d.Hooks.Removed, d.Hooks.Edited} {
+		for _, p := range ps {
+			n += len(p) + 16
+		}
 	}
-	return t, rel.Name, func() {}, nil
+	for _, c := range d.Changed {
+		n += len(c.Path) + 16
+		for _, sec := range c.Sections {
+			n += len(sec.Anchor) + len(sec.Heading) + len(sec.Change) + 48
+		}
+	}
+	return n
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -16,6 +15,8 @@ type GetHookInput struct {
 	Name    string `json:"name" jsonschema:"Exact hook name, category.snake_case, e.g. player.joined."`
 	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
+
+func (in *GetHookInput) versions() []string { return []string{in.Version} }
 
 // GetHookOutput is the result of mod_get_hook.
 type GetHookOutput struct {
@@ -62,15 +63,14 @@ func (s *Server) hooksIn(ctx context.Context, version string) (*registry.Registr
 	if rel.Registry == nil {
 		return nil, s.noRegistry(rel)
 	}
-	check, _ := s.hookCache.releases.LoadOrStore(rel, sync.OnceValue(func() checkedRegistry {
-		reg, problems := registry.Check(rel.Registry)
-		return checkedRegistry{reg, problems}
-	}))
-	c := check.(func() checkedRegistry)()
-	if len(c.problems) > 0 {
-		return c.reg, invalidRegistryError(rel.Name+":"+s.rel(s.registryPath()), c.problems)
+	// Checked once a release, and let go with it (a cache here, keyed
+	// by release, kept every release a client had asked of, and all it
+	// held, after its tag was gone).
+	reg, problems := rel.CheckedRegistry()
+	if len(problems) > 0 {
+		return reg, invalidRegistryError(rel.Name+":"+s.rel(s.registryPath()), problems)
 	}
-	return c.reg, nil
+	return reg, nil
 }
 
 func hookText(h *registry.Hook) string {

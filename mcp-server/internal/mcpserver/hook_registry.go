@@ -14,6 +14,8 @@ type HookRegistryInput struct {
 	Version string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (in *HookRegistryInput) versions() []string { return []string{in.Version} }
+
 // HookRegistryOutput is the result of mod_hook_registry.
 type HookRegistryOutput struct {
 	Path      string `json:"path" jsonschema:"Where the registry lives, relative to the repository root."`
@@ -64,7 +66,11 @@ func (s *Server) registryText(ctx context.Context, version string) (string, erro
 	return string(rel.Registry), nil
 }
 
-// noRegistry is the error of a release without a hook registry.
+// noRegistry is the error of a release without a hook registry, or with
+// one not served (a symlink, or larger than the cap).
 func (s *Server) noRegistry(rel *versions.Release) error {
+	if rel.RegistryProblem != "" {
+		return fmt.Errorf("%w: the %s of release %s is not served: %s", errUnavailable, s.rel(s.registryPath()), rel.Name, rel.RegistryProblem)
+	}
 	return fmt.Errorf("%w: release %s has no %s", errUnavailable, rel.Name, s.rel(s.registryPath()))
 }

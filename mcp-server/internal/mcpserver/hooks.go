@@ -21,18 +21,6 @@ type hookCache struct {
 	modTime  time.Time
 	reg      *registry.Registry
 	problems []registry.Problem
-
-	// releases holds each release's registry, checked once when first
-	// asked for (checking is a JSON Schema validation: about 20 ms a
-	// search, when a versioned search checked it each time). A release
-	// whose tag is gone keeps its entry, a few KB, until the server stops.
-	releases sync.Map // *versions.Release → func() checkedRegistry
-}
-
-// checkedRegistry is a registry as registry.Check leaves it.
-type checkedRegistry struct {
-	reg      *registry.Registry
-	problems []registry.Problem
 }
 
 // hooks returns the parsed registry, or an error saying why there is none:

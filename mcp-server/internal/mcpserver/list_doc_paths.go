@@ -29,6 +29,8 @@ type ListDocPathsInput struct {
 
 func (ListDocPathsInput) defaults() map[string]any { return map[string]any{"limit": defaultListLimit} }
 
+func (in *ListDocPathsInput) versions() []string { return []string{in.Version} }
+
 // ListDocPathsOutput is the result of mod_list_doc_paths.
 type ListDocPathsOutput struct {
 	Paths       []DocEntry    `json:"paths" jsonschema:"Docs in path order."`

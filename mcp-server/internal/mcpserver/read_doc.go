@@ -21,6 +21,8 @@ type ReadDocInput struct {
 	Version         string `json:"version,omitempty" jsonschema:"Read a release instead of the working tree: a tag as mod_list_versions lists it, or latest (the newest). Default: the working tree."`
 }
 
+func (in *ReadDocInput) versions() []string { return []string{in.Version} }
+
 // ReadDocOutput is the result of mod_read_doc.
 type ReadDocOutput struct {
 	Path    string       `json:"path" jsonschema:"Doc path relative to docs/."`

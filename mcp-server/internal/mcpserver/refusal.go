@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // maxMethodBytes is longer than every MCP method name (the longest,
@@ -105,9 +107,9 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 			// A release's doc: its handler answers it; a version or doc
 			// it would not find is answered here, as a doc's is above
 			// (a handler's error would be an internal error, -32603).
-			_, _, _, err := s.versionedDoc(ctx, uri)
-			if err == nil {
-				return nil
+			_, _, _, err := s.versionedDoc(ctx, uri, false)
+			if _, loading := errors.AsType[*versions.LoadingError](err); err == nil || loading {
+				return nil // the handler waits for a release loading, on the request's own time
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
 		case uri == mapURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 const (
@@ -303,8 +305,12 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 		return err == nil
 	}
 	if strings.HasPrefix(uri, versionScheme) {
-		_, _, frag, err := s.versionedDoc(ctx, uri)
-		return err == nil && frag == ""
+		// Without waiting for a release loading (this check runs before
+		// the request is handed on): a doc of a tag being loaded is taken
+		// as served, as far as can be told yet.
+		_, _, frag, err := s.versionedDoc(ctx, uri, false)
+		_, loading := errors.AsType[*versions.LoadingError](err)
+		return (err == nil || loading) && frag == ""
 	}
 	p, err := docPathOf(uri)
 	if err != nil || s.awaitDocs(ctx) != nil {

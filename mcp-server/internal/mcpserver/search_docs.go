@@ -44,6 +44,8 @@ type SearchDocsInput struct {
 
 func (SearchDocsInput) defaults() map[string]any { return map[string]any{"limit": defaultSearchLimit} }
 
+func (in *SearchDocsInput) versions() []string { return []string{in.Version} }
+
 // SearchDocsOutput is the result of mod_search_docs. Its matching lines
 // are grouped by doc and section, as ripgrep --heading groups them: a
 // page's matches cluster in a few docs and sections, whose path, heading
@@ -130,21 +132,33 @@ func (s *Server) searchDocsTool() server.ServerTool {
 	return t
 }
 
-// afterBuilt makes a call of tool wait for what it needs of the docs
-// served (what, awaited with await: the search index, the ranking) before
-// it takes its turn in the work queue, so that the wait holds no turn that
-// a read could use, for at most indexWait.
+// afterBuilt makes a call of tool wait for what it needs of the docs of
+// the version it reads (what, awaited with await: the search index, the
+// ranking; a release, loaded first) before it takes its turn in the work
+// queue, so that the wait holds no turn that a read could use, for at most
+// indexWait.
 func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs.Snapshot) error, next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		snap := s.corpus.Snapshot() // there: tool calls wait for the docs (afterDocs)
+		of := ""
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		defer cancel()
+		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.opts.Releases != nil {
+			rel, err := s.awaitRelease(wait, version)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return s.toolError(ctx, tool, err), nil
+			}
+			snap, of = rel.Docs, " of "+rel.Name
+		}
 		if err := await(wait, snap); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return mcp.NewToolResultError(fmt.Sprintf("%s: the %s of the %d docs is still being built after a wait of %s; try again in a moment",
-				tool, what, len(snap.Docs()), indexWait)), nil
+			return mcp.NewToolResultError(fmt.Sprintf("%s: the %s of the %d docs%s is still being built after a wait of %s; try again in a moment",
+				tool, what, len(snap.Docs()), of, indexWait)), nil
 		}
 		return next(ctx, req)
 	}
@@ -204,8 +218,8 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 		return out, "", err
 	}
 	if rel != nil {
-		// A release's index was started as it loaded; the working tree's
-		// was waited for before the call's turn (afterIndex).
+		// Waited for before the call's turn (afterBuilt), unless the tag
+		// moved since: a release loaded again.
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		err := search.Await(wait, snap)
 		cancel()
@@ -380,12 +394,18 @@ func (o SearchDocsOutput) text(query string, terms []string, stoppedAt string) s
 	if len(terms) > 1 {
 		what = "all of " + quoteAll(terms)
 	}
+	// A page with matches names a release below them; one without names
+	// it here, or it would not be named at all.
+	docsOf, in := "the docs", ""
+	if n == 0 && o.Version != "" && o.Version != WorkingTree {
+		docsOf, in = "the docs of "+from(o.Version), " in "+from(o.Version)
+	}
 	switch {
 	case n == 0 && stoppedAt == "":
-		fmt.Fprintf(&b, "No line in the docs contains %s.", what)
+		fmt.Fprintf(&b, "No line in %s contains %s.", docsOf, what)
 	case stoppedAt != "":
-		fmt.Fprintf(&b, "%s for %s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
-			plural(n, "match", "matches"), what, stoppedAt, search.CallBytes>>20, o.NextCursor)
+		fmt.Fprintf(&b, "%s for %s%s before %s, where the search stopped: the docs that may hold this query are more text than one call reads (%d MiB); call again with cursor=%q to search the rest.",
+			plural(n, "match", "matches"), what, in, stoppedAt, search.CallBytes>>20, o.NextCursor)
 	case o.HasMore:
 		fmt.Fprintf(&b, "%s for %s; the page is full and more remain: call again with cursor=%q.", plural(n, "match", "matches"), what, o.NextCursor)
 	default:

@@ -104,10 +104,13 @@ type Server struct {
 	log       *slog.Logger
 	hookCache hookCache
 	mapCache  mapCache
-	mcp       *server.MCPServer
-	subs      *subscriptions
-	work      *budget.Queue // tool calls and doc reads take turns here
-	hist      history       // the last commit of each doc, for provenance
+	// changesCache keeps the last comparisons of two releases
+	// (mod_docs_changes).
+	changesCache changesCache
+	mcp          *server.MCPServer
+	subs         *subscriptions
+	work         *budget.Queue // tool calls and doc reads take turns here
+	hist         history       // the last commit of each doc, for provenance
 }
 
 // New returns a server of c's docs, configured by cfg. Serve its MCP() at

@@ -109,6 +109,15 @@ func handle[In, Out any](s *Server, tool string, f toolFunc[In, Out]) server.Too
 		if err := bind(req, &in); err != nil {
 			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", tool, err)), nil
 		}
+		// A release the call names is waited for before its turn, so that
+		// a call made while releases load holds no turn another client's
+		// call could use.
+		if err := s.awaitVersions(ctx, &in); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return s.toolError(ctx, tool, err), nil
+		}
 		var res *mcp.CallToolResult
 		if err := s.work.Do(ctx, clientOf(ctx), func() {
 			out, text, err := f(ctx, in)

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"path"
 	"strings"
@@ -18,9 +19,11 @@ import (
 
 // docsOf returns the docs of a version argument: the working tree's
 // snapshot and no release for "" (or "working tree"), else the release's.
-// A version not served is a tool error naming those that are.
+// A version not served is a tool error naming those that are. It does not
+// wait: a tool's call waits for its release before its turn of work
+// (awaitVersions).
 func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *versions.Release, error) {
-	if version == "" || version == WorkingTree {
+	if isWorkingTree(version) {
 		return s.corpus.Snapshot(), nil, nil
 	}
 	rel, err := s.release(ctx, version)
@@ -30,17 +33,75 @@ func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *v
 	return rel.Docs, rel, nil
 }
 
-// release returns the release a version argument names.
-func (s *Server) release(ctx context.Context, version string) (*versions.Release, error) {
+// isWorkingTree is whether a version argument names the working tree.
+func isWorkingTree(version string) bool { return version == "" || version == WorkingTree }
+
+// release returns the release a version argument names, if it is served
+// now: one still loading is a tool error that says so, at once.
+func (s *Server) release(_ context.Context, version string) (*versions.Release, error) {
 	if s.opts.Releases == nil {
 		return nil, inputErrorf("no version %q: this server serves the working tree only (start it with --versions to serve release tags)", version)
 	}
-	rel, err := s.opts.Releases.Get(ctx, version)
-	var unknown *versions.UnknownError
-	if errors.As(err, &unknown) {
-		return nil, inputErrorf("%s", unknown.Error())
+	rel, err := s.opts.Releases.Lookup(version)
+	return rel, releaseError(err)
+}
+
+// releaseWait is the longest a call waits for the release it names to
+// load, outside the work queue: as long as a search waits for an index.
+const releaseWait = indexWait
+
+// awaitRelease is release, waiting while the release is loading, for at
+// most releaseWait, then a tool error saying how far the loading is. It
+// holds nothing while it waits: call it before a turn of work.
+func (s *Server) awaitRelease(ctx context.Context, version string) (*versions.Release, error) {
+	if s.opts.Releases == nil {
+		return s.release(ctx, version)
 	}
-	return rel, err
+	wait, cancel := context.WithTimeout(ctx, releaseWait)
+	defer cancel()
+	rel, err := s.opts.Releases.Wait(wait, version)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return rel, releaseError(err)
+}
+
+// releaseError is a versions error as a tool error: what the client can
+// fix (a version not served: the nearest ones) or must wait for (one
+// loading), or a tag the server cannot serve.
+func releaseError(err error) error {
+	if unknown, ok := errors.AsType[*versions.UnknownError](err); ok {
+		return inputErrorf("%s", unknown.Error())
+	}
+	_, loading := errors.AsType[*versions.LoadingError](err)
+	_, skipped := errors.AsType[*versions.SkippedError](err)
+	if loading || skipped {
+		return fmt.Errorf("%w: %w", errUnavailable, err)
+	}
+	return err
+}
+
+// versionArgs is a tool's input that names versions (its version
+// argument, or mod_docs_changes' from and to): a call waits for those
+// releases to load before it takes its turn of work (see handle).
+type versionArgs interface{ versions() []string }
+
+// awaitVersions waits for the releases a call names, outside the work
+// queue (see awaitRelease): the call then finds them at once in its turn.
+func (s *Server) awaitVersions(ctx context.Context, in any) error {
+	va, ok := in.(versionArgs)
+	if !ok || s.opts.Releases == nil {
+		return nil
+	}
+	for _, v := range va.versions() {
+		if isWorkingTree(v) {
+			continue
+		}
+		if _, err := s.awaitRelease(ctx, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // releaseHistory is the last commit of each doc of rel, nil when it cannot
@@ -106,7 +167,7 @@ const versionTemplate = versionScheme + "{version}/{+path}"
 // of it with #{anchor}, as readDocResource serves the working tree's.
 func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
-	rel, d, frag, err := s.versionedDoc(ctx, uri)
+	rel, d, frag, err := s.versionedDoc(ctx, uri, true)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +184,10 @@ func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceReque
 }
 
 // versionedDoc is the release and the doc that a docs-version:// URI
-// names, and its #fragment.
-func (s *Server) versionedDoc(ctx context.Context, uri string) (*versions.Release, *docs.Doc, string, error) {
+// names, and its #fragment. With wait, it waits for a release loading
+// (awaitRelease); without, a release loading is a *versions.LoadingError
+// (wrapped), at once.
+func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*versions.Release, *docs.Doc, string, error) {
 	rest, _ := strings.CutPrefix(uri, versionScheme)
 	escaped, docPart, ok := strings.Cut(rest, "/")
 	if !ok {
@@ -139,7 +202,11 @@ func (s *Server) versionedDoc(ctx context.Context, uri string) (*versions.Releas
 	if err != nil {
 		return nil, nil, "", err
 	}
-	rel, err := s.release(ctx, version)
+	find := s.release
+	if wait {
+		find = s.awaitRelease
+	}
+	rel, err := find(ctx, version)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -169,11 +236,11 @@ func (s *Server) completeVersion(prefix string) *mcp.Completion {
 
 // completeVersionedPath completes a path within the version the client
 // has chosen already (the context's arguments); nothing without one.
-func (s *Server) completeVersionedPath(ctx context.Context, version, prefix string) *mcp.Completion {
+func (s *Server) completeVersionedPath(version, prefix string) *mcp.Completion {
 	if version == "" || s.opts.Releases == nil {
 		return &mcp.Completion{}
 	}
-	rel, err := s.opts.Releases.Get(ctx, version)
+	rel, err := s.opts.Releases.Lookup(version) // a completion does not wait for a release to load
 	if err != nil {
 		return &mcp.Completion{}
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -292,5 +296,221 @@ func TestVersionedResources(t *testing.T) {
 	res, err := c.Complete(t.Context(), req)
 	if err != nil || !cmp.Equal([]string{"guide.md", "old.md"}, res.Completion.Values) {
 		t.Errorf("path completions in v1.0.0: %v, %v", res, err)
+	}
+}
+
+// TestReleasesLoadingHoldNoTurn: while the releases load, a call that
+// names one waits for it outside the work queue, and mod_list_versions
+// answers at once with what is loaded and what is not, so that another
+// client's calls are answered meanwhile, none refused as busy, with the
+// only turn of work there is.
+func TestReleasesLoadingHoldNoTurn(t *testing.T) {
+	r := threeReleases(t)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	proceed := make(chan struct{}) // the releases load once it is closed
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		PollInterval: 20 * time.Millisecond,
+		WorkingTree: func(ctx context.Context) *docs.Snapshot {
+			select {
+			case <-proceed:
+			case <-ctx.Done():
+			}
+			return nil
+		}})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	srv := newServer(t, r.Dir, func(c *Config) {
+		c.Git, c.Releases = repo, set
+		c.Work = budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 100 * time.Millisecond}
+	})
+	waiting, other := connect(t, srv), connect(t, srv)
+
+	mcptest.Eventually(t, "the tags read", func() bool { return set.Status().Listed })
+	lv, text := mcptest.CallOK[ListVersionsOutput](t, waiting, "mod_list_versions", struct{}{})
+	want := &VersionsLoading{Selected: 3, Loaded: 0, Pending: 3, Next: []string{"v2.0.0", "v1.1.0", "v1.0.0"}}
+	if diff := cmp.Diff(want, lv.Loading); diff != "" || len(lv.Versions) != 1 || !strings.Contains(text, "0 of 3 loaded, 3 tags still loading") {
+		t.Errorf("mod_list_versions while loading: versions %v, loading (-want +got):\n%s\ntext:\n%s", lv.Versions, diff, text)
+	}
+
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	read := make(chan answer, 1)
+	go func() {
+		var req mcp.CallToolRequest
+		req.Params.Name = "mod_read_doc"
+		req.Params.Arguments = map[string]any{"path": "guide.md", "section": "install", "version": "v1.0.0"}
+		res, err := waiting.CallTool(context.Background(), req)
+		read <- answer{res, err}
+	}()
+	// Time for the read to take the turn, had it taken one to wait in:
+	// it would then hold it past the longest wait for a turn.
+	time.Sleep(200 * time.Millisecond)
+	var req mcp.CallToolRequest
+	req.Params.Name = "mod_repo_layout"
+	for i := range 5 {
+		if res, err := other.CallTool(context.Background(), req); err != nil || res.IsError {
+			t.Fatalf("another client's call %d while v1.0.0 loads: %v %v", i+1, err, res)
+		}
+	}
+	select {
+	case a := <-read:
+		t.Fatalf("the read of v1.0.0 answered before it was loaded: %v %v", a.err, a.res)
+	default:
+	}
+	// The transports' check of a read, which runs before the request is
+	// handed on (on stdio, before the next line is read), refuses no
+	// doc of a release loading and does not wait for it; the read itself
+	// waits, on its own time.
+	msg, err := protocol.Parse([]byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"docs-version://v1.0.0/guide.md"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := make(chan []byte, 1)
+	go func() { checked <- srv.Refusal(context.Background(), &msg) }()
+	select {
+	case refusal := <-checked:
+		if refusal != nil {
+			t.Errorf("a read of a release loading refused: %s", refusal)
+		}
+	case <-time.After(mcptest.Deadline):
+		t.Fatal("the check of a read of a release loading waited for the release")
+	}
+	resource := make(chan error, 1)
+	go func() {
+		var rr mcp.ReadResourceRequest
+		rr.Params.URI = "docs-version://v1.0.0/guide.md"
+		_, err := other.ReadResource(context.Background(), rr)
+		resource <- err
+	}()
+	close(proceed)
+	if err := <-resource; err != nil {
+		t.Errorf("the read of docs-version://v1.0.0/guide.md once loaded: %v", err)
+	}
+	a := <-read
+	if a.err != nil || a.res.IsError || !strings.Contains(mcptest.Text(a.res), "Run go get.") {
+		t.Fatalf("the read of v1.0.0 once loaded: %v %v", a.err, a.res)
+	}
+	lv, _ = mcptest.CallOK[ListVersionsOutput](t, waiting, "mod_list_versions", struct{}{})
+	if lv.Loading != nil || len(lv.Versions) != 4 {
+		t.Errorf("mod_list_versions once loaded: %+v", lv)
+	}
+}
+
+// TestDocsChangesKept: a comparison of two releases is computed once, then
+// answered from what was kept; with the working tree it is computed each
+// time. A doc without headings names its one section, the text above the
+// first heading (the empty anchor).
+func TestDocsChangesKept(t *testing.T) {
+	r := threeReleases(t)
+	r.Write(map[string]string{"docs/plain.md": "No heading here.\n"})
+	r.Commit("v2.1.0")
+	r.Git("tag", "v2.1.0")
+	r.Write(map[string]string{"docs/plain.md": "No heading here, edited.\n"})
+	r.Commit("v2.2.0")
+	r.Git("tag", "v2.2.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json", PollInterval: 20 * time.Millisecond})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	srv := newServer(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	c := connect(t, srv)
+	in := DocsChangesInput{From: "v2.1.0", To: "latest"}
+	first, text := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
+	want := []ChangedDoc{{Path: "plain.md", Sections: []ChangedSection{{Anchor: "", Heading: "", Change: "changed"}}}}
+	if diff := cmp.Diff(want, first.Changed); diff != "" || !strings.Contains(text, "~ plain.md\n    changed (above the first heading)") {
+		t.Errorf("v2.1.0 to latest (-want +got):\n%s\n%s", diff, text)
+	}
+	again, _ := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("asked again (-first +again):\n%s", diff)
+	}
+	v21, _ := set.Lookup("v2.1.0")
+	v22, _ := set.Lookup("v2.2.0")
+	if _, err := srv.changesCache.get(changesKey{v21.Name, v21.Commit, v22.Name, v22.Commit}, func() (*gitdocs.Diff, error) {
+		t.Error("the comparison of v2.1.0 and v2.2.0 was not kept")
+		return &gitdocs.Diff{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", DocsChangesInput{From: "latest"})
+	if n := srv.changesCache.size(); n != 1 {
+		t.Errorf("%d comparisons kept, want 1 (not those with the working tree)", n)
+	}
+}
+
+// TestChangesCacheBound: the cache keeps the most recently asked
+// comparisons, at most maxCachedChanges.
+func TestChangesCacheBound(t *testing.T) {
+	var c changesCache
+	computed := map[changesKey]int{}
+	get := func(i int) {
+		k := changesKey{fromName: fmt.Sprint("v", i)}
+		if _, err := c.get(k, func() (*gitdocs.Diff, error) { computed[k]++; return &gitdocs.Diff{Added: []string{"a.md"}}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range maxCachedChanges + 3 {
+		get(i)
+		get(0) // asked again and again: kept
+	}
+	if n := c.size(); n != maxCachedChanges {
+		t.Errorf("%d kept, want %d", n, maxCachedChanges)
+	}
+	get(1) // among the least recently asked: dropped, computed again
+	if computed[changesKey{fromName: "v0"}] != 1 || computed[changesKey{fromName: "v1"}] != 2 {
+		t.Errorf("computed: %v", computed)
+	}
+}
+
+// TestVersionErrors: an unknown version names a few of those served,
+// nearest first, and how to list them all; a search of a release that
+// finds nothing names the release; a release whose registry is past the
+// size cap says so.
+func TestVersionErrors(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}`})
+	r.Commit("base")
+	r.ReleaseTags(40, 3, func(i int) string { return fmt.Sprintf("v1.%d.%d", i/10, i%10) })
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}` + strings.Repeat(" ", 200)})
+	r.Commit("v2")
+	r.Git("tag", "v2.0.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		MaxDocBytes: 100, PollInterval: 20 * time.Millisecond})
+	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	c := newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+
+	msg := mcptest.CallErr(t, c, "mod_read_doc", ReadDocInput{Path: "doc0.md", Version: "v1.2.10"})
+	if want := `no version "v1.2.10"; the nearest of the 41 versions served: v1.2.1, v1.2.0, v1.3.1, v1.3.0, v1.2.9 (mod_list_versions lists them all;`; !strings.Contains(msg, want) {
+		t.Errorf("an unknown version: %s\nwant %s", msg, want)
+	}
+	_, text := mcptest.CallOK[SearchDocsOutput](t, c, "mod_search_docs", SearchDocsInput{Query: "zeppelin", Version: "v1.0.3"})
+	if text != `No line in the docs of release v1.0.3 contains "zeppelin".` {
+		t.Errorf("a search of a release that finds nothing: %q", text)
+	}
+	msg = mcptest.CallErr(t, c, "mod_hook_registry", HookRegistryInput{Version: "latest"})
+	if want := "the framework/mod_hooks.json of release v2.0.0 is not served: larger than the 100-byte cap (212 bytes; --max-doc-bytes)"; !strings.Contains(msg, want) {
+		t.Errorf("a registry past the cap: %s\nwant %s", msg, want)
 	}
 }

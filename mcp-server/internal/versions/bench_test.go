@@ -137,3 +137,58 @@ func BenchmarkReleases(b *testing.B) {
 	latest := releases(b, snap).List()[0]
 	b.Run("search-latest-release", func(b *testing.B) { find(b, latest.Docs) })
 }
+
+var benchTags = flag.Int("releases.tags", 1000, "release tags of BenchmarkManyTags (docs/server/benchmarks.md runs it at 5000)")
+
+// BenchmarkManyTags loads a repository of many release tags (-releases.tags,
+// each on a commit of its own that edits one of 20 docs) from nothing to
+// every release loaded and indexed, as --versions 'v*' does at start
+// without a working tree: the time a client waits for the oldest.
+func BenchmarkManyTags(b *testing.B) {
+	r := mcptest.NewGitRepo(b)
+	r.ReleaseTags(*benchTags, 20, func(i int) string { return fmt.Sprintf("v1.%d.%d", i/100, i%100) })
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	for b.Loop() {
+		set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+		if err := set.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		rs := set.List()
+		if len(rs) != *benchTags {
+			b.Fatalf("%d releases loaded, want %d", len(rs), *benchTags)
+		}
+		for _, r := range rs {
+			if err := search.Await(context.Background(), r.Docs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(*benchTags), "ms/tag")
+}
+
+// BenchmarkManyTagsPoll is a reading of the tags that finds them as they
+// were (every 2 s while the server runs): what an idle server pays.
+func BenchmarkManyTagsPoll(b *testing.B) {
+	r := mcptest.NewGitRepo(b)
+	r.ReleaseTags(*benchTags, 20, func(i int) string { return fmt.Sprintf("v1.%d.%d", i/100, i%100) })
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := set.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

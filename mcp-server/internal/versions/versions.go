@@ -21,13 +21,16 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"path"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
@@ -64,17 +67,37 @@ type Config struct {
 type Release struct {
 	gitdocs.Version
 	Docs         *docs.Snapshot
-	Registry     []byte // nil when the release has no registry
-	Contributing []byte // nil when the release has no CONTRIBUTING.md
+	Registry     []byte // nil when the release has no registry, or one not served (RegistryProblem)
+	Contributing []byte // nil when the release has no CONTRIBUTING.md, or one not served (ContributingProblem)
+	// Why the release's registry or guide, which it has, is not served: a
+	// symlink (not followed in a release), not a regular file, or larger
+	// than MaxDocBytes. Empty when it is served or the release has none.
+	RegistryProblem, ContributingProblem string
 
 	repo     *gitdocs.Repo
 	docsDir  string
 	histOnce sync.Once
 	hist     *gitdocs.History
 	histErr  error
+	checked  func() checkedRegistry
 }
 
-// Tree is the whole tree at the tag, for gitdocs.Changes. It is opened
+// checkedRegistry is a registry as registry.Check leaves it.
+type checkedRegistry struct {
+	reg      *registry.Registry
+	problems []registry.Problem
+}
+
+// CheckedRegistry is the release's registry parsed and checked
+// (registry.Check), once, when first asked for: a check is a JSON Schema
+// validation, about 20 ms, which a versioned search would otherwise pay on
+// every call. It goes with the release when its tag does.
+func (r *Release) CheckedRegistry() (*registry.Registry, []registry.Problem) {
+	c := r.checked()
+	return c.reg, c.problems
+}
+
+// Tree is the whole tree at the tag, for gitdocs.ChangesWithin. It is opened
 // anew for each caller rather than kept: a tree read whole keeps every
 // subtree it decoded (go-git caches them in the tree), on 4,000 docs about
 // 130 KB a release, for as long as the release is served.
@@ -103,11 +126,25 @@ func (r *Release) History(base *gitdocs.History) (*gitdocs.History, error) {
 type Set struct {
 	cfg    Config
 	loaded chan struct{} // closed once the first Refresh's releases are loaded and indexed
+	once   sync.Once
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// releases are those served, newest first. A slice once published is
+	// never written within its length again (a release loaded after is
+	// appended past it, or the slice is copied), so that readers hold it
+	// without a copy.
 	releases []*Release
-	changed  chan struct{} // closed when releases change
-	once     sync.Once
+	listed   bool              // the tags were read once
+	found    []gitdocs.Version // the selected tags readable at the last reading, newest first
+	skips    map[string]skip   // selected tags not served, by name, and why
+	changed  chan struct{}     // closed when any of the above changes
+}
+
+// skip is why a selected tag is not served: it cannot be read (commit ""),
+// or the release at commit could not be loaded, and is not tried again
+// until the tag moves.
+type skip struct {
+	commit, reason string
 }
 
 // New returns a set with no releases yet: Run loads them.
@@ -118,25 +155,37 @@ func New(cfg Config) *Set {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Set{cfg: cfg, loaded: make(chan struct{}), changed: make(chan struct{})}
+	if cfg.MaxDocBytes <= 0 {
+		cfg.MaxDocBytes = docs.DefaultMaxDocBytes
+	}
+	return &Set{cfg: cfg, loaded: make(chan struct{}), changed: make(chan struct{}), skips: map[string]skip{}}
 }
 
 // Run loads the selected releases, then reads the tags every poll interval
 // and loads a release tagged since, or drops one whose tag is gone (or
-// moved), until ctx ends. A failure to read the tags is logged, and the
-// releases loaded are served meanwhile.
+// moved), until ctx ends. A failure to read the tags is logged (once, until
+// it changes), and the releases loaded are served meanwhile.
 func (s *Set) Run(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
+	var failing string // the error last logged
 	for {
-		if err := s.Refresh(ctx); err != nil && ctx.Err() == nil {
+		err := s.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil && err.Error() != failing:
+			failing = err.Error()
 			s.cfg.Logger.Warn("versions: cannot read the release tags", "err", err)
+		case err == nil:
+			failing = ""
 		}
 		s.once.Do(func() {
 			// The first load is over once the releases' indexes are built
 			// too: the memory settles after it (corpus.Config.StartupWork).
 			for _, r := range s.List() {
 				_ = search.Await(ctx, r.Docs)
+			}
+			if err == nil {
+				s.warnNoneSelected()
 			}
 			close(s.loaded)
 		})
@@ -148,42 +197,41 @@ func (s *Set) Run(ctx context.Context) {
 	}
 }
 
+// warnNoneSelected says when the selector picks no tag: the server then
+// serves the working tree alone, which an operator who asked for releases
+// would not guess.
+func (s *Set) warnNoneSelected() {
+	st := s.Status()
+	if st.Selected > 0 || len(st.Skipped) > 0 {
+		return
+	}
+	names, err := s.cfg.Repo.TagNames()
+	if err != nil {
+		return
+	}
+	s.cfg.Logger.Warn("--versions matches no tag: only the working tree is served",
+		"versions", s.Selector(), "tags", len(names), "examples", examples(names, maxNearest))
+}
+
 // Refresh brings the releases in step with the tags once. Releases are
 // loaded newest first, so that the newest, which a client asks for most
 // (latest), is served first: it shares with the working tree, each older
-// one with the one after it. Each is served as soon as it is loaded.
+// one with the one after it. Each is served as soon as it is loaded. A tag
+// that cannot be read, or whose release cannot be loaded, is left out
+// and logged once with the reason; the others are served.
 func (s *Set) Refresh(ctx context.Context) error {
-	vs, err := s.cfg.Repo.Versions(s.cfg.Selector)
+	vs, bad, err := s.cfg.Repo.ReadVersions(s.cfg.Selector)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	have := map[gitdocs.Version]*Release{}
-	for _, r := range s.releases {
-		have[r.Version] = r
-	}
-	s.mu.Unlock()
-	missing := 0
-	for _, v := range vs {
-		if have[v] == nil {
-			missing++
-		}
-	}
-	if len(have) == len(vs) && missing == 0 {
+	have, next, load := s.list(vs, bad)
+	if load == nil {
 		return nil
 	}
-	// Newest first; the releases still served stay, those whose tag is
-	// gone go.
-	var next []*Release
-	for _, v := range vs {
-		if r := have[v]; r != nil {
-			next = append(next, r)
-		}
-	}
-	s.publish(next)
+	began := time.Now()
 	known := byKey{}
 	var prev *docs.Snapshot
-	if s.cfg.WorkingTree != nil && missing > 0 { // a tag deleted loads nothing
+	if s.cfg.WorkingTree != nil {
 		if wt := s.cfg.WorkingTree(ctx); wt != nil {
 			// The working tree's index first, on every core: its first
 			// answers wait for it, and the releases are stacked on it.
@@ -196,35 +244,141 @@ func (s *Set) Refresh(ctx context.Context) error {
 	}
 	// What go-git read of the trees and blobs is not read again.
 	defer s.cfg.Repo.Forget()
-	for _, v := range vs {
-		r := have[v]
-		if r == nil {
-			began := time.Now()
-			if r, err = s.load(ctx, v, known, prev); err != nil {
-				return fmt.Errorf("release %s: %w", v.Name, err)
+	var skipped []skippedFile
+	loaded, pos := 0, 0 // pos: where in next the release of vs[i] goes
+	for i, v := range vs {
+		if r := have[keyOf(v)]; r != nil {
+			pos++
+			if i+1 < len(vs) && load[i+1] {
+				s.index(r, known) // the next release is stacked on this one, and may share its docs
 			}
-			s.cfg.Logger.Info("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(began))
-			missing--
-			next = append(next, r)
-			slices.SortFunc(next, func(a, b *Release) int {
-				return slices.Index(vs, a.Version) - slices.Index(vs, b.Version)
-			})
-			s.publish(next)
-		} else if missing > 0 {
-			s.index(r, known) // an older release is still to load: it may share with this one
+			prev = r.Docs
+			continue
 		}
+		if !load[i] {
+			continue
+		}
+		t := time.Now()
+		r, err := s.load(ctx, v, known, prev)
+		if err != nil && ctx.Err() == nil {
+			// go-git lists the packs once: a gc or a fetch since may have
+			// moved the objects into one it does not know. Reopened, once.
+			s.cfg.Repo.Forget()
+			r, err = s.load(ctx, v, known, prev)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.fail(v, err)
+			continue
+		}
+		s.cfg.Logger.Debug("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(t))
+		skipped = append(skipped, s.skippedFiles(r)...)
+		next = insert(next, pos, r)
+		pos++
+		loaded++
+		s.publish(next)
 		prev = r.Docs
 	}
+	s.cfg.Logger.Info("releases loaded", "loaded", loaded, "served", len(next), "took", time.Since(began))
+	s.warnSkippedFiles(skipped)
 	return nil
+}
+
+// keyOf names a release by its tag and commit: a tag moved to another
+// commit is another release. (Not by Version, whose date's time zone is a
+// pointer that a half-hour offset does not share from one reading of the
+// tags to the next.)
+func keyOf(v gitdocs.Version) tagKey { return tagKey{v.Name, v.Commit} }
+
+type tagKey struct{ name, commit string }
+
+// list records the tags read (vs, and bad, those that cannot be read) and
+// serves, of the releases loaded, those whose tag is still there. It
+// returns them by key, in vs's order (next), and which of vs are to be
+// loaded (nil when none is).
+func (s *Set) list(vs []gitdocs.Version, bad []gitdocs.BadTag) (have map[tagKey]*Release, next []*Release, load []bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listed, s.found = true, vs
+	commits := make(map[string]string, len(vs))
+	for _, v := range vs {
+		commits[v.Name] = v.Commit
+	}
+	unreadable := make(map[string]string, len(bad))
+	for _, b := range bad {
+		unreadable[b.Name] = b.Reason
+	}
+	for name, sk := range s.skips {
+		if sk.commit == "" && unreadable[name] != sk.reason || sk.commit != "" && commits[name] != sk.commit {
+			delete(s.skips, name) // readable again, gone, or moved: tried again, and told again if still bad
+		}
+	}
+	for _, b := range bad {
+		if _, told := s.skips[b.Name]; !told {
+			s.cfg.Logger.Warn("release tag skipped: it cannot be read", "tag", b.Name, "reason", b.Reason)
+			s.skips[b.Name] = skip{reason: b.Reason}
+		}
+	}
+	have = make(map[tagKey]*Release, len(s.releases))
+	for _, r := range s.releases {
+		have[keyOf(r.Version)] = r
+	}
+	next = make([]*Release, 0, len(vs))
+	for i, v := range vs {
+		if r := have[keyOf(v)]; r != nil {
+			next = append(next, r)
+			continue
+		}
+		if _, skipped := s.skips[v.Name]; !skipped {
+			if load == nil {
+				load = make([]bool, len(vs))
+			}
+			load[i] = true
+		}
+	}
+	if load != nil || len(next) != len(s.releases) {
+		s.releases = next
+	}
+	s.signal()
+	return have, next, load
+}
+
+// signal wakes those waiting for a release (s.mu held).
+func (s *Set) signal() {
+	close(s.changed)
+	s.changed = make(chan struct{})
 }
 
 // publish serves rs, newest first, and wakes those waiting for a release.
 func (s *Set) publish(rs []*Release) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.releases = slices.Clone(rs)
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.releases = rs
+	s.signal()
+}
+
+// insert puts r at i in rs, served already: appended past its end, or in
+// a copy, so that what was served is never written.
+func insert(rs []*Release, i int, r *Release) []*Release {
+	if i == len(rs) {
+		return append(rs, r)
+	}
+	out := make([]*Release, 0, max(cap(rs), len(rs)+1))
+	out = append(out, rs[:i]...)
+	out = append(out, r)
+	return append(out, rs[i:]...)
+}
+
+// fail records a release that could not be loaded, not to be tried again
+// while its tag names the same commit, and says so once.
+func (s *Set) fail(v gitdocs.Version, err error) {
+	s.cfg.Logger.Warn("release skipped: it cannot be loaded", "version", v.Name, "commit", v.Commit, "reason", err)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.skips[v.Name] = skip{commit: v.Commit, reason: err.Error()}
+	s.signal()
 }
 
 // key names a doc by path and blob, to share it between releases.
@@ -293,12 +447,17 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 		return nil, err
 	}
 	r := &Release{Version: v, repo: s.cfg.Repo, docsDir: s.cfg.DocsDir}
-	if r.Registry, err = readOptional(tree, s.cfg.RegistryPath); err != nil {
+	if r.Registry, r.RegistryProblem, err = s.readFile(tree, s.cfg.RegistryPath); err != nil {
 		return nil, err
 	}
-	if r.Contributing, err = readOptional(tree, s.cfg.ContributingPath); err != nil {
+	if r.Contributing, r.ContributingProblem, err = s.readFile(tree, s.cfg.ContributingPath); err != nil {
 		return nil, err
 	}
+	reg := r.Registry
+	r.checked = sync.OnceValue(func() checkedRegistry {
+		c, problems := registry.Check(reg)
+		return checkedRegistry{c, problems}
+	})
 	sub, err := fs.Sub(tree, s.cfg.DocsDir)
 	if err != nil {
 		return nil, err
@@ -315,7 +474,10 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 		blobs = append(blobs, key{p, id})
 		return known[key{p, id}]
 	}
-	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name)}
+	// The docs skipped are told once for all the releases of a Refresh
+	// (warnSkippedFiles), not once a release: a symlink kept from one
+	// release to the next would be told for each.
+	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: slog.New(slog.DiscardHandler)}
 	if r.Docs, err = docs.LoadFS(ctx, sub, opts, prev, shared); err != nil {
 		return nil, err
 	}
@@ -338,80 +500,328 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 	return r, nil
 }
 
-// readOptional reads a file of a release: nil when it has none, or when
-// the file is not in the repository (name "").
-func readOptional(fsys fs.FS, name string) ([]byte, error) {
+// readFile reads a file of a release (the registry, the guide) within the
+// cap of a doc, as the docs are read: nil when it has none (or when the
+// file is not in the repository: name ""), and nil and why when it has
+// one that is not served: a symlink (not followed, as in the docs), not a
+// regular file, or larger than MaxDocBytes (its size is read from the
+// object's header, the blob is not). err is a read that failed: the
+// release's objects are damaged.
+func (s *Set) readFile(tree fs.FS, name string) (data []byte, problem string, err error) {
 	if name == "" {
-		return nil, nil
+		return nil, "", nil
 	}
-	b, err := fs.ReadFile(fsys, name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	info, err := fs.Stat(tree, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, "", nil
+	case err != nil:
+		return nil, "", err
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, "a symlink, not followed in a release", nil
+	case !info.Mode().IsRegular():
+		return nil, "not a regular file (a submodule?)", nil
+	case info.Size() > s.cfg.MaxDocBytes:
+		return nil, fmt.Sprintf("larger than the %d-byte cap (%d bytes; --max-doc-bytes)", s.cfg.MaxDocBytes, info.Size()), nil
 	}
-	return b, err
+	data, err = fs.ReadFile(tree, name)
+	return data, "", err
+}
+
+// skippedFile is a file of a release not served, and why.
+type skippedFile struct {
+	version, path, reason string
+}
+
+// skippedFiles are the files of r not served: its docs skipped, and its
+// registry or guide when it has one that is not served.
+func (s *Set) skippedFiles(r *Release) []skippedFile {
+	var out []skippedFile
+	for _, sk := range r.Docs.Skipped() {
+		out = append(out, skippedFile{r.Name, path.Join(s.cfg.DocsDir, sk.Path), sk.Reason})
+	}
+	if r.RegistryProblem != "" {
+		out = append(out, skippedFile{r.Name, s.cfg.RegistryPath, r.RegistryProblem})
+	}
+	if r.ContributingProblem != "" {
+		out = append(out, skippedFile{r.Name, s.cfg.ContributingPath, r.ContributingProblem})
+	}
+	return out
+}
+
+// warnSkippedFiles tells in one line the files of the releases just
+// loaded that are not served: how many, in how many releases, and the
+// first few of them by path and reason, each with the releases it is
+// skipped in (a symlink kept from release to release is one example, not
+// a line a release).
+func (s *Set) warnSkippedFiles(files []skippedFile) {
+	if len(files) == 0 {
+		return
+	}
+	type group struct {
+		path, reason string
+		versions     []string
+	}
+	var groups []*group
+	byFile := map[[2]string]*group{}
+	releases := map[string]bool{}
+	for _, f := range files {
+		releases[f.version] = true
+		g := byFile[[2]string{f.path, f.reason}]
+		if g == nil {
+			g = &group{path: f.path, reason: f.reason}
+			byFile[[2]string{f.path, f.reason}] = g
+			groups = append(groups, g)
+		}
+		g.versions = append(g.versions, f.version)
+	}
+	var ex []string
+	for _, g := range groups[:min(len(groups), maxExamples)] {
+		in := g.versions[0]
+		if n := len(g.versions); n > 1 {
+			in = fmt.Sprintf("%d releases (%s)", n, examples(g.versions, maxExamples))
+		}
+		ex = append(ex, fmt.Sprintf("%s in %s: %s", g.path, in, g.reason))
+	}
+	if len(groups) > maxExamples {
+		ex = append(ex, fmt.Sprintf("and %d more", len(groups)-maxExamples))
+	}
+	s.cfg.Logger.Warn("files of releases not served", "files", len(files), "releases", len(releases), "examples", strings.Join(ex, "; "))
+}
+
+// maxExamples is how many examples a log line names.
+const maxExamples = 3
+
+// examples names the first n of names, and how many more there are.
+func examples(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // Loaded is closed once the releases were first loaded and indexed (or
 // failed to load).
 func (s *Set) Loaded() <-chan struct{} { return s.loaded }
 
+// MaxDocBytes is the cap of a file read from a release (Config's).
+func (s *Set) MaxDocBytes() int64 { return s.cfg.MaxDocBytes }
+
 // Selector is the text of the selector of the tags served.
 func (s *Set) Selector() string { return s.cfg.Selector.String() }
 
-// List returns the releases served, newest first.
+// List returns the releases served, newest first. The slice is the
+// caller's.
 func (s *Set) List() []*Release {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.releases)
 }
 
-// UnknownError is a version argument that names no release served.
-type UnknownError struct {
-	Name  string
-	Known []string
+// Status is what is known of the selected tags at a moment.
+type Status struct {
+	Listed   bool     // the tags were read once (until then, nothing is known)
+	Selected int      // tags selected that are served or loading
+	Loaded   int      // releases served
+	Pending  []string // tags selected not loaded yet, newest first: they are loading
+	Skipped  []Skip   // selected tags not served, and why, by name
 }
 
-func (e *UnknownError) Error() string {
-	if len(e.Known) == 0 {
-		return fmt.Sprintf("no version %q: no release is served (none of the tags matches --versions)", e.Name)
+// Skip is a selected tag not served: it cannot be read, or its release
+// cannot be loaded.
+type Skip struct {
+	Name, Reason string
+}
+
+// Status says what is loaded and what is not.
+func (s *Set) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Listed: s.listed, Selected: len(s.served()), Loaded: len(s.releases)}
+	served := make(map[string]bool, len(s.releases))
+	for _, r := range s.releases {
+		served[r.Name] = true
 	}
-	return fmt.Sprintf("no version %q; the versions served are: %s (or %s, the newest, or omit version for the working tree)",
-		e.Name, strings.Join(e.Known, ", "), Latest)
+	for _, v := range s.found {
+		if _, skipped := s.skips[v.Name]; !skipped && !served[v.Name] {
+			st.Pending = append(st.Pending, v.Name)
+		}
+	}
+	for name, sk := range s.skips {
+		st.Skipped = append(st.Skipped, Skip{Name: name, Reason: sk.reason})
+	}
+	slices.SortFunc(st.Skipped, func(a, b Skip) int { return strings.Compare(a.Name, b.Name) })
+	return st
 }
 
-// Get returns the release name names (a tag, or Latest), waiting while
-// the first load has not loaded it yet.
-func (s *Set) Get(ctx context.Context, name string) (*Release, error) {
+// Lookup returns the release name names (a tag, or Latest) if it is
+// served, at once: a *LoadingError when it is selected but not loaded yet
+// (or the tags are not read yet), a *SkippedError when it cannot be
+// served, an *UnknownError when no selected tag has that name.
+func (s *Set) Lookup(name string) (*Release, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lookup(name)
+}
+
+// Wait is Lookup, waiting while the release is loading, until ctx ends:
+// then the *LoadingError says what is loaded. Wait holds nothing while it
+// waits: call it before taking a turn of work.
+func (s *Set) Wait(ctx context.Context, name string) (*Release, error) {
 	for {
-		// Whether the first load is over, then what it served: every
-		// release it loaded is served by the time it is over.
-		var over bool
-		select {
-		case <-s.loaded:
-			over = true
-		default:
-		}
 		s.mu.Lock()
-		rs, changed := s.releases, s.changed
+		r, err := s.lookup(name)
+		changed := s.changed
 		s.mu.Unlock()
-		if name == Latest && len(rs) > 0 {
-			return rs[0], nil // loaded first
-		}
-		if i := slices.IndexFunc(rs, func(r *Release) bool { return r.Name == name }); i >= 0 {
-			return rs[i], nil
-		}
-		if over {
-			known := make([]string, len(rs))
-			for i, r := range rs {
-				known[i] = r.Name
-			}
-			return nil, &UnknownError{Name: name, Known: known}
+		if _, loading := errors.AsType[*LoadingError](err); !loading {
+			return r, err
 		}
 		select {
 		case <-changed:
-		case <-s.loaded:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, err
 		}
 	}
+}
+
+// lookup is Lookup with s.mu held.
+func (s *Set) lookup(name string) (*Release, error) {
+	if !s.listed {
+		return nil, &LoadingError{Name: name}
+	}
+	tag := name
+	if name == Latest {
+		i := slices.IndexFunc(s.found, func(v gitdocs.Version) bool { _, skipped := s.skips[v.Name]; return !skipped })
+		if i < 0 {
+			return nil, s.unknown(name)
+		}
+		tag = s.found[i].Name
+	}
+	if i := slices.IndexFunc(s.releases, func(r *Release) bool { return r.Name == tag }); i >= 0 {
+		return s.releases[i], nil
+	}
+	if sk, ok := s.skips[tag]; ok {
+		return nil, &SkippedError{Name: tag, Reason: sk.reason}
+	}
+	if slices.ContainsFunc(s.found, func(v gitdocs.Version) bool { return v.Name == tag }) {
+		return nil, &LoadingError{Name: name, Tag: tag, Listed: true, Selected: len(s.served()), Loaded: len(s.releases)}
+	}
+	return nil, s.unknown(name)
+}
+
+// served names the tags selected that are served or loading, newest
+// first (s.mu held).
+func (s *Set) served() []string {
+	var names []string
+	for _, v := range s.found {
+		if _, skipped := s.skips[v.Name]; !skipped {
+			names = append(names, v.Name)
+		}
+	}
+	return names
+}
+
+// unknown is the error of a name no selected tag has (s.mu held).
+func (s *Set) unknown(name string) *UnknownError {
+	names := s.served()
+	return &UnknownError{Name: name, Nearest: nearest(name, names, maxNearest), Served: len(names), Skipped: len(s.skips)}
+}
+
+// maxNearest is how many versions an error names.
+const maxNearest = 5
+
+// nearest returns the n of names nearest to name: by the fewest edits
+// from one to the other (Levenshtein), then in names' order (newest
+// first). "v2.3" finds v2.3.0 and v2.3.1 before v2.4.0.
+func nearest(name string, names []string, n int) []string {
+	type cand struct {
+		name string
+		dist int
+	}
+	cs := make([]cand, len(names))
+	for i, v := range names {
+		cs[i] = cand{v, editDistance(name, v)}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.dist - b.dist })
+	out := make([]string, 0, min(n, len(cs)))
+	for _, c := range cs[:min(n, len(cs))] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		diag := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			diag, row[j] = row[j], min(row[j]+1, row[j-1]+1, diag+cost)
+		}
+	}
+	return row[len(b)]
+}
+
+// UnknownError is a version argument that names no release served.
+type UnknownError struct {
+	Name    string
+	Nearest []string // the versions served nearest to Name, nearest first, at most a few
+	Served  int      // how many versions are served (or loading)
+	Skipped int      // how many tags selected are not served
+}
+
+func (e *UnknownError) Error() string {
+	switch {
+	case e.Served == 0 && e.Skipped == 1:
+		return fmt.Sprintf("no version %q: no release is served (the one tag matching --versions cannot be; mod_list_versions says why)", e.Name)
+	case e.Served == 0 && e.Skipped > 1:
+		return fmt.Sprintf("no version %q: no release is served (none of the %d tags matching --versions can be; mod_list_versions says why)", e.Name, e.Skipped)
+	case e.Served == 0:
+		return fmt.Sprintf("no version %q: no release is served (none of the tags matches --versions)", e.Name)
+	}
+	if len(e.Nearest) == e.Served {
+		return fmt.Sprintf("no version %q; the versions served are: %s (or %s, the newest, or omit version for the working tree)",
+			e.Name, strings.Join(e.Nearest, ", "), Latest)
+	}
+	return fmt.Sprintf("no version %q; the nearest of the %d versions served: %s (mod_list_versions lists them all; or %s, the newest, or omit version for the working tree)",
+		e.Name, e.Served, strings.Join(e.Nearest, ", "), Latest)
+}
+
+// LoadingError is a version selected whose release is not loaded yet.
+type LoadingError struct {
+	Name     string // as asked for: a tag, or Latest
+	Tag      string // the tag it names
+	Listed   bool   // false: the tags are not read yet, and the rest is unknown
+	Selected int    // tags selected that are served or loading
+	Loaded   int    // releases loaded so far
+}
+
+func (e *LoadingError) Error() string {
+	if !e.Listed {
+		return fmt.Sprintf("version %q is not loaded yet: the release tags are still being read; try again in a moment", e.Name)
+	}
+	what := strconv.Quote(e.Name)
+	if e.Tag != e.Name {
+		what = fmt.Sprintf("%s (%s)", what, e.Tag)
+	}
+	return fmt.Sprintf("version %s is still loading: %d of the %d release tags selected are loaded, newest first; try again in a moment (mod_list_versions lists those loaded)",
+		what, e.Loaded, e.Selected)
+}
+
+// SkippedError is a version selected that is not served: its tag cannot
+// be read, or its release cannot be loaded.
+type SkippedError struct {
+	Name, Reason string
+}
+
+func (e *SkippedError) Error() string {
+	return fmt.Sprintf("version %q is not served: %s", e.Name, e.Reason)
 }

@@ -4,10 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
@@ -77,11 +84,11 @@ func TestUnknownVersion(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); set.Run(ctx) }()
 	defer func() { cancel(); <-done }()
-	latest, err := set.Get(ctx, versions.Latest)
+	latest, err := set.Wait(ctx, versions.Latest)
 	if err != nil || latest.Name != "v1" {
 		t.Fatalf("latest: %v, %v", latest, err)
 	}
-	_, err = set.Get(ctx, "v9")
+	_, err = set.Wait(ctx, "v9")
 	var unknown *versions.UnknownError
 	if !errors.As(err, &unknown) || unknown.Error() != `no version "v9"; the versions served are: v1 (or latest, the newest, or omit version for the working tree)` {
 		t.Errorf("Get(v9): %v", err)
@@ -190,5 +197,246 @@ func TestReleasesShareTheWorkingTree(t *testing.T) {
 				t.Errorf("%s: %q: the index found %d lines, the scan %d", rel.Name, text, len(got), len(want))
 			}
 		}
+	}
+}
+
+// TestHalfHourZoneLoadsOnce: a release whose commit was made in a time
+// zone of a half-hour offset (+05:30) is loaded once, and served as the
+// same release on every later reading of the tags, not dropped and loaded
+// again on each.
+func TestHalfHourZoneLoadsOnce(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.In(time.FixedZone("IST", 5*3600+1800))
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	if got := r.Git("log", "-1", "--format=%ci", "v1.0.0"); !strings.HasSuffix(got, "+0530") {
+		t.Fatalf("commit date %q, want +0530", got)
+	}
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first := set.List()
+	for range 3 {
+		if err := set.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if now := set.List(); len(now) != 1 || len(first) != 1 || now[0] != first[0] {
+			t.Fatalf("after another reading of the tags, releases %v; want %v, the same release", now, first)
+		}
+	}
+}
+
+// logged is a logger writing text lines to a buffer the test reads.
+func logged() (*slog.Logger, *mcptest.Buffer) {
+	var buf mcptest.Buffer
+	return slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})), &buf
+}
+
+// TestBadTagSkippedAlone: a tag that cannot be read (a malformed line of
+// packed-refs), a tag whose release cannot be loaded (its objects in a
+// truncated pack), and a tag whose CONTRIBUTING.md is a symlink and
+// registry is past the cap leave the others served; each is told once,
+// with why, however often the tags are read.
+func TestBadTagSkippedAlone(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n", "CONTRIBUTING.md": "# Contributing\n", "framework/mod_hooks.json": `{"hooks":[]}`})
+	r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	r.Git("tag", "v1.1.0")
+	r.Git("repack", "-a", "-d", "-q")
+	r.Git("pack-refs", "--all")
+	packs := func() []string {
+		ps, err := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	before := packs()
+	r.Write(map[string]string{"docs/b.md": "# B\n"})
+	r.Commit("two")
+	r.Git("tag", "v2.0.0")
+	r.Git("repack", "-d", "-q") // v2.0.0's objects alone in a pack
+	// Nothing of that pack is used after it.
+	r.Write(map[string]string{"CONTRIBUTING.md": "", "docs/b.md": ""})
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "three")
+	if err := os.Symlink("docs/a.md", filepath.Join(r.Dir, "CONTRIBUTING.md")); err != nil {
+		t.Fatal(err)
+	}
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}` + strings.Repeat(" ", 2000)})
+	r.Commit("four")
+	r.Git("tag", "v3.0.0")
+	r.Write(map[string]string{"docs/c.md": "# C\n"})
+	r.Commit("five")
+	r.Git("tag", "v4.0.0")
+
+	// v2.0.0's pack, but for the commit, cut short: the tag is read, its
+	// tree is not.
+	fresh := slices.DeleteFunc(packs(), func(p string) bool { return slices.Contains(before, p) })
+	if len(fresh) != 1 {
+		t.Fatalf("packs %v, then %v", before, packs())
+	}
+	commit := r.Git("rev-parse", "v2.0.0")
+	r.Git("cat-file", "commit", commit) // readable before the cut
+	refsPath := filepath.Join(r.Dir, ".git", "packed-refs")
+	b, err := os.ReadFile(refsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.WriteFile(t, refsPath, strings.Replace(string(b), " refs/tags/v1.1.0", " refs/tags/v1.1.0 junk", 1))
+	cutAfterCommit(t, fresh[0], commit)
+
+	log, buf := logged()
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		ContributingPath: "CONTRIBUTING.md", MaxDocBytes: 1000, Logger: log})
+	for range 3 {
+		if err := set.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var names []string
+	for _, rel := range set.List() {
+		names = append(names, rel.Name)
+	}
+	if diff := cmp.Diff([]string{"v4.0.0", "v3.0.0", "v1.0.0"}, names); diff != "" {
+		t.Errorf("releases served (-want +got):\n%s", diff)
+	}
+	v3, err := set.Lookup("v3.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v3.Contributing != nil || v3.ContributingProblem != "a symlink, not followed in a release" ||
+		v3.Registry != nil || !strings.Contains(v3.RegistryProblem, "larger than the 1000-byte cap (2012 bytes") {
+		t.Errorf("v3.0.0's guide %q (%s), registry %d bytes (%s)", v3.Contributing, v3.ContributingProblem, len(v3.Registry), v3.RegistryProblem)
+	}
+	for _, tc := range []struct{ tag, reason string }{
+		{"v1.1.0", "of packed-refs is not a ref"},
+		{"v2.0.0", "cannot be loaded"},
+	} {
+		_, err := set.Lookup(tc.tag)
+		if _, ok := errors.AsType[*versions.SkippedError](err); !ok {
+			t.Errorf("Lookup(%s): %v, want it skipped", tc.tag, err)
+		}
+		lines := strings.Count(buf.String(), "tag="+tc.tag) + strings.Count(buf.String(), "version="+tc.tag)
+		if lines != 1 || !strings.Contains(buf.String(), tc.reason) {
+			t.Errorf("%s told %d times, want once, with %q; log:\n%s", tc.tag, lines, tc.reason, buf)
+		}
+	}
+	if n := strings.Count(buf.String(), "files of releases not served"); n != 1 || !strings.Contains(buf.String(), "CONTRIBUTING.md in 2 releases (v4.0.0, v3.0.0): a symlink, not followed in a release") {
+		t.Errorf("v3.0.0's files told %d times; log:\n%s", n, buf)
+	}
+}
+
+// cutAfterCommit truncates pack after the object commit, so that it is
+// read and the objects after it (its tree, its blobs) are not.
+func cutAfterCommit(t *testing.T, pack, commit string) {
+	t.Helper()
+	cmd := exec.Command("git", "verify-pack", "-v", strings.TrimSuffix(pack, ".pack")+".idx")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git verify-pack: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 5 && f[0] == commit {
+			size, _ := strconv.Atoi(f[3])
+			off, _ := strconv.Atoi(f[4])
+			if err := os.Truncate(pack, int64(off+size)); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("commit %s not in %s:\n%s", commit, pack, out)
+}
+
+// TestSkippedDocsToldOnce: a doc skipped in every release (a symlink,
+// not followed in a release) is told in one line for all of them, with
+// how many and a few of their names, not in a line a release.
+func TestSkippedDocsToldOnce(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	if err := os.Symlink("a.md", filepath.Join(r.Dir, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("base")
+	r.ReleaseTags(6, 2, func(i int) string { return fmt.Sprintf("v1.%d.0", i) })
+	log, buf := logged()
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", Logger: log})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(set.List()) != 6 {
+		t.Fatalf("releases: %v", set.List())
+	}
+	want := `level=WARN msg="files of releases not served" files=6 releases=6 examples="docs/link.md in 6 releases (v1.5.0, v1.4.0, v1.3.0 and 3 more): not a regular file (a symlink is not followed in a release)"`
+	if got := strings.Count(buf.String(), "level=WARN"); got != 1 || !strings.Contains(buf.String(), want) {
+		t.Errorf("%d warnings, want 1: %s; log:\n%s", got, want, buf)
+	}
+}
+
+// TestNoTagSelected: a selector that matches no tag says so when the
+// releases are first loaded, with the tags there are.
+func TestNoTagSelected(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	r.Git("tag", "1.0")
+	r.Git("tag", "release-2")
+	log, buf := logged()
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", Logger: log})
+	mcptest.Background(t, "following the tags", func(ctx context.Context) error {
+		set.Run(ctx)
+		return nil
+	})
+	<-set.Loaded()
+	want := `level=WARN msg="--versions matches no tag: only the working tree is served" versions=v* tags=2 examples="1.0, release-2"`
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("log:\n%s\nwant the line %s", buf, want)
+	}
+}
+
+// TestNoTagServed: when every selected tag is skipped, a version is an
+// error that says the tags cannot be served, not that none matches.
+func TestNoTagServed(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	mcptest.WriteFile(t, filepath.Join(r.Dir, ".git", "refs", "tags", "v1.0.0"), "not an id\n")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = set.Lookup("v2")
+	if want := `no version "v2": no release is served (the one tag matching --versions cannot be; mod_list_versions says why)`; err == nil || err.Error() != want {
+		t.Errorf("Lookup(v2): %v, want %s", err, want)
 	}
 }

@@ -1,0 +1,137 @@
+package versions_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+)
+
+var (
+	churnOps   = flag.Int("releases.ops", 100, "tag operations of BenchmarkTagChurn (docs/server/benchmarks.md runs it at 1000)")
+	churnEvery = flag.Duration("releases.every", 200*time.Millisecond, "time between two tag operations of BenchmarkTagChurn")
+)
+
+// BenchmarkTagChurn serves a repository of 60 release tags over 500
+// generated docs with the docs-mcp binary (--versions 'v*', over HTTP),
+// then adds, moves and deletes tags (-releases.ops of them, one every
+// -releases.every; at most 10 of the tags added live at once), a client
+// searching the newest of those added that is served after each, as a
+// client following the releases would; it reports the server's resident
+// memory once it serves the final tags, beside that of a server started
+// afresh on them. Both are read a few polls of the tags after the last
+// change, when the memory has settled.
+func BenchmarkTagChurn(b *testing.B) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin, err := mcptest.BuildDocsMCP(root, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := mcptest.NewGitRepo(b)
+	if _, err := corpusgen.Generate(context.Background(), filepath.Join(r.Dir, "docs"), corpusgen.Options{Seed: 2, Files: 500, Shape: corpusgen.Small}); err != nil {
+		b.Fatal(err)
+	}
+	r.Commit("docs")
+	r.ReleaseTags(60, 20, func(i int) string { return fmt.Sprintf("v1.0.%d", i) })
+	commits := make([]string, 60)
+	for i := range commits {
+		commits[i] = r.Git("rev-parse", fmt.Sprintf("v1.0.%d", i))
+	}
+	tags := func() []string {
+		names := strings.Fields(r.Git("tag", "--list", "v*"))
+		slices.Sort(names)
+		return names
+	}
+	serve := func() (pid int, served func() []string, search func()) {
+		cmd, addr := mcptest.ServeHTTP(b, bin, "--data-root", r.Dir, "--versions", "v*", "--no-cache")
+		c, err := client.NewStreamableHttpClient("http://" + addr + "/mcp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		mcptest.Initialize(b, c, mcp.ProtocolVersion20250618, "churn")
+		list := func() (names []string, loading bool) {
+			var out struct {
+				Versions []struct{ Name string }
+				Loading  *struct{}
+			}
+			mcptest.Decode(b, mcptest.Call(b, c, "mod_list_versions", struct{}{}), &out)
+			for _, v := range out.Versions[1:] {
+				names = append(names, v.Name)
+			}
+			return names, out.Loading != nil
+		}
+		served = func() []string {
+			names, loading := list()
+			if loading {
+				return nil
+			}
+			slices.Sort(names)
+			return names
+		}
+		search = func() {
+			names, _ := list() // newest first
+			if i := slices.IndexFunc(names, func(n string) bool { return strings.HasPrefix(n, "v2.") }); i >= 0 {
+				mcptest.Call(b, c, "mod_search_docs", map[string]any{"query": "player", "version": names[i]})
+			}
+		}
+		return cmd.Process.Pid, served, search
+	}
+	settled := func(pid int, served func() []string) float64 {
+		want := tags()
+		mcptest.Eventually(b, "the final tags served", func() bool { return slices.Equal(served(), want) })
+		time.Sleep(10 * time.Second) // five polls of the tags, and the collector's rounds
+		rss, err := mcptest.ProcMemory(pid, "VmRSS")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return float64(rss) / (1 << 20)
+	}
+	for b.Loop() {
+		pid, served, search := serve()
+		mcptest.Eventually(b, "the 60 tags served", func() bool { return len(served()) == 60 })
+		start, err := mcptest.ProcMemory(pid, "VmRSS")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		var live []string // the tags added, oldest first
+		for i := range *churnOps {
+			switch {
+			case i%3 == 1 && len(live) > 0: // move one
+				r.Git("tag", "-f", live[rng.IntN(len(live))], commits[rng.IntN(len(commits))])
+			case i%3 == 2 && len(live) >= 10: // delete the oldest
+				r.Git("tag", "-d", live[0])
+				live = live[1:]
+			default: // add one
+				name := fmt.Sprintf("v2.0.%d", i)
+				r.Git("tag", name, commits[rng.IntN(len(commits))])
+				live = append(live, name)
+			}
+			search()
+			time.Sleep(*churnEvery)
+		}
+		churned := settled(pid, served)
+		freshPid, freshServed, _ := serve()
+		fresh := settled(freshPid, freshServed)
+		b.ReportMetric(float64(start)/(1<<20), "start-MiB")
+		b.ReportMetric(churned, "churned-MiB")
+		b.ReportMetric(fresh, "fresh-MiB")
+		b.ReportMetric(churned/fresh, "churned/fresh")
+		b.Logf("%d tag operations, %d tags at the end: %.1f MiB after them (%.1f MiB at start), %.1f MiB served afresh",
+			*churnOps, len(tags()), churned, float64(start)/(1<<20), fresh)
+	}
+}
