@@ -16,7 +16,7 @@ import (
 // is read and subscribed to by a real client, through the transport's own
 // checks (mcptest.EveryAdvertisedURI), each scheme among them.
 func TestStdioEveryURI(t *testing.T) {
-	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"))
+	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"), filepath.Join("..", "mcpserver", "testdata", "skills"))
 	for _, rev := range mcp.ValidProtocolVersions {
 		t.Run(rev, func(t *testing.T) {
 			c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", r.Dir, "--versions", "v*")
@@ -31,7 +31,7 @@ func TestStdioEveryURI(t *testing.T) {
 			}
 			mcptest.Initialize(t, c, rev, "stdio-test")
 			uris := mcptest.EveryAdvertisedURI(t, c, rev)
-			for _, scheme := range []string{"docs://", "repo://", "hook://", "docs-version://"} {
+			for _, scheme := range []string{"docs://", "repo://", "hook://", "docs-version://", "skill://"} {
 				if !strings.Contains(strings.Join(uris, " "), scheme) {
 					t.Errorf("no %s URI among %q", scheme, uris)
 				}

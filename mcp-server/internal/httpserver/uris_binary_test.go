@@ -18,7 +18,7 @@ import (
 // endpoint's own checks (mcptest.EveryAdvertisedURI), each scheme among
 // them.
 func TestEveryURIOverHTTP(t *testing.T) {
-	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"))
+	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"), filepath.Join("..", "mcpserver", "testdata", "skills"))
 	p := startAt(t, r.Dir, nil, "--versions", "v*")
 	for _, rev := range mcp.ValidProtocolVersions {
 		t.Run(rev, func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestEveryURIOverHTTP(t *testing.T) {
 			defer c.Close()
 			mcptest.Initialize(t, c, rev, "httpserver-test")
 			uris := mcptest.EveryAdvertisedURI(t, c, rev)
-			for _, scheme := range []string{"docs://", "repo://", "hook://", "docs-version://"} {
+			for _, scheme := range []string{"docs://", "repo://", "hook://", "docs-version://", "skill://"} {
 				if !strings.Contains(strings.Join(uris, " "), scheme) {
 					t.Errorf("no %s URI among %q", scheme, uris)
 				}
