@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -66,6 +67,14 @@ func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg m
 			return nil, err
 		}
 		return completeSkillPath(c, arg.Value), nil
+	case uri == skillVersionTemplate && arg.Name == "version":
+		return s.completeVersion(arg.Value), nil
+	case uri == skillVersionTemplate && arg.Name == "path":
+		sp, _, err := s.skillSpaceOf(ctx, skillVersionScheme+url.PathEscape(cc.Arguments["version"])+"/")
+		if err != nil {
+			return &mcp.Completion{}, nil // no such release: nothing completes
+		}
+		return completeSkillPath(sp.cat, arg.Value), nil
 	case uri == hookTemplate && arg.Name == "name":
 		return s.completeHook(arg.Value), nil
 	case uri == versionTemplate && arg.Name == "version":

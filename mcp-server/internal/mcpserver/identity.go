@@ -97,7 +97,7 @@ func (s *Server) identityHooks(h *server.Hooks) {
 		switch {
 		case strings.HasPrefix(req.Params.URI, docScheme):
 			s.docsCacheHints(ctx, &res.CacheableResult)
-		case strings.HasPrefix(req.Params.URI, skillScheme) && server.IsModernRequest(ctx):
+		case (strings.HasPrefix(req.Params.URI, skillScheme) || strings.HasPrefix(req.Params.URI, skillVersionScheme)) && server.IsModernRequest(ctx):
 			c := s.cacheable()
 			res.SetCacheHints(c.TTLMs, mcp.CacheScope(c.CacheScope))
 		}

@@ -117,7 +117,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 				return nil
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
-		case strings.HasPrefix(uri, skillScheme):
+		case strings.HasPrefix(uri, skillScheme), strings.HasPrefix(uri, skillVersionScheme):
 			_, err := s.skillFile(ctx, uri)
 			if err == nil {
 				return nil
@@ -128,7 +128,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 		default:
 			// No handler would match: mcp-go says so without the URI in
 			// the error's data, which clients read (SEP-2164).
-			reason = "docs-mcp serves docs://, docs-version://, skill://, repo:// and hook:// URIs"
+			reason = "docs-mcp serves docs://, docs-version://, skill://, skill-version://, repo:// and hook:// URIs"
 		}
 		code := mcp.RESOURCE_NOT_FOUND
 		if mcp.IsModernProtocol(m.ProtocolVersion()) {

@@ -93,6 +93,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 	)
 	if s.opts.Releases != nil { // with --versions only
 		s.addVersionTemplate(m)
+		s.addSkillVersionTemplate(m)
 	}
 	if s.opts.Skills != nil { // a data root with a skills folder
 		s.addSkillTemplate(m)
@@ -313,7 +314,7 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 		_, _, frag, err := s.versionedDoc(ctx, uri)
 		return err == nil && frag == ""
 	}
-	if strings.HasPrefix(uri, skillScheme) {
+	if strings.HasPrefix(uri, skillScheme) || strings.HasPrefix(uri, skillVersionScheme) {
 		_, err := s.skillFile(ctx, uri)
 		return err == nil
 	}

@@ -35,6 +35,12 @@ import (
 const (
 	skillScheme   = "skill://"
 	skillTemplate = skillScheme + "{+path}"
+	// A release's skills (--versions), as docs-version:// has its docs:
+	// skill-version://v1.2.0/add-a-hook/SKILL.md. skills/list lists the
+	// working tree's; skills/get, resources/read and
+	// resources/directory/read take a release's too.
+	skillVersionScheme   = "skill-version://"
+	skillVersionTemplate = skillVersionScheme + "{version}/{+path}"
 	// SkillsExtension is the extension's identifier.
 	SkillsExtension = "io.modelcontextprotocol/skills"
 
@@ -75,6 +81,43 @@ func declareSkills(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.Di
 // there, each segment escaped as docURI escapes them.
 func skillURI(rel string) string {
 	return skillScheme + strings.TrimPrefix(docURI(rel), docScheme)
+}
+
+// skillSpace is the skills of one version: the working tree's (prefix
+// skill://) or a release's (skill-version://VERSION/).
+type skillSpace struct {
+	cat    *skills.Catalogue
+	prefix string
+}
+
+// uri is the URI of a file of the space, by its path in the skills folder.
+func (sp skillSpace) uri(rel string) string {
+	return sp.prefix + strings.TrimPrefix(docURI(rel), docScheme)
+}
+
+// skillSpaceOf is the space a skill:// or skill-version:// URI is in, and
+// the URI as skill:// would spell it in that space; a release not served
+// is an input error.
+func (s *Server) skillSpaceOf(ctx context.Context, uri string) (skillSpace, string, error) {
+	rest, ok := strings.CutPrefix(uri, skillVersionScheme)
+	if !ok {
+		c, err := s.workingSkills(ctx)
+		return skillSpace{cat: c, prefix: skillScheme}, uri, err
+	}
+	escaped, p, _ := strings.Cut(rest, "/")
+	version, err := url.PathUnescape(escaped)
+	if err != nil || version == "" {
+		return skillSpace{}, "", inputErrorf("%q names no release: give skill-version://{version}/{path}", clipURI(uri))
+	}
+	rel, err := s.release(ctx, version)
+	if err != nil {
+		return skillSpace{}, "", err
+	}
+	sp := skillSpace{cat: noSkills, prefix: skillVersionScheme + url.PathEscape(version) + "/"}
+	if rel.Skills != nil {
+		sp.cat = s.skillsOf(rel.Skills)
+	}
+	return sp, skillScheme + p, nil
 }
 
 // skillPath is the path in the skills folder a skill:// URI names: the
@@ -160,6 +203,19 @@ func skillResources(c *skills.Catalogue) []mcp.Resource {
 	return out
 }
 
+// addSkillVersionTemplate serves every file of a release's skill by its
+// skill-version:// URI (--versions).
+func (s *Server) addSkillVersionTemplate(m *server.MCPServer) {
+	m.AddResourceTemplate(
+		mcp.NewResourceTemplate(skillVersionTemplate, "skill-version",
+			mcp.WithTemplateTitle("A file of a release's skill"),
+			mcp.WithTemplateDescription("A file of a skill as a release tag has it (or latest), e.g. skill-version://latest/add-a-hook/SKILL.md; skills/get gives its entry."),
+			mcp.WithTemplateMIMEType("text/markdown"),
+		),
+		s.readSkillResource,
+	)
+}
+
 // addSkillTemplate serves every file of a skill by its skill:// URI.
 func (s *Server) addSkillTemplate(m *server.MCPServer) {
 	m.AddResourceTemplate(
@@ -182,13 +238,15 @@ func (s *Server) readSkillResource(ctx context.Context, req mcp.ReadResourceRequ
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: f.Text}}, nil
 }
 
-// skillFile is the file of a served skill that uri names.
+// skillFile is the file of a served skill that uri names (skill://, or
+// skill-version:// for a release's).
 func (s *Server) skillFile(ctx context.Context, uri string) (*skills.File, error) {
-	c, err := s.workingSkills(ctx)
+	sp, inSpace, err := s.skillSpaceOf(ctx, uri)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := skillPath(uri)
+	c := sp.cat
+	p, ok := skillPath(inSpace)
 	if !ok {
 		return nil, inputErrorf("%q is not the URI of a skill's file (skill://NAME/SKILL.md, skill://NAME/FILE)", clipURI(uri))
 	}
@@ -212,10 +270,10 @@ type skillResource struct {
 	Size   int    `json:"size"`
 }
 
-func entryOf(sk *skills.Skill) skillEntry {
-	e := skillEntry{URI: skillURI(sk.Path + "/" + skills.FileName), Frontmatter: sk.Frontmatter}
+func (sp skillSpace) entryOf(sk *skills.Skill) skillEntry {
+	e := skillEntry{URI: sp.uri(sk.Path + "/" + skills.FileName), Frontmatter: sk.Frontmatter}
 	for _, f := range sk.Files {
-		e.Resources = append(e.Resources, skillResource{URI: skillURI(f.Path), Digest: f.Digest, Size: f.Size})
+		e.Resources = append(e.Resources, skillResource{URI: sp.uri(f.Path), Digest: f.Digest, Size: f.Size})
 	}
 	return e
 }
@@ -314,7 +372,7 @@ func (s *Server) listSkills(ctx context.Context, cursor string) (listSkillsResul
 	}
 	size := 0
 	for i := start; i < len(c.Skills); i++ {
-		e := entryOf(c.Skills[i])
+		e := skillSpace{cat: c, prefix: skillScheme}.entryOf(c.Skills[i])
 		b, _ := json.Marshal(e)
 		if len(res.Skills) == skillsPageSize || (len(res.Skills) > 0 && size+len(b) > s.opts.MaxResultBytes) {
 			res.NextCursor = base64.StdEncoding.EncodeToString([]byte(c.Skills[i-1].Path))
@@ -331,17 +389,19 @@ type getSkillResult struct {
 	Skill skillEntry `json:"skill"`
 }
 
-// getSkill is skills/get: the entry of the skill whose SKILL.md uri is.
+// getSkill is skills/get: the entry of the skill whose SKILL.md uri is,
+// the working tree's or a release's.
 func (s *Server) getSkill(ctx context.Context, uri string) (getSkillResult, error) {
 	res := getSkillResult{cacheable: s.cacheable()}
-	c, err := s.workingSkills(ctx)
+	sp, inSpace, err := s.skillSpaceOf(ctx, uri)
 	if err != nil {
 		return res, err
 	}
-	p, ok := skillPath(uri)
+	c := sp.cat
+	p, ok := skillPath(inSpace)
 	if folder, isSkill := strings.CutSuffix(p, "/"+skills.FileName); ok && isSkill {
 		if sk, served := c.Get(folder); served {
-			res.Skill = entryOf(sk)
+			res.Skill = sp.entryOf(sk)
 			return res, nil
 		}
 	}
@@ -360,11 +420,12 @@ type readDirectoryResult struct {
 // (the last name of the previous page, in base64).
 func (s *Server) readDirectory(ctx context.Context, uri, cursor string) (readDirectoryResult, error) {
 	res := readDirectoryResult{cacheable: s.cacheable(), Resources: []mcp.Resource{}}
-	c, err := s.workingSkills(ctx)
+	sp, inSpace, err := s.skillSpaceOf(ctx, uri)
 	if err != nil {
 		return res, err
 	}
-	p, ok := skillPath(uri)
+	c := sp.cat
+	p, ok := skillPath(inSpace)
 	var children []skills.Child
 	if ok {
 		children, ok = c.Dir(p)
@@ -386,7 +447,7 @@ func (s *Server) readDirectory(ctx context.Context, uri, cursor string) (readDir
 		if ch.Folder {
 			mime = directoryMIME
 		}
-		res.Resources = append(res.Resources, mcp.NewResource(skillURI(ch.Path), ch.Name, mcp.WithMIMEType(mime)))
+		res.Resources = append(res.Resources, mcp.NewResource(sp.uri(ch.Path), ch.Name, mcp.WithMIMEType(mime)))
 	}
 	if end < len(children) {
 		res.NextCursor = base64.StdEncoding.EncodeToString([]byte(children[end-1].Name))

@@ -113,14 +113,15 @@ func serverArgs(root string) []string {
 
 // templates are the resource templates each cell must list, in the
 // server's order.
-var templates = []string{"docs://{+path}", "docs-version://{version}/{+path}", "hook://{name}", "skill://{+path}"}
+var templates = []string{"docs://{+path}", "docs-version://{version}/{+path}", "hook://{name}", "skill://{+path}", "skill-version://{version}/{+path}"}
 
 // readable are the URIs each cell reads: a doc (one through the
 // template's escaped spelling), the repository files, a hook, a doc of
-// the release and two files of a skill (the templates' URIs).
+// the release, two files of a skill and one of the release's (the
+// templates' URIs).
 var readable = []string{"docs://getting-started.md", "docs://pages%2Fpage-007.md", "repo://CONTRIBUTING.md", "repo://layout",
 	"repo://framework/mod_hooks.json", "hook://player.joined", "docs-version://v1/getting-started.md",
-	"skill://add-a-hook/SKILL.md", "skill://add-a-hook/references/troubleshooting.md"}
+	"skill://add-a-hook/SKILL.md", "skill://add-a-hook/references/troubleshooting.md", "skill-version://v1/add-a-hook/SKILL.md"}
 
 // httpServer runs docs-mcp over HTTP on root until the test ends, and
 // returns its base URL.
