@@ -40,16 +40,24 @@ const docRoot = "/home/you/docs-mcp"
 // lines after each its expected output (stdout and stderr together, as a
 // terminal shows them), then the exit status when it is not 0, as
 // "[exit status N]". A command is docs-mcp, "go run ./mcp-server" or
-// "go run ." after "cd mcp-server &&", with optional NAME=value settings
-// before it, its arguments in single quotes or plain, >/dev/null or
-// 2>/dev/null at the end, and its standard input from
-// printf '%s\n' 'line' ... | or none. The test runs each with
-// the docs-mcp built from this checkout, and compares the output after
-// normalising what varies from run to run and machine to machine: times,
-// durations, sizes and counts (any "=123" value, and every number of a
-// JSON answer line, whose line numbers and counts follow the docs), the
-// repository's path; then holds the counts and sizes of the log lines that
-// the checkout's docs decide to the example's (staleFigures).
+// "go run ." after "cd mcp-server &&", or another go command (go test,
+// go vet, go generate, go run of a package of this repository), with an
+// optional "cd DIR &&" before it and optional NAME=value settings, its
+// arguments in single quotes or plain, >/dev/null or 2>/dev/null at the
+// end, and its standard input from printf '%s\n' 'line' ... | or none.
+// The test runs each with the docs-mcp built from this checkout (and the
+// go of the test), and compares the output after normalising what varies
+// from run to run and machine to machine: times, durations, sizes and
+// counts (any "=123" value, and every number of a JSON answer line, whose
+// line numbers and counts follow the docs; go test's time or "(cached)"),
+// the repository's path; then holds the counts and sizes of the log lines
+// that the checkout's docs decide to the example's (staleFigures).
+//
+// The skills (skills/, see skillsDir) give commands that change files,
+// as go generate does: their transcripts run in a scratch copy of the
+// repository, one per skill file, and every number of their output is
+// normalised, since the counts they show (hooks, bytes of the map) grow
+// with the repository.
 // Log lines are compared in any order (the server logs from several
 // goroutines); a line added, removed or reworded fails, and the failure
 // prints the output to paste into the doc.
@@ -59,13 +67,14 @@ const docRoot = "/home/you/docs-mcp"
 // linesTimeout), so that a start-up line added later shows up in the
 // output instead of racing the end of input.
 type example struct {
-	file string // relative to docs/
+	file string // relative to the repository: docs/..., skills/...
 	line int    // of the opening fence
 	cmds []exampleCmd
 }
 
 type exampleCmd struct {
 	line   string   // as written, without "$ "
+	goTool bool     // a go command rather than docs-mcp
 	dir    string   // relative to the repository root
 	env    []string // NAME=value
 	args   []string // after the program
@@ -77,13 +86,17 @@ type exampleCmd struct {
 
 const linesTimeout = 30 * time.Second
 
+// goTimeout bounds a go command of an example, which may build and test a
+// module from a cold cache.
+const goTimeout = 10 * time.Minute
+
 // TestDocsExamples runs every example the docs mark runnable.
 func TestDocsExamples(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples := readExamples(t, filepath.Join(root, "docs"))
+	examples := append(readExamples(t, root, "docs"), readExamples(t, root, skillsDir)...)
 	if len(examples) < 4 { // getting-started, configuration (2), tools
 		t.Fatalf("found %d runnable examples in docs/; the start-up log, a flag error and a tool answer at least are fenced ```console %s", len(examples), exampleMarker)
 	}
@@ -91,29 +104,41 @@ func TestDocsExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	copies := map[string]string{} // a skill file's scratch copy of the repository
 	for _, ex := range examples {
 		t.Run(fmt.Sprintf("%s:%d", ex.file, ex.line), func(t *testing.T) {
+			dir, skill := root, strings.HasPrefix(ex.file, skillsDir)
+			if skill {
+				if copies[ex.file] == "" {
+					copies[ex.file] = copyRepository(t, root)
+				}
+				dir = copies[ex.file]
+			}
 			for _, c := range ex.cmds {
-				got, status := runExample(t, bin, root, c)
+				got, status := runExample(t, bin, dir, c)
 				want := normalise(c.output, docRoot)
-				have := normalise(got, root)
+				have := normalise(got, dir)
+				if skill {
+					want, have = normaliseCounts(want), normaliseCounts(have)
+				}
 				if d := cmp.Diff(sorted(want), sorted(have)); d != "" || status != c.status {
-					t.Errorf("docs/%s:%d: $ %s\nexit status %d (want %d); lines, normalised and sorted (-doc +real):\n%s\nthe real output, to paste into the doc:\n%s",
-						ex.file, ex.line, c.line, status, c.status, d, strings.Join(withRoot(got, root), "\n"))
-				} else if stale := staleFigures(c.output, got, root); len(stale) > 0 {
-					t.Errorf("docs/%s:%d: $ %s\nthe figures of this checkout's docs are no longer those of the doc: %s\nthe real output, to paste into the doc:\n%s",
-						ex.file, ex.line, c.line, strings.Join(stale, ", "), strings.Join(withRoot(got, root), "\n"))
+					t.Errorf("%s:%d: $ %s\nexit status %d (want %d); lines, normalised and sorted (-doc +real):\n%s\nthe real output, to paste into the doc:\n%s",
+						ex.file, ex.line, c.line, status, c.status, d, strings.Join(withRoot(got, dir), "\n"))
+				} else if stale := staleFigures(c.output, got, dir); !skill && len(stale) > 0 {
+					t.Errorf("%s:%d: $ %s\nthe figures of this checkout's docs are no longer those of the doc: %s\nthe real output, to paste into the doc:\n%s",
+						ex.file, ex.line, c.line, strings.Join(stale, ", "), strings.Join(withRoot(got, dir), "\n"))
 				}
 			}
 		})
 	}
 }
 
-// readExamples parses every marked block under dir.
-func readExamples(t *testing.T, dir string) []example {
+// readExamples parses every marked block under the folder dir of the
+// repository at root.
+func readExamples(t *testing.T, root, dir string) []example {
 	t.Helper()
 	var out []example
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
 			return err
 		}
@@ -121,7 +146,7 @@ func readExamples(t *testing.T, dir string) []example {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, path)
+		rel, _ := filepath.Rel(root, path)
 		lines := strings.Split(string(b), "\n")
 		inFence := false
 		for i, l := range lines {
@@ -143,7 +168,7 @@ func readExamples(t *testing.T, dir string) []example {
 			}
 			ex, err := parseExample(body)
 			if err != nil {
-				return fmt.Errorf("docs/%s:%d: %w", rel, i+1, err)
+				return fmt.Errorf("%s:%d: %w", rel, i+1, err)
 			}
 			ex.file, ex.line = filepath.ToSlash(rel), i+1
 			out = append(out, ex)
@@ -215,11 +240,16 @@ func parseCommand(line string) (exampleCmd, error) {
 		c.args = words[1:]
 	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && (words[2] == "./mcp-server" || (words[2] == "." && c.dir == "mcp-server")):
 		c.args = words[3:]
+	case len(words) >= 3 && words[0] == "go" && slices.Contains(goCommands, words[1]) && !slices.Contains(words, "|"):
+		c.goTool, c.args = true, words[1:]
 	default:
 		return c, fmt.Errorf("$ %s: not a docs-mcp command the test can run", line)
 	}
 	return c, nil
 }
+
+// goCommands are the go commands an example may run.
+var goCommands = []string{"run", "test", "vet", "generate", "build"}
 
 // shellWords splits a command line into words: plain, or in single
 // quotes (no escapes inside, as in sh).
@@ -247,9 +277,17 @@ func shellWords(s string) ([]string, error) {
 // returns its output lines and exit status.
 func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*linesTimeout)
+	timeout := 2 * linesTimeout
+	if c.goTool {
+		bin, timeout = "go", goTimeout // from the PATH, as a contributor's
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, c.args...)
+	// A process the command leaves behind (the go command may start one
+	// for its telemetry) would hold the output open: once the command
+	// exits, its output is read for this long, then closed.
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = filepath.Join(root, c.dir)
 	if filepath.IsAbs(c.dir) {
 		cmd.Dir = c.dir
@@ -361,8 +399,9 @@ var (
 	duration = regexp.MustCompile(`=(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))+\b`)
 	number   = regexp.MustCompile(`=-?\d+(\.\d+)?([eE][-+]?\d+)?\b`)
 	anyNum   = regexp.MustCompile(`\b\d+(\.\d+)?([eE][-+]?\d+)?\b`)
-	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`) // a doc's last commit (provenance)
-	dateTime = regexp.MustCompile(`"date":"[^"]*"`)                   // and its date
+	commitID = regexp.MustCompile(`(commit":"|commit )[0-9a-f]{7}\b`)        // a doc's last commit (provenance)
+	goTest   = regexp.MustCompile(`^(ok\s+\S+\s+)(\(cached\)|\d+(\.\d+)?s)`) // go test's time, or (cached)
+	dateTime = regexp.MustCompile(`"date":"[^"]*"`)                          // and its date
 )
 
 // The figures of a log line that the checkout's docs decide, not the
@@ -430,12 +469,69 @@ func normalise(lines []string, root string) []string {
 		l = number.ReplaceAllString(l, "=N")
 		l = commitID.ReplaceAllString(l, "${1}C")
 		l = dateTime.ReplaceAllString(l, `"date":"D"`)
+		l = goTest.ReplaceAllString(l, "${1}T")
 		if strings.HasPrefix(l, "{") { // a JSON-RPC answer: line numbers and counts follow the docs
 			l = anyNum.ReplaceAllString(l, "N")
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// normaliseCounts replaces every number of normalised lines: a skill's
+// transcript shows counts and sizes that grow with the repository.
+func normaliseCounts(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = anyNum.ReplaceAllString(l, "N")
+	}
+	return out
+}
+
+// copyRepository copies the repository at root, without its hidden
+// folders (.git among them) and installed node modules, into a temporary
+// folder, and returns that folder: a skill's commands may change files.
+func copyRepository(t *testing.T, root string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if rel == "." {
+			return nil
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.Mkdir(to, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatalf("copy the repository: %v", err)
+	}
+	return dst
 }
 
 func withRoot(lines []string, root string) []string {

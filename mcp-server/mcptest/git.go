@@ -75,13 +75,16 @@ func (r *GitRepo) Commit(msg string) string {
 }
 
 // Released copies the tree at from (a repository's files: docs/, the hook
-// registry, CONTRIBUTING.md) into a new repository, commits it and tags
-// the commit v1: a data root with a release, for --versions.
-func Released(t testing.TB, from string) *GitRepo {
+// registry, CONTRIBUTING.md), and the trees at more over it, into a new
+// repository, commits it and tags the commit v1: a data root with a
+// release, for --versions.
+func Released(t testing.TB, from string, more ...string) *GitRepo {
 	t.Helper()
 	r := NewGitRepo(t)
-	if err := os.CopyFS(r.Dir, os.DirFS(from)); err != nil {
-		t.Fatal(err)
+	for _, dir := range append([]string{from}, more...) {
+		if err := os.CopyFS(r.Dir, os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r.Commit("v1")
 	r.Git("tag", "v1")

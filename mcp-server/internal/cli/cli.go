@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
@@ -182,6 +184,10 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		log.Warn("answers will not tell the docs' last commits", "err", err)
 	}
 	corp = corpus.New(corpusCfg)
+	skillsCorp := skillsCorpus(log, cfg, corp)
+	if skillsCorp != nil {
+		opts.Skills = skillsCorp
+	}
 	srv := mcpserver.New(opts, corp)
 	if opts.Git != nil {
 		go func() {
@@ -211,6 +217,22 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 		stopCorpus()
 		<-ran
 	}()
+
+	if skillsCorp != nil {
+		// The skills folder is loaded and followed as the docs are; a
+		// folder that cannot be read leaves the server without skills.
+		skilled := make(chan struct{})
+		go func() {
+			defer close(skilled)
+			if err := skillsCorp.Run(corpusCtx, srv.PublishSkills); err != nil {
+				log.Warn("no skills served", "path", filepath.Join(cfg.DataRoot, skills.Dir), "err", err)
+			}
+		}()
+		defer func() {
+			stopCorpus()
+			<-skilled
+		}()
+	}
 
 	if opts.Releases != nil {
 		// Release tags are loaded beside the working tree, and followed.
@@ -246,6 +268,33 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	}
 	return err
 }
+
+// skillsCorpus is the corpus of the data root's skills folder (skills/,
+// served by the Skills extension), followed as the docs are; nil when the
+// data root has none. It logs warnings only: its start-up is the docs',
+// and it ends once theirs has (so that the memory settles once, after
+// the docs).
+func skillsCorpus(log *slog.Logger, cfg config, docs *corpus.Corpus) *corpus.Corpus {
+	dir := filepath.Join(cfg.DataRoot, skills.Dir)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	sc := corpus.DefaultConfig()
+	sc.DataRoot, sc.DocsPath = cfg.DataRoot, dir
+	sc.MaxDocBytes, sc.Watch, sc.PollInterval = cfg.Corpus.MaxDocBytes, cfg.Corpus.Watch, cfg.Corpus.PollInterval
+	sc.Logger = slog.New(warnings{log.Handler()}).With("corpus", "skills")
+	sc.StartupWork = []<-chan struct{}{docs.Settled()}
+	return corpus.New(sc)
+}
+
+// warnings passes a handler the records of level warning and above.
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+func (w warnings) WithAttrs(a []slog.Attr) slog.Handler { return warnings{w.Handler.WithAttrs(a)} }
+func (w warnings) WithGroup(n string) slog.Handler      { return warnings{w.Handler.WithGroup(n)} }
 
 // loadError ends serving when the docs could not be loaded: there is
 // nothing to serve.

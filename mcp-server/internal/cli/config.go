@@ -23,6 +23,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/oauth"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
@@ -549,5 +550,6 @@ func versionsConfig(text, root, docsPath, registry string, maxDocBytes int64) (*
 	if docsDir == "" {
 		return nil, usagef("--versions %s: the docs folder %s is outside the repository %s", text, docsPath, root)
 	}
-	return &versions.Config{Selector: sel, DocsDir: docsDir, RegistryPath: rel(registry), ContributingPath: "CONTRIBUTING.md", MaxDocBytes: maxDocBytes}, nil
+	return &versions.Config{Selector: sel, DocsDir: docsDir, RegistryPath: rel(registry), ContributingPath: "CONTRIBUTING.md",
+		SkillsDir: skills.Dir, MaxDocBytes: maxDocBytes}, nil
 }

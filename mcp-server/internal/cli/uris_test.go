@@ -15,7 +15,7 @@ import (
 // is read and subscribed to by a real client, through the transport's own
 // checks (mcptest.EveryAdvertisedURI), with a URI of each scheme.
 func TestStdioEveryURI(t *testing.T) {
-	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"))
+	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"), filepath.Join("..", "mcpserver", "testdata", "skills"))
 	for _, rev := range mcp.ValidProtocolVersions {
 		t.Run(rev, func(t *testing.T) {
 			c, err := client.NewStdioMCPClient("docs-mcp", nil, "--stdio", "--data-root", r.Dir, "--versions", "v*")
@@ -29,7 +29,7 @@ func TestStdioEveryURI(t *testing.T) {
 				t.Fatal(err)
 			}
 			mcptest.Initialize(t, c, rev, "stdio-test")
-			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://")
+			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://")
 		})
 	}
 }

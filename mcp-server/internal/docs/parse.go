@@ -226,6 +226,9 @@ func codeFence(s string) string {
 	for _, c := range []string{"```", "~~~"} {
 		if strings.HasPrefix(s, c) {
 			n := len(s) - len(strings.TrimLeft(s, c[:1]))
+			if c[0] == '`' && strings.Contains(s[n:], "`") {
+				return "" // a backtick fence's info string has none (CommonMark): inline code
+			}
 			return s[:n]
 		}
 	}

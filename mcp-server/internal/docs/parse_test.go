@@ -75,6 +75,22 @@ func TestParseLinesAndHeadings(t *testing.T) {
 	}
 }
 
+// TestInlineCodeIsNoFence: a line that starts with backticks holding more
+// backticks is inline code, not a fence (CommonMark: a backtick fence's
+// info string has no backtick), so the headings after it count, as the
+// wiki renders them. CONTRIBUTING.md writes such a line ("```` ```go
+// fragment ```` instead"); its later sections were lost.
+func TestInlineCodeIsNoFence(t *testing.T) {
+	text := "# A\n\n1. Blocks fenced\n   ```` ```go fragment ```` are not compiled.\n\n## B\n\n```go\n## fenced\n```\n## C\n"
+	var got []string
+	for _, h := range Headings(text) {
+		got = append(got, h.Text)
+	}
+	if diff := cmp.Diff([]string{"A", "B", "C"}, got); diff != "" {
+		t.Errorf("headings (-want +got):\n%s", diff)
+	}
+}
+
 func TestSplitLines(t *testing.T) {
 	tests := []struct {
 		text string

@@ -17,7 +17,7 @@ import (
 // endpoint's own checks (mcptest.EveryAdvertisedURI), each scheme among
 // them.
 func TestEveryURIOverHTTP(t *testing.T) {
-	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"))
+	r := mcptest.Released(t, filepath.Join("..", "mcpserver", "testdata", "repo"), filepath.Join("..", "mcpserver", "testdata", "skills"))
 	p := startAt(t, r.Dir, nil, "--versions", "v*")
 	for _, rev := range mcp.ValidProtocolVersions {
 		t.Run(rev, func(t *testing.T) {
@@ -36,7 +36,7 @@ func TestEveryURIOverHTTP(t *testing.T) {
 			}
 			defer c.Close()
 			mcptest.Initialize(t, c, rev, "httpserver-test")
-			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://")
+			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://")
 		})
 	}
 }

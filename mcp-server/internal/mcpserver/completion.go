@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 )
 
 // completion/complete: the docs:// template's path by prefix, a hook name
@@ -59,6 +61,20 @@ func (s *Server) CompleteResourceArgument(ctx context.Context, uri string, arg m
 			return nil, err
 		}
 		return completePath(s.corpus.Snapshot(), arg.Value), nil
+	case uri == skillTemplate && arg.Name == "path":
+		c, err := s.workingSkills(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return completeSkillPath(c, arg.Value), nil
+	case uri == skillVersionTemplate && arg.Name == "version":
+		return s.completeVersion(arg.Value), nil
+	case uri == skillVersionTemplate && arg.Name == "path":
+		sp, _, err := s.skillSpaceOf(ctx, skillVersionScheme+url.PathEscape(cc.Arguments["version"])+"/")
+		if err != nil {
+			return &mcp.Completion{}, nil // no such release: nothing completes
+		}
+		return completeSkillPath(sp.cat, arg.Value), nil
 	case uri == hookTemplate && arg.Name == "name":
 		return s.completeHook(arg.Value), nil
 	case uri == versionTemplate && arg.Name == "version":
@@ -115,6 +131,40 @@ func completePath(snap *docs.Snapshot, prefix string) *mcp.Completion {
 		out = append(out, snap.Docs()[d].Path)
 	}
 	return &mcp.Completion{Values: out, Total: total, HasMore: total > len(out)}
+}
+
+// completeSkillPath gives the paths of the skills' files and folders that
+// continue a prefix, a folder at a time as completePath does: for "", the
+// skills' folders ("add-a-hook/"), for "add-a-hook/", its folders, then
+// its files.
+func completeSkillPath(c *skills.Catalogue, prefix string) *mcp.Completion {
+	dir := prefix[:strings.LastIndexByte(prefix, '/')+1]
+	var folders, files []string
+	seen := map[string]bool{}
+	for _, sk := range c.Skills {
+		for _, f := range sk.Files {
+			rel := f.Path
+			if !strings.HasPrefix(rel, prefix) {
+				continue
+			}
+			next := rel
+			if i := strings.IndexByte(rel[len(dir):], '/'); i >= 0 {
+				next = rel[:len(dir)+i+1]
+			}
+			if seen[next] {
+				continue
+			}
+			seen[next] = true
+			if strings.HasSuffix(next, "/") {
+				folders = append(folders, next)
+			} else {
+				files = append(files, next)
+			}
+		}
+	}
+	slices.Sort(folders)
+	slices.Sort(files)
+	return capped(append(folders, files...))
 }
 
 // withPrefix is the run of a sorted list whose keys start with prefix.

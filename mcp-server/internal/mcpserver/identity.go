@@ -94,8 +94,12 @@ func (s *Server) identityHooks(h *server.Hooks) {
 		}
 	})
 	h.AddAfterReadResource(func(ctx context.Context, _ any, req *mcp.ReadResourceRequest, res *mcp.ReadResourceResult) {
-		if strings.HasPrefix(req.Params.URI, docScheme) {
+		switch {
+		case strings.HasPrefix(req.Params.URI, docScheme):
 			s.docsCacheHints(ctx, &res.CacheableResult)
+		case (strings.HasPrefix(req.Params.URI, skillScheme) || strings.HasPrefix(req.Params.URI, skillVersionScheme)) && server.IsModernRequest(ctx):
+			c := s.cacheable()
+			res.SetCacheHints(c.TTLMs, mcp.CacheScope(c.CacheScope))
 		}
 	})
 }
@@ -110,11 +114,15 @@ func (s *Server) docsCacheHints(ctx context.Context, res *mcp.CacheableResult) {
 }
 
 // docsTTL is how long a result about the docs may be kept (see fixedTTL).
-func (s *Server) docsTTL() time.Duration {
-	if !s.corpus.Follows() {
+func (s *Server) docsTTL() time.Duration { return ttlOf(s.corpus) }
+
+// ttlOf is how long a result about c's files may be kept (see fixedTTL):
+// the docs', or the skills' (skills.go).
+func ttlOf(c Corpus) time.Duration {
+	if !c.Follows() {
 		return maxDocsTTL
 	}
-	since := s.corpus.ServedSince()
+	since := c.ServedSince()
 	if since.IsZero() {
 		return 0
 	}

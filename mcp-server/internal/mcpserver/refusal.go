@@ -20,9 +20,13 @@ import (
 const maxMethodBytes = 64
 
 // Refusal answers a request that mcp-go would answer with the wrong error,
-// before it sees it; it returns nil for any other message. Both transports
-// call it on each request (the stdio reader and the HTTP endpoint), and
-// send what it returns, a JSON-RPC error response, as the answer:
+// or not at all, before it sees it; it returns nil for any other message.
+// Both transports call it on each request (the stdio reader and the HTTP
+// endpoint), and send what it returns, a JSON-RPC response, as the answer.
+// It is the one place where the methods of the extensions mcp-go does not
+// route enter (skills.go: skills/list, skills/get,
+// resources/directory/read, answered on 2026-07-28 and refused on the
+// earlier revisions); it refuses
 //
 //   - resources/subscribe to a URI the server does not list (on revisions
 //     that have the method: on 2026-07-28 mcp-go answers it as removed), and a
@@ -50,6 +54,9 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 	if len(m.Method) > maxMethodBytes {
 		msg := fmt.Sprintf("Method %s…[cut: %d bytes] not found", strings.ToValidUTF8(m.Method[:maxMethodBytes], ""), len(m.Method))
 		return protocol.Error(m.ID, mcp.METHOD_NOT_FOUND, msg, nil)
+	}
+	if answer, ok := s.extensionAnswer(ctx, m); ok {
+		return answer
 	}
 	if m.ParamsErr != nil {
 		return nil
@@ -112,12 +119,18 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 				return nil // the handler waits for a release loading, on the request's own time
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
+		case strings.HasPrefix(uri, skillScheme), strings.HasPrefix(uri, skillVersionScheme):
+			_, err := s.skillFile(ctx, uri)
+			if err == nil {
+				return nil
+			}
+			reason = s.publicError(ctx, "reading "+uri, err).Error()
 		case uri == mapURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
 			return nil // mcp-go's handlers answer these
 		default:
 			// No handler would match: mcp-go says so without the URI in
 			// the error's data, which clients read (SEP-2164).
-			reason = "docs-mcp serves docs://, docs-version://, repo:// and hook:// URIs"
+			reason = "docs-mcp serves docs://, docs-version://, skill://, skill-version://, repo:// and hook:// URIs"
 		}
 		code := mcp.RESOURCE_NOT_FOUND
 		if mcp.IsModernProtocol(m.ProtocolVersion()) {

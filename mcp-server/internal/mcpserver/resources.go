@@ -95,6 +95,10 @@ func (s *Server) addResources(m *server.MCPServer) {
 	)
 	if s.opts.Releases != nil { // with --versions only
 		s.addVersionTemplate(m)
+		s.addSkillVersionTemplate(m)
+	}
+	if s.opts.Skills != nil { // a data root with a skills folder
+		s.addSkillTemplate(m)
 	}
 	m.AddResourceTemplate(
 		mcp.NewResourceTemplate(hookTemplate, "hook",
@@ -153,6 +157,10 @@ func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequ
 		after, _ := base64.StdEncoding.DecodeString(string(c))
 		start = snap.From(string(after) + "\x00") // the first path after it
 		res.Resources = res.Resources[:0]         // the repository files came on the first page
+	} else if sk, err := s.workingSkills(ctx); err == nil {
+		// The skills' SKILL.md, named and described by their front
+		// matter, on the first page too (skills.go).
+		res.Resources = append(res.Resources, skillResources(sk)...)
 	}
 	all := snap.Docs()
 	end := min(len(all), start+max(0, resourcePageSize-len(res.Resources)))
@@ -311,6 +319,10 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 		_, _, frag, err := s.versionedDoc(ctx, uri, false)
 		_, loading := errors.AsType[*versions.LoadingError](err)
 		return (err == nil || loading) && frag == ""
+	}
+	if strings.HasPrefix(uri, skillScheme) || strings.HasPrefix(uri, skillVersionScheme) {
+		_, err := s.skillFile(ctx, uri)
+		return err == nil
 	}
 	p, err := docPathOf(uri)
 	if err != nil || s.awaitDocs(ctx) != nil {

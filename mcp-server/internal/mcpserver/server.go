@@ -46,7 +46,11 @@ type Config struct {
 	// Releases are the release tags served beside the working tree
 	// (--versions), which the tools' version argument names; nil: the
 	// working tree only.
-	Releases       *versions.Set
+	Releases *versions.Set
+	// Skills is the corpus of the repository's skills folder (skills/),
+	// served by the Skills extension (skills.go); nil: no skills. Hand
+	// it its changes with PublishSkills.
+	Skills         Corpus
 	MaxResultBytes int // the most text one tool call returns
 	MapBytes       int // the most text of the map of the docs (docs://map, the prompt)
 	// WikiURL is where the wiki is served, an absolute URL ending in
@@ -111,6 +115,8 @@ type Server struct {
 	subs         *subscriptions
 	work         *budget.Queue // tool calls and doc reads take turns here
 	hist         history       // the last commit of each doc, for provenance
+	// skillProblems logs the skills not served once per catalogue.
+	skillProblems loggedOnce
 }
 
 // New returns a server of c's docs, configured by cfg. Serve its MCP() at
@@ -132,6 +138,7 @@ func New(cfg Config, c Corpus) *Server {
 	waits := s.waitForDocs(hooks)
 	hooks.AddAfterListResources(s.listDocs)
 	s.identityHooks(hooks)
+	hooks.AddAfterDiscover(declareSkills)
 
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),

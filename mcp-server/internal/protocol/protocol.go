@@ -42,7 +42,10 @@ type Message struct {
 // Params are the params fields the checks read.
 type Params struct {
 	Meta *mcp.Meta `json:"_meta"` // on 2026-07-28, the protocol version of the request
-	URI  string    `json:"uri"`   // resources/read, resources/subscribe
+	URI  string    `json:"uri"`   // resources/read, resources/subscribe, skills/get, resources/directory/read
+	// Cursor is the page a list asks for: skills/list and
+	// resources/directory/read, which docs-mcp answers itself.
+	Cursor string `json:"cursor"`
 	// Notifications are what a 2026-07-28 subscriptions/listen asks for.
 	Notifications struct {
 		ResourcesListChanged  bool     `json:"resourcesListChanged"`
@@ -151,6 +154,11 @@ var methods = map[mcp.MCPMethod]bool{
 	mcp.MethodCompletionComplete:     true,
 	mcp.MethodServerDiscover:         true,
 	mcp.MethodSubscriptionsListen:    true,
+	// The Skills extension's, answered before mcp-go (mcpserver's
+	// extensionAnswer).
+	"skills/list":              true,
+	"skills/get":               true,
+	"resources/directory/read": true,
 }
 
 // Known reports whether method is a request method the server answers.

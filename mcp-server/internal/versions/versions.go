@@ -50,9 +50,12 @@ type Config struct {
 	Selector gitdocs.Selector
 	// Paths relative to the repository's root, slash-separated.
 	DocsDir, RegistryPath, ContributingPath string
-	MaxDocBytes                             int64
-	PollInterval                            time.Duration // 0: DefaultPollInterval
-	Logger                                  *slog.Logger
+	// SkillsDir is the skills folder ("" for none), loaded as the docs
+	// are but for the index: the release's skills.
+	SkillsDir    string
+	MaxDocBytes  int64
+	PollInterval time.Duration // 0: DefaultPollInterval
+	Logger       *slog.Logger
 	// WorkingTree, when not nil, returns the working tree's docs as served,
 	// with their index, waiting for them (nil when there are none, as when
 	// ctx ends first). Releases are then stacked on the working tree: a
@@ -73,6 +76,7 @@ type Release struct {
 	// symlink (not followed in a release), not a regular file, or larger
 	// than MaxDocBytes. Empty when it is served or the release has none.
 	RegistryProblem, ContributingProblem string
+	Skills                               *docs.Snapshot // the skills folder's files; nil when the release has none
 
 	repo     *gitdocs.Repo
 	docsDir  string
@@ -458,6 +462,9 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 		c, problems := registry.Check(reg)
 		return checkedRegistry{c, problems}
 	})
+	if r.Skills, err = s.loadSkills(ctx, tree, v); err != nil {
+		return nil, err
+	}
 	sub, err := fs.Sub(tree, s.cfg.DocsDir)
 	if err != nil {
 		return nil, err
@@ -498,6 +505,24 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 	indexed := search.BuildStacked(r.Docs, prev)
 	rank.Build(r.Docs, prev, indexed.Done()) // after the index; shares the shards whose docs are the release before's
 	return r, nil
+}
+
+// loadSkills loads a release's skills folder as the docs are (a few small
+// files: shared with no other release, and not indexed); nil when it has
+// none.
+func (s *Set) loadSkills(ctx context.Context, tree fs.FS, v gitdocs.Version) (*docs.Snapshot, error) {
+	if s.cfg.SkillsDir == "" {
+		return nil, nil
+	}
+	if fi, err := fs.Stat(tree, s.cfg.SkillsDir); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	sub, err := fs.Sub(tree, s.cfg.SkillsDir)
+	if err != nil {
+		return nil, err
+	}
+	opts := docs.LoadOptions{MaxDocBytes: s.cfg.MaxDocBytes, Generation: 1, Logger: s.cfg.Logger.With("version", v.Name, "folder", s.cfg.SkillsDir)}
+	return docs.LoadFS(ctx, sub, opts, nil, nil)
 }
 
 // readFile reads a file of a release (the registry, the guide) within the

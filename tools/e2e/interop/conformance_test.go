@@ -38,14 +38,12 @@ func fixture(kind string, names ...string) label {
 
 var (
 	noLogging = label{"docs-mcp declares no logging capability", []string{"logging not supported"}}
-	noSkills  = label{"docs-mcp declares no io.modelcontextprotocol/skills extension (SEP-2640)",
-		[]string{"did not declare the io.modelcontextprotocol/skills extension"}}
-	noInput = label{"docs-mcp's tools never ask the client for input (SEP-2322): it calls the suite's fixture tools test_input_required_result_*",
+	noInput   = label{"docs-mcp's tools never ask the client for input (SEP-2322): it calls the suite's fixture tools test_input_required_result_*",
 		[]string{"test_input_required_result_", "InputRequiredResult"}}
 	noTasks = label{"docs-mcp declares no tasks extension (SEP-2663): it calls the suite's fixture tools (slow_compute, greet, ...) and the tasks/* methods",
 		[]string{"'slow_compute' not found", "'greet' not found", "'failing_job' not found", "'protocol_error_job' not found",
 			"'test_tool_with_task' not found", "'confirm_delete' not found", "'multi_input' not found", "for failing_job returned",
-			"no task was created", "routing-task fixture", "capabilities.extensions MUST be advertised",
+			"no task was created", "routing-task fixture", `capabilities.extensions["io.modelcontextprotocol/tasks"] MUST be present`,
 			"tasks/get MUST return -32021; got -32601", "expected -32602; got -32601", "SEP-2663 delivers notifications/tasks"}}
 )
 
@@ -89,9 +87,6 @@ var notApplicable = map[string]label{
 	"input-required-result-request-state":           noInput,
 	"input-required-result-result-type":             noInput,
 	"input-required-result-tampered-state":          noInput,
-	"sep-2640-skills-directory":                     noSkills,
-	"sep-2640-skills-enumeration":                   noSkills,
-	"sep-2640-skills-manifest":                      noSkills,
 	"tasks-capability-negotiation":                  noTasks,
 	"tasks-dispatch-and-envelope":                   noTasks,
 	"tasks-lifecycle":                               noTasks,
@@ -118,6 +113,11 @@ var notApplicableChecks = map[string]label{
 	"sep-2575-server-sends-tools-list-changed-on-subscription":   {"docs-mcp declares no tools.listChanged: its tools are fixed", []string{"did not declare tools.listChanged"}},
 }
 
+// required are scenarios that must be among those run and passed: the
+// Skills extension's (SEP-2640), which skip, and so pass unseen, when the
+// extension is not declared.
+var required = []string{"sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"}
+
 // conformanceSuites are the pinned versions of the suite
 // (mcp-server/testdata/conformance): 0.1.16, and the alpha that has the
 // 2026-07-28 scenarios (server-stateless, caching, http-header-validation,
@@ -141,13 +141,14 @@ func TestConformance(t *testing.T) {
 	}
 	seen := map[string]bool{}                  // the scenarios and checks of every suite run
 	results := map[string]map[string][]check{} // by suite version, by scenario
+	passed := map[string]bool{}                // the scenarios passed
 	for _, suite := range conformanceSuites {
 		t.Run(suite.version, func(t *testing.T) {
 			script := filepath.Join(dir, filepath.FromSlash(suite.script))
 			if _, err := os.Stat(script); err != nil {
 				testenv.Missing(t, "conformance %s is not installed: run npm ci --prefix mcp-server/testdata/conformance", suite.version)
 			}
-			got := conformance(t, node, script)
+			got, ok := conformance(t, node, script)
 			for scenario, checks := range got {
 				seen[scenario] = true
 				for _, c := range checks {
@@ -155,12 +156,20 @@ func TestConformance(t *testing.T) {
 				}
 			}
 			results[suite.version] = got
+			for _, scenario := range ok {
+				passed[scenario] = true
+			}
 		})
 	}
 	if len(results) < len(conformanceSuites) {
 		return
 	}
 	checkCompatibilityDoc(t, results)
+	for _, scenario := range required {
+		if !passed[scenario] {
+			t.Errorf("scenario %s is required to run and pass (not skip): no suite passed it", scenario)
+		}
+	}
 	for _, labels := range []map[string]label{notApplicable, notApplicableChecks} {
 		for name := range labels {
 			if !seen[name] {
@@ -171,8 +180,9 @@ func TestConformance(t *testing.T) {
 }
 
 // conformance runs one version of the suite, checks its results, and
-// returns them.
-func conformance(t *testing.T, node, script string) map[string][]check {
+// returns them, and the applicable scenarios passed, every check run (a
+// check skipped fails the scenario: see check.failed).
+func conformance(t *testing.T, node, script string) (map[string][]check, []string) {
 	base := httpServer(t, dataRoot(t))
 	results := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*patience)
@@ -218,7 +228,7 @@ func conformance(t *testing.T, node, script string) map[string][]check {
 	slices.Sort(passed)
 	slices.Sort(na)
 	t.Logf("%d scenarios; applicable and passed (%d): %v; not applicable, for the reason labelled (%d): %v", len(got), len(passed), passed, len(na), na)
-	return got
+	return got, passed
 }
 
 // check is one check of a scenario, as the suite's checks.json has it.

@@ -55,8 +55,8 @@ func TestMain(m *testing.M) {
 // resources/list (500), so that listing pages.
 const pagedDocs = 510
 
-// dataRoot writes a repository for one cell: pagedDocs docs, a registry
-// and a guide, committed and tagged v1, so that the server started with
+// dataRoot writes a repository for one cell: pagedDocs docs, a registry,
+// a guide and the repository's skills, committed and tagged v1, so that the server started with
 // serverArgs serves the release beside the working tree.
 func dataRoot(t *testing.T) string {
 	t.Helper()
@@ -74,10 +74,35 @@ func dataRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	files["framework/mod_hooks.json"] = string(registry)
+	// The repository's own skills, for the Skills extension.
+	skillsDir := filepath.Join(repoRoot, "skills")
+	err = filepath.WalkDir(skillsDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(repoRoot, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.Write(files)
 	r.Commit("v1")
 	r.Git("tag", "v1")
 	return r.Dir
+}
+
+// skillCount is the number of the repository's skills, which dataRoot
+// copies: each SKILL.md is listed by resources/list.
+func skillCount(t *testing.T) int {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(repoRoot, "skills", "*", "SKILL.md"))
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no skills in %s: %v", filepath.Join(repoRoot, "skills"), err)
+	}
+	return len(m)
 }
 
 // serverArgs are the arguments every cell's server runs with, besides its
@@ -88,13 +113,15 @@ func serverArgs(root string) []string {
 
 // templates are the resource templates each cell must list, in the
 // server's order.
-var templates = []string{"docs://{+path}", "docs-version://{version}/{+path}", "hook://{name}"}
+var templates = []string{"docs://{+path}", "docs-version://{version}/{+path}", "hook://{name}", "skill://{+path}", "skill-version://{version}/{+path}"}
 
 // readable are the URIs each cell reads: a doc (one through the
-// template's escaped spelling), the repository files, a hook and a doc of
-// the release (the templates' URIs).
+// template's escaped spelling), the repository files, a hook, a doc of
+// the release, two files of a skill and one of the release's (the
+// templates' URIs).
 var readable = []string{"docs://getting-started.md", "docs://pages%2Fpage-007.md", "repo://CONTRIBUTING.md", "repo://layout",
-	"repo://framework/mod_hooks.json", "hook://player.joined", "docs-version://v1/getting-started.md"}
+	"repo://framework/mod_hooks.json", "hook://player.joined", "docs-version://v1/getting-started.md",
+	"skill://add-a-hook/SKILL.md", "skill://add-a-hook/references/troubleshooting.md", "skill-version://v1/add-a-hook/SKILL.md"}
 
 // httpServer runs docs-mcp over HTTP on root until the test ends, and
 // returns its base URL.
