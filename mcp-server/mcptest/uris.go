@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -130,13 +131,17 @@ func completeTemplate(ctx context.Context, t testing.TB, c *client.Client, rev, 
 			req.Params.Ref = mcp.ResourceReference{Type: "ref/resource", URI: tpl}
 			req.Params.Argument.Name, req.Params.Argument.Value = name, value
 			req.Params.Context.Arguments = chosen
-			res, err := c.Complete(ctx, req)
-			if err != nil {
-				t.Fatalf("%s: complete %s of %s: %v", rev, name, tpl, err)
-			}
-			if len(res.Completion.Values) == 0 {
-				t.Fatalf("%s: complete %s of %s from %q: nothing", rev, name, tpl, value)
-			}
+			// Completion answers from what is loaded and waits for
+			// nothing: a release still loading completes nothing yet, and
+			// a client asks again.
+			var res *mcp.CompleteResult
+			Eventually(t, fmt.Sprintf("%s: a completion of %s of %s from %q", rev, name, tpl, value), func() bool {
+				var err error
+				if res, err = c.Complete(ctx, req); err != nil {
+					t.Fatalf("%s: complete %s of %s: %v", rev, name, tpl, err)
+				}
+				return len(res.Completion.Values) > 0
+			})
 			value = res.Completion.Values[0]
 			if !strings.HasSuffix(value, "/") {
 				break

@@ -43,7 +43,14 @@ func TestStdioSkills(t *testing.T) {
 			}
 			// The release v1 has the same skill: skills/get gives it with
 			// the release's URIs and the same digests.
-			raw, rpcErr := mcptest.Raw(t, c, rev, "skills/get", map[string]any{"uri": "skill-version://v1/greet-players/SKILL.md"})
+			// A release still loading is said to be, at once; the
+			// client asks again.
+			var raw json.RawMessage
+			var rpcErr *mcp.JSONRPCErrorDetails
+			mcptest.Eventually(t, "v1 loaded", func() bool {
+				raw, rpcErr = mcptest.Raw(t, c, rev, "skills/get", map[string]any{"uri": "skill-version://v1/greet-players/SKILL.md"})
+				return rpcErr == nil || !strings.Contains(rpcErr.Message, "still loading")
+			})
 			var got struct{ Skill mcptest.Skill }
 			if rpcErr != nil || json.Unmarshal(raw, &got) != nil {
 				t.Fatalf("skills/get of v1's skill: %+v %s", rpcErr, raw)
