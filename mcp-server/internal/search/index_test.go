@@ -359,7 +359,6 @@ func TestIndexMatchesScan(t *testing.T) {
 // diffAgainstScan compares ix with the scan on queries drawn from snap.
 func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock bool) {
 	t.Helper()
-	n = mcptest.UnderRace(n, n/10)
 	rng := rand.New(rand.NewPCG(11, 12))
 	var queries [][]string
 	for _, text := range queriesFrom(rng, snap, n) {
@@ -371,7 +370,7 @@ func diffAgainstScan(t *testing.T, snap *docs.Snapshot, ix *Index, n int, stock 
 		}
 	}
 	// Queries of several texts (Also), most of them drawn from one line.
-	queries = append(queries, termsFrom(rand.New(rand.NewPCG(13, 14)), snap, max(n/4, mcptest.UnderRace(30, 3)))...)
+	queries = append(queries, termsFrom(rand.New(rand.NewPCG(13, 14)), snap, max(n/4, 30))...)
 	all := snap.Docs()
 	prefixes := []string{""}
 	for range 5 {
