@@ -24,7 +24,7 @@ func TestCacheShipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	shipped, err := os.ReadFile(cfg.CacheFile)
-	if err != nil || len(shipped) != size || held != 2000 {
+	if err != nil || len(shipped) != size || held != lightTree {
 		t.Fatalf("WriteCache said %d bytes, %d docs; the file has %d bytes (%v)", size, held, len(shipped), err)
 	}
 	if runtime.GOOS != "windows" {
