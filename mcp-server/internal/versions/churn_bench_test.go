@@ -131,6 +131,13 @@ func BenchmarkTagChurn(b *testing.B) {
 			}
 			search()
 			time.Sleep(*churnEvery)
+			if (i+1)%200 == 0 {
+				rss, err := mcptest.ProcMemory(pid, "VmRSS")
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("after %d operations: VmRSS %.1f MiB", i+1, float64(rss)/(1<<20))
+			}
 		}
 		churned := settled(pid, served)
 		freshPid, freshServed, _ := serve()
