@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,11 +25,11 @@ var (
 )
 
 // BenchmarkTagChurn serves a repository of 60 release tags over 500
-// generated docs with the docs-mcp binary (--versions 'v*', over HTTP),
+// generated docs and this repository's hook registry with the docs-mcp binary (--versions 'v*', over HTTP),
 // then adds, moves and deletes tags (-releases.ops of them, one every
 // -releases.every; at most 10 of the tags added live at once), a client
-// searching the newest of those added that is served after each, as a
-// client following the releases would; it reports the server's resident
+// searching each of those added that is served after each, as a client
+// following the releases would; it reports the server's resident
 // memory once it serves the final tags, beside that of a server started
 // afresh on them. Both are read a few polls of the tags after the last
 // change, when the memory has settled.
@@ -45,6 +46,11 @@ func BenchmarkTagChurn(b *testing.B) {
 	if _, err := corpusgen.Generate(context.Background(), filepath.Join(r.Dir, "docs"), corpusgen.Options{Seed: 2, Files: 500, Shape: corpusgen.Small}); err != nil {
 		b.Fatal(err)
 	}
+	reg, err := os.ReadFile(filepath.Join(root, "framework", "mod_hooks.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.Write(map[string]string{"framework/mod_hooks.json": string(reg)}) // a search of a release matches its hooks too
 	r.Commit("docs")
 	r.ReleaseTags(60, 20, func(i int) string { return fmt.Sprintf("v1.0.%d", i) })
 	commits := make([]string, 60)
@@ -83,9 +89,11 @@ func BenchmarkTagChurn(b *testing.B) {
 			return names
 		}
 		search = func() {
-			names, _ := list() // newest first
-			if i := slices.IndexFunc(names, func(n string) bool { return strings.HasPrefix(n, "v2.") }); i >= 0 {
-				mcptest.Call(b, c, "mod_search_docs", map[string]any{"query": "player", "version": names[i]})
+			names, _ := list()
+			for _, n := range names {
+				if strings.HasPrefix(n, "v2.") {
+					mcptest.Call(b, c, "mod_search_docs", map[string]any{"query": "player", "version": n})
+				}
 			}
 		}
 		return cmd.Process.Pid, served, search
@@ -123,6 +131,13 @@ func BenchmarkTagChurn(b *testing.B) {
 			}
 			search()
 			time.Sleep(*churnEvery)
+			if (i+1)%200 == 0 {
+				rss, err := mcptest.ProcMemory(pid, "VmRSS")
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("after %d operations: VmRSS %.1f MiB", i+1, float64(rss)/(1<<20))
+			}
 		}
 		churned := settled(pid, served)
 		freshPid, freshServed, _ := serve()

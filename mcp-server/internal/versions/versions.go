@@ -86,6 +86,14 @@ type Release struct {
 	checked  func() checkedRegistry
 }
 
+// as is the release of another tag that names the same commit: the same
+// tree, so the same docs, files and index.
+func (r *Release) as(v gitdocs.Version) *Release {
+	return &Release{Version: v, Docs: r.Docs, Registry: r.Registry, Contributing: r.Contributing,
+		RegistryProblem: r.RegistryProblem, ContributingProblem: r.ContributingProblem,
+		repo: r.repo, docsDir: r.docsDir, checked: r.checked}
+}
+
 // checkedRegistry is a registry as registry.Check leaves it.
 type checkedRegistry struct {
 	reg      *registry.Registry
@@ -248,6 +256,13 @@ func (s *Set) Refresh(ctx context.Context) error {
 	}
 	// What go-git read of the trees and blobs is not read again.
 	defer s.cfg.Repo.Forget()
+	// A tag that names the commit of a release loaded already (another
+	// tag's, or one moved there) is that release's tree: its docs, files
+	// and index are shared whole, not loaded again.
+	byCommit := make(map[string]*Release, len(have))
+	for _, r := range have {
+		byCommit[r.Commit] = r
+	}
 	var skipped []skippedFile
 	loaded, pos := 0, 0 // pos: where in next the release of vs[i] goes
 	for i, v := range vs {
@@ -260,6 +275,19 @@ func (s *Set) Refresh(ctx context.Context) error {
 			continue
 		}
 		if !load[i] {
+			continue
+		}
+		if same := byCommit[v.Commit]; same != nil {
+			r := same.as(v)
+			if i+1 < len(vs) && load[i+1] {
+				s.index(r, known)
+			}
+			skipped = append(skipped, s.skippedFiles(r)...)
+			next = insert(next, pos, r)
+			pos++
+			loaded++
+			s.publish(next)
+			prev = r.Docs
 			continue
 		}
 		t := time.Now()
@@ -278,6 +306,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 			continue
 		}
 		s.cfg.Logger.Debug("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(t))
+		byCommit[v.Commit] = r
 		skipped = append(skipped, s.skippedFiles(r)...)
 		next = insert(next, pos, r)
 		pos++
@@ -662,7 +691,7 @@ type Skip struct {
 func (s *Set) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Listed: s.listed, Selected: len(s.served()), Loaded: len(s.releases)}
+	st := Status{Listed: s.listed, Selected: len(s.selected()), Loaded: len(s.releases)}
 	served := make(map[string]bool, len(s.releases))
 	for _, r := range s.releases {
 		served[r.Name] = true
@@ -729,14 +758,14 @@ func (s *Set) lookup(name string) (*Release, error) {
 		return nil, &SkippedError{Name: tag, Reason: sk.reason}
 	}
 	if slices.ContainsFunc(s.found, func(v gitdocs.Version) bool { return v.Name == tag }) {
-		return nil, &LoadingError{Name: name, Tag: tag, Listed: true, Selected: len(s.served()), Loaded: len(s.releases)}
+		return nil, &LoadingError{Name: name, Tag: tag, Listed: true, Selected: len(s.selected()), Loaded: len(s.releases)}
 	}
 	return nil, s.unknown(name)
 }
 
-// served names the tags selected that are served or loading, newest
+// selected names the tags selected that are served or loading, newest
 // first (s.mu held).
-func (s *Set) served() []string {
+func (s *Set) selected() []string {
 	var names []string
 	for _, v := range s.found {
 		if _, skipped := s.skips[v.Name]; !skipped {
@@ -748,7 +777,7 @@ func (s *Set) served() []string {
 
 // unknown is the error of a name no selected tag has (s.mu held).
 func (s *Set) unknown(name string) *UnknownError {
-	names := s.served()
+	names := s.selected()
 	return &UnknownError{Name: name, Nearest: nearest(name, names, maxNearest), Served: len(names), Skipped: len(s.skips)}
 }
 

@@ -440,3 +440,37 @@ func TestNoTagServed(t *testing.T) {
 		t.Errorf("Lookup(v2): %v, want %s", err, want)
 	}
 }
+
+// TestSameCommitShared: a tag that names the commit of a release served
+// already (two tags on one commit, or a tag moved there) is that release's
+// tree: its docs, and their index, are shared, not loaded again.
+func TestSameCommitShared(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n"})
+	r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	r.Write(map[string]string{"docs/a.md": "# A, edited\n"})
+	r.Commit("two")
+	r.Git("tag", "v2.0.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs"})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.Git("tag", "v1.0.1", "v1.0.0")
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v100, err100 := set.Lookup("v1.0.0")
+	v101, err101 := set.Lookup("v1.0.1")
+	if err100 != nil || err101 != nil {
+		t.Fatalf("Lookup: %v, %v", err100, err101)
+	}
+	if v101.Docs != v100.Docs || v101.Commit != v100.Commit || v101.Name != "v1.0.1" {
+		t.Errorf("v1.0.1 (%s, docs %p) and v1.0.0 (%s, docs %p): want one tree, shared", v101.Commit, v101.Docs, v100.Commit, v100.Docs)
+	}
+}
