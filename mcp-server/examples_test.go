@@ -104,6 +104,11 @@ func TestDocsExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	goCache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	run := runner{bin: bin, goCache: strings.TrimSpace(string(goCache))}
 	copies := map[string]string{} // a skill file's scratch copy of the repository
 	for _, ex := range examples {
 		t.Run(fmt.Sprintf("%s:%d", ex.file, ex.line), func(t *testing.T) {
@@ -115,7 +120,7 @@ func TestDocsExamples(t *testing.T) {
 				dir = copies[ex.file]
 			}
 			for _, c := range ex.cmds {
-				got, status := runExample(t, bin, dir, c)
+				got, status := run.example(t, dir, c)
 				want := normalise(c.output, docRoot)
 				have := normalise(got, dir)
 				if skill {
@@ -273,11 +278,17 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-// runExample runs c with the binary bin from the repository at root and
-// returns its output lines and exit status.
-func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
+// runner runs the commands of the examples.
+type runner struct {
+	bin     string // docs-mcp, built from this checkout
+	goCache string // the contributor's Go build cache
+}
+
+// example runs c from the repository at root and returns its output lines
+// and exit status.
+func (r runner) example(t *testing.T, root string, c exampleCmd) ([]string, int) {
 	t.Helper()
-	timeout := 2 * linesTimeout
+	bin, timeout := r.bin, 2*linesTimeout
 	if c.goTool {
 		bin, timeout = "go", goTimeout // from the PATH, as a contributor's
 	}
@@ -297,14 +308,21 @@ func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	// The cache folder of a first start, as a newcomer's: empty.
+	// The cache folder of a first start, as a newcomer's: empty. Not the
+	// go command's build cache, which lies under it by default: with an
+	// empty one every go command of an example compiled the standard
+	// library and every module again (minutes of CPU each), where a
+	// contributor's go reuses what it built before.
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(t.TempDir(), ".cache"))
+	if c.goTool {
+		cmd.Env = append(cmd.Env, "GOCACHE="+r.goCache)
+	}
 	cmd.Env = append(cmd.Env, c.env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, w := io.Pipe()
+	out, w := io.Pipe()
 	cmd.Stdout, cmd.Stderr = w, w
 	if slices.Contains(c.quiet, ">") {
 		cmd.Stdout = nil
@@ -320,7 +338,7 @@ func runExample(t *testing.T, bin, root string, c exampleCmd) ([]string, int) {
 	}
 	lines := make(chan string)
 	go func() {
-		sc := bufio.NewScanner(r)
+		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			lines <- sc.Text()
