@@ -196,8 +196,14 @@ func appendAdmonition(out []string, marker, kind, title string, body []string) [
 	case "???+":
 		sign = "+"
 	}
-	head := "> [!" + strings.ToUpper(kind) + "]" + sign
-	if title = strings.TrimSpace(title); title != "" {
+	// The alert of the kind's colours, titled with the kind when it is
+	// another ("!!! danger": a caution box titled Danger).
+	alert := admonitionKinds[strings.ToLower(kind)]
+	if title = strings.TrimSpace(title); title == "" && alert != strings.ToLower(kind) {
+		title = strings.ToUpper(kind[:1]) + strings.ToLower(kind[1:])
+	}
+	head := "> [!" + strings.ToUpper(alert) + "]" + sign
+	if title != "" {
 		head += " " + title
 	}
 	out = append(out, head+"\n")
