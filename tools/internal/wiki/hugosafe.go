@@ -26,9 +26,9 @@ var shortcodeDelims = []struct{ left, right []byte }{
 }
 
 // misread reports whether Hugo would read text otherwise than as a doc's
-// plain Markdown: a bareOpening or a shortcode delimiter.
-// It also reports a doc with MkDocs tabs or admonitions
-// (hasAuthorSyntax), which the copy writes as the wiki draws them.
+// plain Markdown: a bareOpening or a shortcode delimiter; or whether it
+// holds MkDocs tabs or admonitions (hasAuthorSyntax), which the copy
+// writes as the wiki draws them.
 func misread(text []byte) bool {
 	return bareOpening(text) || bytes.Contains(text, shortcodeDelims[0].left) || bytes.Contains(text, shortcodeDelims[1].left) ||
 		hasAuthorSyntax(text)
