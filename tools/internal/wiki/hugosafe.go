@@ -26,20 +26,33 @@ var shortcodeDelims = []struct{ left, right []byte }{
 }
 
 // misread reports whether Hugo would read text otherwise than as a doc's
-// plain Markdown: a bareOpening or a shortcode delimiter.
+// plain Markdown: a bareOpening or a shortcode delimiter; or whether it
+// holds MkDocs tabs or admonitions (hasAuthorSyntax), which the copy
+// writes as the wiki draws them.
 func misread(text []byte) bool {
-	return bareOpening(text) || bytes.Contains(text, shortcodeDelims[0].left) || bytes.Contains(text, shortcodeDelims[1].left)
+	return bareOpening(text) || bytes.Contains(text, shortcodeDelims[0].left) || bytes.Contains(text, shortcodeDelims[1].left) ||
+		hasAuthorSyntax(text)
 }
 
 // hugoSafe is text as Hugo reads a doc's plain Markdown: behind an empty
 // front matter if its opening is bare, with every shortcode delimiter after
-// the front matter escaped (escapeShortcodes).
+// the front matter escaped (escapeShortcodes) but the doc's own tabs, and
+// its MkDocs tabs and admonitions rewritten (rewriteAuthorSyntax).
 func hugoSafe(text []byte) []byte {
 	if bareOpening(text) {
-		return append([]byte("---\n---\n"), escapeShortcodes(text)...)
+		return append([]byte("---\n---\n"), authorSafe(text)...)
 	}
 	n, _ := frontMatterLen(text)
-	return append(text[:n:n], escapeShortcodes(text[n:])...)
+	return append(text[:n:n], authorSafe(text[n:])...)
+}
+
+// authorSafe is a doc's text after its front matter as the copy holds it.
+func authorSafe(text []byte) []byte {
+	esc := escapeShortcodes(text)
+	if !authorMarkers(esc) {
+		return esc
+	}
+	return []byte(rewriteAuthorSyntax(string(esc)))
 }
 
 // bareOpening reports whether Hugo would take the opening of a doc's text

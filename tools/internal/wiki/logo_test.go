@@ -80,7 +80,7 @@ func TestBuildTitleAndLogo(t *testing.T) {
 	home := mcptest.ReadFile(t, filepath.Join(out, "index.html"))
 	page := mcptest.ReadFile(t, filepath.Join(out, "getting-started", "index.html"))
 	for _, want := range []string{
-		`<a class="brand" href="/wiki/"><img src="/wiki/wiki-logo.svg" alt="" width="64" height="32">Acme docs</a>`,
+		`<a class="brand" href="/wiki/"><img src="/wiki/wiki-logo.svg" alt="" width="64" height="32"><span class="brand-name">Acme docs</span></a>`,
 		`<meta property="og:site_name" content="Acme docs">`,
 		` · Acme docs</title>`,
 	} {

@@ -152,11 +152,12 @@
 
   // A copy button on every code block: highlighted blocks have theirs in
   // the page's HTML (render-codeblock.html); a block without one (plain
-  // <pre>, such as the home page's commands) gets it here. One listener on
+  // <pre>, such as the home page's commands) gets it here; a diagram's
+  // source (pre.mermaid) is no code to copy. One listener on
   // the document handles them all. A button writes its block's code to the
   // clipboard and says "Copied" (data-copied on the button) once it is there.
   function setupCopy() {
-    document.querySelectorAll(".doc pre:not(.code-block > pre)").forEach(function (pre) {
+    document.querySelectorAll(".doc pre:not(.code-block > pre, .mermaid)").forEach(function (pre) {
       var box = pre.parentElement;
       if (!box.classList.contains("highlight")) {
         box = el("div");
