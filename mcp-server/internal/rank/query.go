@@ -454,8 +454,8 @@ func sortSearch(n int, f func(int) bool) int {
 	return lo
 }
 
-// Identifiers returns the question's identifiers (player.joined,
-// mod_read_doc), folded.
+// Identifiers returns the question's identifiers and codes (player.joined,
+// mod_read_doc, C2065), folded.
 func (q Question) Identifiers() []string {
 	var out []string
 	for _, t := range q.terms {
