@@ -9,10 +9,10 @@ import (
 // metaValues calls f with the text of each front matter value that says
 // what a doc is about: its title, description, summary, keywords, tags
 // and aliases (any key ending in one of those: f1_keywords,
-// helpviewer_keywords), scalars and list items alike. Dates, authors, ids
-// and layout keys are left out: nobody asks for them. It returns the line
-// the doc's body starts on (see docs.BodyLine).
-func metaValues(text string, f func(string)) (body int) {
+// helpviewer_keywords), scalars and list items alike, with the key (lower
+// case). Dates, authors, ids and layout keys are left out: nobody asks for
+// them. It returns the line the doc's body starts on (see docs.BodyLine).
+func metaValues(text string, f func(key, value string)) (body int) {
 	body = docs.BodyLine(text)
 	if body == 1 {
 		return body
@@ -22,6 +22,7 @@ func metaValues(text string, f func(string)) (body int) {
 		sep = "="
 	}
 	keep := false // the last key is one whose values are kept
+	key := ""
 	rest := text
 	_, rest = docs.CutLine(rest) // the opening fence
 	for i := 2; i < body-1 && rest != ""; i++ {
@@ -32,21 +33,22 @@ func metaValues(text string, f func(string)) (body int) {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 		case strings.HasPrefix(trimmed, "- "):
 			if keep {
-				f(trimmed[2:])
+				f(key, trimmed[2:])
 			}
 		case line[0] == ' ' || line[0] == '\t':
 			if keep { // a folded scalar's continuation, or a nested map
-				f(trimmed)
+				f(key, trimmed)
 			}
 		default:
-			key, value, ok := strings.Cut(line, sep)
+			k, value, ok := strings.Cut(line, sep)
 			if !ok {
 				keep = false
 				continue
 			}
-			keep = isMetaKey(strings.ToLower(strings.TrimSpace(key)))
+			key = strings.ToLower(strings.TrimSpace(k))
+			keep = isMetaKey(key)
 			if keep {
-				f(value)
+				f(key, value)
 			}
 		}
 	}
@@ -61,4 +63,24 @@ func isMetaKey(key string) bool {
 		}
 	}
 	return false
+}
+
+// isKeywordKey reports whether a front matter key lists keywords, each
+// the name of something the doc is the page for (f1_keywords: an
+// editor's F1 help looks a name up there).
+func isKeywordKey(key string) bool {
+	return key == "keywords" || strings.HasSuffix(key, "_keywords") || strings.HasSuffix(key, ".keywords")
+}
+
+// keywordItems calls f with each item of a keyword list's value: a list
+// item's text, or each item of an inline list (["C2065", "C2066"]),
+// without quotes.
+func keywordItems(value string, f func(string)) {
+	value = strings.TrimSpace(value)
+	value = strings.TrimSuffix(strings.TrimPrefix(value, "["), "]")
+	for item := range strings.SplitSeq(value, ",") {
+		if item = strings.Trim(strings.TrimSpace(item), `"'`); item != "" {
+			f(item)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
@@ -50,7 +51,7 @@ func Parse(question string) Question {
 		switch {
 		case w.Part:
 			t.weight = weightPart
-		case w.Ident:
+		case w.Ident || isCode(w.Text):
 			t.weight = weightIdent
 			fallthrough
 		default:
@@ -60,6 +61,21 @@ func Parse(question string) Question {
 		q.add(t)
 	})
 	return q
+}
+
+// isCode reports whether a plain word mixes letters and digits (C2065,
+// LNK1104, x64): an error code or a name, which weighs as an identifier.
+func isCode(w string) bool {
+	letter, digit := false, false
+	for _, r := range w {
+		switch {
+		case unicode.IsDigit(r):
+			digit = true
+		case unicode.IsLetter(r):
+			letter = true
+		}
+	}
+	return letter && digit
 }
 
 // add adds t, or raises the weight of the same word met before.
@@ -331,6 +347,9 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		if flags&inFileName != 0 {
 			meta += weightFileName
 		}
+		if flags&inKeyword != 0 {
+			meta += weightKeyword
+		}
 		dfrom, dto := sh.first[doc], sh.first[doc+1]
 		for have && cur < dfrom {
 			add(cur, fieldTF(cur, curFlags))
@@ -435,8 +454,8 @@ func sortSearch(n int, f func(int) bool) int {
 	return lo
 }
 
-// Identifiers returns the question's identifiers (player.joined,
-// mod_read_doc), folded.
+// Identifiers returns the question's identifiers and codes (player.joined,
+// mod_read_doc, C2065), folded.
 func (q Question) Identifiers() []string {
 	var out []string
 	for _, t := range q.terms {

@@ -49,6 +49,7 @@ const (
 	weightTitle    = 1.5 // the doc's title
 	weightMeta     = 0.7 // the doc's front matter: description, keywords, tags
 	weightFileName = 0.7 // the doc's file name
+	weightKeyword  = 1.5 // a whole item of the doc's keyword lists: the doc is the page for it
 
 	// k1 is how fast a word's count saturates, b how much a long body is
 	// normalised (BM25's usual values).
@@ -108,6 +109,7 @@ const (
 	inTitle    = 1 << 0 // doc flags
 	inMeta     = 1 << 1
 	inFileName = 1 << 2
+	inKeyword  = 1 << 3 // a whole item of a keyword list (f1_keywords: ["C2065"])
 )
 
 // Stats describes an index.
@@ -286,7 +288,16 @@ func (bd *builder) doc(i int, docPath, text string) {
 	addMeta(docs.Title(docPath, text), inTitle)
 	name := strings.TrimSuffix(path.Base(docPath), path.Ext(docPath))
 	addMeta(name, inFileName)
-	body := metaValues(text, func(v string) { addMeta(v, inMeta) })
+	body := metaValues(text, func(key, v string) {
+		addMeta(v, inMeta)
+		if isKeywordKey(key) {
+			keywordItems(v, func(item string) {
+				if w, ok := oneWord(item, &bd.buf); ok {
+					bd.meta[keyOf(bd.seed, w)] |= inKeyword
+				}
+			})
+		}
+	})
 	for k, f := range bd.meta {
 		bd.posts = append(bd.posts, posting{key: k, id: uint32(i), doc: true, flags: f})
 	}
@@ -357,6 +368,20 @@ func (bd *builder) doc(i int, docPath, text string) {
 		})
 	}
 	flush()
+}
+
+// oneWord returns the word that is the whole of s (a name, a code, an
+// identifier), if s is one word.
+func oneWord(s string, buf *[]byte) (string, bool) {
+	var whole string
+	n := 0
+	terms.Each(s, buf, func(w terms.Word) {
+		if !w.Part {
+			whole = strings.Clone(w.Text)
+			n++
+		}
+	})
+	return whole, n == 1
 }
 
 // heading marks the words of a heading's text as held by the current

@@ -18,7 +18,7 @@ import (
 func TestMetaValues(t *testing.T) {
 	text := "---\ntitle: Compiler Error C2065\ndescription: \"An undeclared identifier\"\nms.date: 11/04/2016\nf1_keywords: [\"C2065\"]\nhelpviewer_keywords:\n  - \"C2065\"\n  - undeclared\nauthor: someone\n---\n# Body\n"
 	var got []string
-	body := metaValues(text, func(v string) { got = append(got, strings.TrimSpace(v)) })
+	body := metaValues(text, func(_, v string) { got = append(got, strings.TrimSpace(v)) })
 	want := []string{"Compiler Error C2065", `"An undeclared identifier"`, `["C2065"]`, "", `"C2065"`, "undeclared"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("front matter values (-want +got):\n%s", diff)
@@ -97,6 +97,20 @@ func TestRules(t *testing.T) {
 			"b.md": "# Errors\n\n## C2065\n\nThe error C2065 is this one.\n",
 		},
 		question: "what is C2065", want: "b.md#C2065",
+	}, {
+		rule: "a code of the question (letters and digits) weighs as an identifier",
+		files: map[string]string{
+			"a.md": "# A\n\n## Undeclared\n\nundeclared names here.\n",
+			"b.md": "# B\n\n## C2065\n\nThe error C2065 here.\n",
+		},
+		question: "undeclared C2065", want: "b.md#C2065",
+	}, {
+		rule: "a doc whose keyword list holds a word whole is the page for it",
+		files: map[string]string{
+			"c2001.md":       "---\ntitle: Compiler error C2001\nf1_keywords: [\"C2001\"]\n---\n# Compiler error C2001\n\n> newline in string literal\n",
+			"c2001-c2099.md": "---\ntitle: Compiler errors C2001 through C2099\nf1_keywords: [\"C2029\"]\n---\n# Compiler errors C2001 through C2099\n\n| [Compiler error C2001](c2001.md) | newline in string literal |\n",
+		},
+		question: "what is C2001", want: "c2001.md",
 	}, {
 		rule: "an identifier of the question beats its parts apart",
 		files: map[string]string{

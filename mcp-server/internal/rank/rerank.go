@@ -67,7 +67,7 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 			text := h.Doc.Text()
 			dt = &docText{text: text, hs: docs.Headings(text), lines: docs.SplitLines(text)}
 			dt.meta = bitsOf(docs.Title(h.Doc.Path, text)) | bitsOf(strings.TrimSuffix(path.Base(h.Doc.Path), path.Ext(h.Doc.Path)))
-			dt.body = metaValues(text, func(v string) { dt.meta |= bitsOf(v) })
+			dt.body = metaValues(text, func(_, v string) { dt.meta |= bitsOf(v) })
 			texts[h.Doc] = dt
 		}
 		// The section's lines and the headings above it.
