@@ -164,6 +164,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	case err == nil:
 		defer git.Close() // after the serving below has stopped
 		opts.Git = git
+		corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs) // for provenance: no answer hashes a doc
 		corpusCfg.StartupWork = append(corpusCfg.StartupWork, historyRead)
 		if cfg.Versions != nil {
 			vc := *cfg.Versions
