@@ -70,6 +70,11 @@ func (b *blobIDs) get(d *docs.Doc) (gitdocs.BlobID, bool) {
 // the zero id when git could not have hashed its file from its text; ok
 // false when snap has no ids, or not yet (the first snapshot's are hashed
 // while the server starts).
+func (c *Corpus) BlobID(snap *docs.Snapshot, d *docs.Doc) (id gitdocs.BlobID, ok bool) {
+	return BlobID(snap, d)
+}
+
+// BlobID is Corpus.BlobID, of any snapshot.
 func BlobID(snap *docs.Snapshot, d *docs.Doc) (id gitdocs.BlobID, ok bool) {
 	if snap == nil {
 		return gitdocs.BlobID{}, false

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 )
 
@@ -98,7 +97,7 @@ func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitd
 // doc of a snapshot replaced since); the zero id when git could not have
 // hashed the doc's file from its text.
 func (s *Server) blobID(d *docs.Doc, text string) gitdocs.BlobID {
-	if id, ok := corpus.BlobID(s.corpus.Snapshot(), d); ok {
+	if id, ok := s.corpus.BlobID(s.corpus.Snapshot(), d); ok {
 		return id
 	}
 	id, _ := gitdocs.FileBlobID([]byte(text), d.Size)
