@@ -20,10 +20,9 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
 )
 
 // Exit codes.
@@ -153,7 +152,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Stdio {
 		err = serveStdio(ctx, serveCtx, cfg, p, stdin, stdout)
 	} else {
-		err = serveHTTP(serveCtx, log, cfg, p.srv, p.metrics)
+		err = serveHTTP(serveCtx, log, cfg, p.served())
 	}
 	var failed loadError
 	if ctx.Err() == nil && errors.As(context.Cause(serveCtx), &failed) {
@@ -165,7 +164,7 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 // serveStdio serves p over stdin and stdout until stdin closes or
 // serveCtx ends.
 func serveStdio(ctx, serveCtx context.Context, cfg config, p *parts, stdin io.Reader, stdout io.Writer) error {
-	err := stdio.Serve(serveCtx, p.log, p.srv, stdin, stdout, cfg.MaxLineBytes)
+	err := stdio.Serve(serveCtx, p.served(), stdin, stdout, cfg.MaxLineBytes)
 	// Stdin may close before the docs are loaded (a client that sent
 	// nothing, or "docs-mcp --stdio </dev/null" as a check of the set-up):
 	// the exit status still says whether they could be.
@@ -211,24 +210,17 @@ type loadError struct{ err error }
 
 func (e loadError) Error() string { return e.err.Error() }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
+// serveHTTP serves parts over HTTP (cfg.HTTP), with an OAuth verifier
+// when cfg.OAuth asks for one, until ctx ends.
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, parts transport.Parts) error {
 	web := cfg.HTTP
 	web.Version = cfg.Version
 	verifier, err := tokenVerifier(ctx, log, cfg.OAuth)
 	if err != nil {
 		return err
 	}
-	srv := httpserver.New(web, httpserver.Parts{
-		MCP:         content.MCP(),
-		Budgets:     content.Budgets(),
-		Status:      content.Status,
-		Logger:      log,
-		Metrics:     m,
-		OAuth:       verifier,
-		Refusal:     content.Refusal,
-		Work:        content.Work(),
-		WithWikiURL: mcpserver.WithWikiURL,
-	})
+	parts.OAuth = verifier
+	srv := httpserver.New(web, parts)
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", web.Listen)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
@@ -135,5 +136,20 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 			<-p.history
 			p.git.Close()
 		}
+	}
+}
+
+// served is what a transport serves of p, the same over stdio and HTTP
+// (over stdio, metrics are nil).
+func (p *parts) served() transport.Parts {
+	return transport.Parts{
+		MCP:         p.srv.MCP(),
+		Budgets:     p.srv.Budgets(),
+		Status:      p.srv.Status,
+		Logger:      p.log,
+		Metrics:     p.metrics,
+		Refusal:     p.srv.Refusal,
+		Work:        p.srv.Work(),
+		WithWikiURL: mcpserver.WithWikiURL,
 	}
 }
