@@ -18,17 +18,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
-	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/httpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/stdio"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
 )
 
 // Exit codes.
@@ -147,125 +141,39 @@ func run(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	corpusCfg, opts := cfg.Corpus, cfg.MCP
-	corpusCfg.Logger = log
-	corpusCfg.Derive = append(corpusCfg.Derive, mcpserver.DeriveFolders, docsmap.Derive)
-	opts.Version, opts.Logger, opts.Budgets = cfg.Version, log, budget.New()
-	var m *metrics.Metrics // HTTP mode serves them at /metrics
-	if !cfg.Stdio {
-		m = metrics.New(cfg.Version)
-		corpusCfg.Observer, opts.Tracer = m, m.Tracer()
-	}
-	// Answers tell each doc's last commit when the data root is a git
-	// repository; when it is not, they say nothing of it, and no error.
-	var corp *corpus.Corpus
-	historyRead := make(chan struct{}) // the walk of the history for it, at start
-	switch git, err := gitdocs.Open(cfg.DataRoot); {
-	case err == nil:
-		defer git.Close() // after the serving below has stopped
-		opts.Git = git
-		corpusCfg.StartupWork = append(corpusCfg.StartupWork, historyRead)
-		if cfg.Versions != nil {
-			vc := *cfg.Versions
-			vc.Repo, vc.Logger = git, log
-			// Releases share the working tree's docs and index.
-			vc.WorkingTree = func(ctx context.Context) *docs.Snapshot {
-				select {
-				case <-corp.Opened():
-					return corp.Snapshot()
-				case <-ctx.Done():
-					return nil
-				}
-			}
-			opts.Releases = versions.New(vc)
-			corpusCfg.StartupWork = append(corpusCfg.StartupWork, opts.Releases.Loaded())
-		}
-	case !errors.Is(err, gitdocs.ErrNotRepository):
-		log.Warn("answers will not tell the docs' last commits", "err", err)
-	}
-	corp = corpus.New(corpusCfg)
-	skillsCorp := skillsCorpus(log, cfg, corp)
-	if skillsCorp != nil {
-		opts.Skills = skillsCorp
-	}
-	srv := mcpserver.New(opts, corp)
-	if opts.Git != nil {
-		go func() {
-			defer close(historyRead)
-			srv.ReadHistory()
-		}()
-		defer func() { <-historyRead }()
-	}
-
-	// The corpus loads the docs and follows them on disk while the server
-	// serves them and tells clients of each change; a failed load stops
-	// serving. A signal stops serving, not the corpus: the requests in
-	// flight are answered while the server drains, and those sent before
-	// the docs were loaded wait for them, so the corpus (and the releases)
-	// run until serving has stopped.
+	p := build(cfg, log)
+	// A failed load of the docs stops serving; a signal stops serving,
+	// not the corpus (see parts.start).
 	serveCtx, stopServing := context.WithCancelCause(ctx)
 	defer stopServing(nil)
-	corpusCtx, stopCorpus := context.WithCancel(context.WithoutCancel(ctx))
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		if err := corp.Run(corpusCtx, srv.Publish); err != nil {
-			stopServing(loadError{err})
-		}
-	}()
-	defer func() {
-		stopCorpus()
-		<-ran
-	}()
-
-	if skillsCorp != nil {
-		// The skills folder is loaded and followed as the docs are; a
-		// folder that cannot be read leaves the server without skills.
-		skilled := make(chan struct{})
-		go func() {
-			defer close(skilled)
-			if err := skillsCorp.Run(corpusCtx, srv.PublishSkills); err != nil {
-				log.Warn("no skills served", "path", filepath.Join(cfg.DataRoot, skills.Dir), "err", err)
-			}
-		}()
-		defer func() {
-			stopCorpus()
-			<-skilled
-		}()
-	}
-
-	if opts.Releases != nil {
-		// Release tags are loaded beside the working tree, and followed.
-		released := make(chan struct{})
-		go func() {
-			defer close(released)
-			opts.Releases.Run(corpusCtx)
-		}()
-		defer func() {
-			stopCorpus()
-			<-released
-		}()
-	}
+	defer p.start(ctx, stopServing)()
 
 	var err error
 	if cfg.Stdio {
-		err = stdio.Serve(serveCtx, log, srv, stdin, stdout, cfg.MaxLineBytes)
-		// Stdin may close before the docs are loaded (a client that sent
-		// nothing, or "docs-mcp --stdio </dev/null" as a check of the set-up):
-		// the exit status still says whether they could be.
-		select {
-		case <-corp.Opened():
-		case <-ran:
-		case <-ctx.Done():
-		}
-		log.Info("stopped", "reason", stopReason(serveCtx))
+		err = serveStdio(ctx, serveCtx, cfg, p, stdin, stdout)
 	} else {
-		err = serveHTTP(serveCtx, log, cfg, srv, m)
+		err = serveHTTP(serveCtx, log, cfg, p.served())
 	}
 	var failed loadError
 	if ctx.Err() == nil && errors.As(context.Cause(serveCtx), &failed) {
 		return failed.err // the docs could not be loaded
 	}
+	return err
+}
+
+// serveStdio serves p over stdin and stdout until stdin closes or
+// serveCtx ends.
+func serveStdio(ctx, serveCtx context.Context, cfg config, p *parts, stdin io.Reader, stdout io.Writer) error {
+	err := stdio.Serve(serveCtx, p.served(), stdin, stdout, cfg.MaxLineBytes)
+	// Stdin may close before the docs are loaded (a client that sent
+	// nothing, or "docs-mcp --stdio </dev/null" as a check of the set-up):
+	// the exit status still says whether they could be.
+	select {
+	case <-p.corp.Opened():
+	case <-p.ran:
+	case <-ctx.Done():
+	}
+	p.log.Info("stopped", "reason", stopReason(serveCtx))
 	return err
 }
 
@@ -302,24 +210,17 @@ type loadError struct{ err error }
 
 func (e loadError) Error() string { return e.err.Error() }
 
-func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, content *mcpserver.Server, m *metrics.Metrics) error {
+// serveHTTP serves parts over HTTP (cfg.HTTP), with an OAuth verifier
+// when cfg.OAuth asks for one, until ctx ends.
+func serveHTTP(ctx context.Context, log *slog.Logger, cfg config, parts transport.Parts) error {
 	web := cfg.HTTP
 	web.Version = cfg.Version
 	verifier, err := tokenVerifier(ctx, log, cfg.OAuth)
 	if err != nil {
 		return err
 	}
-	srv := httpserver.New(web, httpserver.Parts{
-		MCP:         content.MCP(),
-		Budgets:     content.Budgets(),
-		Status:      content.Status,
-		Logger:      log,
-		Metrics:     m,
-		OAuth:       verifier,
-		Refusal:     content.Refusal,
-		Work:        content.Work(),
-		WithWikiURL: mcpserver.WithWikiURL,
-	})
+	parts.OAuth = verifier
+	srv := httpserver.New(web, parts)
 
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", web.Listen)
 	if err != nil {

@@ -73,8 +73,8 @@ func (s *Server) history() *gitdocs.History {
 func (s *Server) ReadHistory() { s.history() }
 
 // docCommit tells a working-tree doc's last commit: ok is false when there
-// is no history to tell. The doc's text is hashed as git hashes a blob and
-// compared with HEAD's, so a doc edited since is said to be so.
+// is no history to tell. The doc's blob id (its text hashed as git hashes
+// a blob) is compared with HEAD's, so a doc edited since is said to be so.
 func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitdocs.Commit, uncommitted, ok bool) {
 	if h == nil {
 		return gitdocs.Commit{}, false, false
@@ -84,11 +84,24 @@ func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitd
 	if !committed {
 		return gitdocs.Commit{}, true, true
 	}
-	if id, ok := gitdocs.FileBlobID([]byte(text), d.Size); !ok || id != blob {
+	if s.blobID(d, text) != blob {
 		return gitdocs.Commit{}, true, true
 	}
 	c, _ = h.Last(p)
 	return c, false, true
+}
+
+// blobID is the blob id of a working-tree doc whose text is text: the one
+// the corpus attached to the snapshot served (corpus.DeriveBlobIDs), or
+// hashed here when it has none for d (while the server starts, or for a
+// doc of a snapshot replaced since); the zero id when git could not have
+// hashed the doc's file from its text.
+func (s *Server) blobID(d *docs.Doc, text string) gitdocs.BlobID {
+	if id, ok := s.corpus.BlobID(s.corpus.Snapshot(), d); ok {
+		return id
+	}
+	id, _ := gitdocs.FileBlobID([]byte(text), d.Size)
+	return id
 }
 
 // provenance is a working-tree doc's provenance, nil when the data root is

@@ -12,9 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 const (
@@ -166,36 +166,95 @@ func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs
 
 func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocsOutput, string, error) {
 	out := SearchDocsOutput{Docs: []DocMatches{}} // [] rather than null when nothing matches
-	if err := checkText("query", in.Query, in.Query, "give the text to find"); err != nil {
+	req, err := parseSearch(in)
+	if err != nil {
 		return out, "", err
 	}
+	snap, rel, err := s.searchedDocs(ctx, in.Version)
+	if err != nil {
+		return out, "", err
+	}
+	out.Generation = snap.Generation()
+	page := s.newSearchPage(ctx, &out, rel, req.limit)
+	// One call reads at most search.CallBytes of text: a query the index
+	// cannot narrow down (every doc holds its three-letter pieces, no line
+	// holds it) goes on from its cursor, a few milliseconds a call.
+	read := search.Budget{Bytes: search.CallBytes}
+	for m := range search.Find(ctx, snap, req.query, req.after, &read) {
+		if !page.add(m) {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return out, "", err
+	}
+	if in.Cursor == "" {
+		out.Hooks, out.HooksMore = s.matchHooks(ctx, in.Version, req.matchers)
+	}
+	stoppedAt := out.setCursor(req.fp, read)
+	return out, out.text(in.Query, req.terms, stoppedAt), nil
+}
+
+// searchRequest is a call of mod_search_docs checked and made into a
+// query of the index.
+type searchRequest struct {
+	query    search.Query
+	terms    []string          // what a matching line holds, each (queryTerms)
+	matchers []*search.Matcher // one per term, for the hooks
+	limit    int               // most matches on the page
+	fp       uint64            // the query's fingerprint, in its cursors
+	after    search.Position   // where the cursor given leaves off
+}
+
+// parseSearch checks a call's arguments and makes its query: a user
+// mistake is an input error that says what to do.
+func parseSearch(in SearchDocsInput) (searchRequest, error) {
+	var req searchRequest
+	if err := checkText("query", in.Query, in.Query, "give the text to find"); err != nil {
+		return req, err
+	}
 	if strings.ContainsAny(in.Query, "\r\n") {
-		return out, "", inputErrorf("query contains a line break; matches are found within one line, so search for one line at a time")
+		return req, inputErrorf("query contains a line break; matches are found within one line, so search for one line at a time")
 	}
 	limit, err := limitOf(in.Limit, defaultSearchLimit, maxSearchLimit)
 	if err != nil {
-		return out, "", err
+		return req, err
 	}
 	prefix, err := docs.CleanPrefix(in.PathPrefix)
 	if err != nil {
-		return out, "", fmt.Errorf("path_prefix: %w", err)
+		return req, fmt.Errorf("path_prefix: %w", err)
 	}
 	terms, err := queryTerms(in.Query, in.Match)
 	if err != nil {
-		return out, "", err
+		return req, err
 	}
+	req.limit, req.terms = limit, terms
 	// Every term is on a matching line, so the index reads only the docs
 	// that hold them all (the rarest narrows them, the others more); a
 	// line is found by the longest term, then checked for the others.
 	longest := slices.IndexFunc(terms, func(t string) bool {
 		return !slices.ContainsFunc(terms, func(u string) bool { return len(u) > len(t) })
 	})
-	q := search.Query{Text: terms[longest], CaseSensitive: in.CaseSensitive, PathPrefix: prefix,
+	req.query = search.Query{Text: terms[longest], CaseSensitive: in.CaseSensitive, PathPrefix: prefix,
 		Also: slices.Delete(slices.Clone(terms), longest, longest+1)}
-	matchers := make([]*search.Matcher, len(terms))
+	req.matchers = make([]*search.Matcher, len(terms))
 	for i, t := range terms {
-		matchers[i] = search.NewMatcher(t, in.CaseSensitive)
+		req.matchers[i] = search.NewMatcher(t, in.CaseSensitive)
 	}
+	req.fp = searchFingerprint(in, req.query)
+	if in.Cursor != "" {
+		c, err := decodeCursor(in.Cursor, "search", req.fp)
+		if err != nil {
+			return req, err
+		}
+		req.after = search.Position{Path: c.Path, Line: c.Line}
+	}
+	return req, nil
+}
+
+// searchFingerprint is what a search's cursor is tied to: the query, its
+// case, prefix and match mode, and the version searched.
+func searchFingerprint(in SearchDocsInput, q search.Query) uint64 {
 	parts := []string{in.Query, strconv.FormatBool(q.CaseSensitive), q.PathPrefix}
 	if in.Match == matchAllTerms {
 		parts = append(parts, matchAllTerms) // a substring cursor stays what it was
@@ -203,126 +262,143 @@ func (s *Server) searchDocs(ctx context.Context, in SearchDocsInput) (SearchDocs
 	if in.Version != "" {
 		parts = append(parts, "version:"+in.Version) // a cursor of one version is no cursor of another
 	}
-	fp := fingerprint(parts...)
-	var after search.Position
-	if in.Cursor != "" {
-		c, err := decodeCursor(in.Cursor, "search", fp)
-		if err != nil {
-			return out, "", err
-		}
-		after = search.Position{Path: c.Path, Line: c.Line}
-	}
+	return fingerprint(parts...)
+}
 
-	snap, rel, err := s.docsOf(ctx, in.Version)
-	if err != nil {
-		return out, "", err
+// searchedDocs is the snapshot a search reads, the working tree's or a
+// release's (rel), with its index built.
+func (s *Server) searchedDocs(ctx context.Context, version string) (*docs.Snapshot, *versions.Release, error) {
+	snap, rel, err := s.docsOf(ctx, version)
+	if err != nil || rel == nil {
+		return snap, rel, err
 	}
+	// Waited for before the call's turn (afterBuilt), unless the tag
+	// moved since: a release loaded again.
+	wait, cancel := context.WithTimeout(ctx, indexWait)
+	defer cancel()
+	if err := search.Await(wait, snap); err != nil {
+		return nil, nil, fmt.Errorf("%w: the search index of %s is still being built; try again in a moment", errUnavailable, rel.Name)
+	}
+	return snap, rel, nil
+}
+
+// searchPage puts a search's matches on its page, within the limit and
+// the size cap, each doc with its resource link, provenance and wiki page.
+type searchPage struct {
+	out    *SearchDocsOutput
+	rel    *versions.Release           // the release searched, nil for the working tree
+	prov   func(*docs.Doc) *Provenance // a doc's provenance; nil outside a repository
+	limit  int
+	n      int       // matches on the page
+	budget int       // bytes of text left
+	wiki   string    // the wiki's base URL, "" without a wiki
+	linked *docs.Doc // the doc of the last link in out.Links
+	paged  *docs.Doc // the doc of page
+	page   string    // the wiki page of paged
+}
+
+func (s *Server) newSearchPage(ctx context.Context, out *SearchDocsOutput, rel *versions.Release, limit int) *searchPage {
+	p := &searchPage{out: out, rel: rel, limit: limit, budget: s.textBudget(), wiki: s.wikiURL(ctx)}
+	out.Version, p.prov = s.provenanceOf(rel)
+	return p
+}
+
+// provenanceOf is the version searched as a result names it (empty for
+// the working tree outside a repository) and how to tell a doc's
+// provenance in it (nil when there is none to tell).
+func (s *Server) provenanceOf(rel *versions.Release) (string, func(*docs.Doc) *Provenance) {
 	if rel != nil {
-		// Waited for before the call's turn (afterBuilt), unless the tag
-		// moved since: a release loaded again.
-		wait, cancel := context.WithTimeout(ctx, indexWait)
-		err := search.Await(wait, snap)
-		cancel()
-		if err != nil {
-			return out, "", fmt.Errorf("%w: the search index of %s is still being built; try again in a moment", errUnavailable, rel.Name)
+		hist := s.releaseHistory(rel)
+		return rel.Name, func(d *docs.Doc) *Provenance { return s.releaseProvenance(rel, hist, d) }
+	}
+	hist := s.history()
+	if hist == nil {
+		return "", nil
+	}
+	return WorkingTree, func(d *docs.Doc) *Provenance { return s.provenance(hist, d, d.Text()) }
+}
+
+// add puts m on the page; false when the page is full (has_more set).
+func (p *searchPage) add(m search.Match) bool {
+	if p.n == p.limit {
+		p.out.HasMore = true
+		return false
+	}
+	// The column is the first term's in the line; the snippet spans
+	// every term.
+	off, end := m.Offset, m.Offset+m.Length
+	trail, anchor := m.Section()
+	lm := LineMatch{
+		Line:    m.Line,
+		Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
+		Snippet: snippet(m.Text, off, end-off),
+	}
+	url := p.wikiURL(m.Doc, anchor)
+	heading := strings.Join(trail, " > ")
+	// The size cap cuts the page short (a bound on what the match
+	// adds, its doc's and section's heads included); a page holds one
+	// match at least.
+	cost := len(m.Doc.Path) + len(heading) + len(anchor) + len(lm.Snippet) + len(url) + 64
+	if p.budget -= cost; p.budget < 0 && p.n > 0 {
+		p.out.HasMore = true
+		return false
+	}
+	if m.Doc != p.linked {
+		p.startDoc(m)
+	}
+	p.out.add(heading, anchor, url, lm)
+	p.n++
+	return true
+}
+
+// wikiURL is the wiki page of a section of d, "" without a wiki.
+func (p *searchPage) wikiURL(d *docs.Doc, anchor string) string {
+	if p.wiki == "" {
+		return ""
+	}
+	if d != p.paged {
+		p.paged, p.page = d, p.wiki+wikiPage(d.Path)
+	}
+	if anchor == "" {
+		return p.page
+	}
+	return p.page + "#" + anchor
+}
+
+// startDoc begins the group of m's doc: its resource link and its
+// provenance.
+func (p *searchPage) startDoc(m search.Match) {
+	p.linked = m.Doc
+	uri := docURI(m.Doc.Path)
+	if p.rel != nil {
+		uri = versionedDocURI(p.rel.Name, m.Doc.Path)
+	}
+	link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
+	link.Title = m.Title()
+	p.out.Links = append(p.out.Links, link)
+	d := DocMatches{Path: m.Doc.Path}
+	if p.prov != nil {
+		if pv := p.prov(m.Doc); pv != nil {
+			d.Commit, d.Date, d.Uncommitted = pv.Commit, pv.Date, pv.Uncommitted
+			p.budget -= len(d.Commit) + len(d.Date) + 40
 		}
 	}
-	out.Generation = snap.Generation()
-	budget := s.textBudget()
-	var (
-		linked *docs.Doc // the doc of the last link in out.Links
-		paged  *docs.Doc // the doc of page
-		page   string    // the wiki page of paged, "" without a wiki
-		wiki   = s.wikiURL(ctx)
-		n      int              // matches on the page
-		hist   *gitdocs.History // the last commits of the version searched
-	)
+	p.out.Docs = append(p.out.Docs, d)
+}
+
+// setCursor sets has_more and next_cursor from where the page ended, or
+// where the search stopped for its text budget (read): that doc's path is
+// returned then, "" otherwise.
+func (o *SearchDocsOutput) setCursor(fp uint64, read search.Budget) (stoppedAt string) {
 	switch {
-	case rel != nil:
-		out.Version, hist = rel.Name, s.releaseHistory(rel)
-	default:
-		if hist = s.history(); hist != nil {
-			out.Version = WorkingTree
-		}
+	case read.Stopped && !o.HasMore:
+		o.HasMore, stoppedAt = true, read.Resume.Path
+		o.NextCursor = cursor{Kind: "search", Query: fp, Path: read.Resume.Path, Line: read.Resume.Line}.encode()
+	case o.HasMore:
+		p, line := o.last()
+		o.NextCursor = cursor{Kind: "search", Query: fp, Path: p, Line: line}.encode()
 	}
-	// One call reads at most search.CallBytes of text: a query the index
-	// cannot narrow down (every doc holds its three-letter pieces, no line
-	// holds it) goes on from its cursor, a few milliseconds a call.
-	read := search.Budget{Bytes: search.CallBytes}
-	for m := range search.Find(ctx, snap, q, after, &read) {
-		// The column is the first term's in the line; the snippet spans
-		// every term.
-		off, end := m.Offset, m.Offset+m.Length
-		if n == limit {
-			out.HasMore = true
-			break
-		}
-		trail, anchor := m.Section()
-		lm := LineMatch{
-			Line:    m.Line,
-			Column:  utf8.RuneCountInString(m.Text[:off]) + 1,
-			Snippet: snippet(m.Text, off, end-off),
-		}
-		var url string
-		if wiki != "" {
-			if m.Doc != paged {
-				paged, page = m.Doc, wiki+wikiPage(m.Doc.Path)
-			}
-			url = page
-			if anchor != "" {
-				url += "#" + anchor
-			}
-		}
-		heading := strings.Join(trail, " > ")
-		// The size cap cuts the page short (a bound on what the match
-		// adds, its doc's and section's heads included); a page holds one
-		// match at least.
-		cost := len(m.Doc.Path) + len(heading) + len(anchor) + len(lm.Snippet) + len(url) + 64
-		if budget -= cost; budget < 0 && n > 0 {
-			out.HasMore = true
-			break
-		}
-		if m.Doc != linked {
-			linked = m.Doc
-			uri := docURI(m.Doc.Path)
-			if rel != nil {
-				uri = versionedDocURI(rel.Name, m.Doc.Path)
-			}
-			link := mcp.NewResourceLink(uri, m.Doc.Path, "", "text/markdown")
-			link.Title = m.Title()
-			out.Links = append(out.Links, link)
-			d := DocMatches{Path: m.Doc.Path}
-			var p *Provenance
-			if rel != nil {
-				p = s.releaseProvenance(rel, hist, m.Doc)
-			} else if hist != nil {
-				p = s.provenance(hist, m.Doc, m.Doc.Text())
-			}
-			if p != nil {
-				d.Commit, d.Date, d.Uncommitted = p.Commit, p.Date, p.Uncommitted
-				budget -= len(d.Commit) + len(d.Date) + 40
-			}
-			out.Docs = append(out.Docs, d)
-		}
-		out.add(heading, anchor, url, lm)
-		n++
-	}
-	if err := ctx.Err(); err != nil {
-		return out, "", err
-	}
-	if in.Cursor == "" {
-		out.Hooks, out.HooksMore = s.matchHooks(ctx, in.Version, matchers)
-	}
-	stoppedAt := ""
-	switch {
-	case read.Stopped && !out.HasMore:
-		out.HasMore, stoppedAt = true, read.Resume.Path
-		out.NextCursor = cursor{Kind: "search", Query: fp, Path: read.Resume.Path, Line: read.Resume.Line}.encode()
-	case out.HasMore:
-		p, line := out.last()
-		out.NextCursor = cursor{Kind: "search", Query: fp, Path: p, Line: line}.encode()
-	}
-	return out, out.text(in.Query, terms, stoppedAt), nil
+	return stoppedAt
 }
 
 // checkText checks a text argument named arg: its value, not empty (as

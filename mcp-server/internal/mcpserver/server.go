@@ -99,6 +99,9 @@ type Corpus interface {
 	ServedSince() time.Time   // when the snapshot served was put in place
 	Follows() bool            // whether changes on disk are followed at all
 	Watching() string         // how: fsnotify, poll, or off
+	// BlobID is the git blob id the corpus attached to d, a doc of snap
+	// (corpus.DeriveBlobIDs); ok is false when it attached none (yet).
+	BlobID(snap *docs.Snapshot, d *docs.Doc) (id gitdocs.BlobID, ok bool)
 }
 
 // Server holds what the MCP handlers share.

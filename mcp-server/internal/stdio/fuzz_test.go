@@ -55,7 +55,7 @@ func FuzzStdio(f *testing.F) {
 		var out bytes.Buffer
 		// One server per run, as one per process: nothing a run leaves in
 		// it reaches the next.
-		if err := Serve(context.Background(), log, stdioServer(served, root), bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
+		if err := Serve(context.Background(), partsOf(log, stdioServer(served, root)), bytes.NewReader(input), &out, DefaultMaxLineBytes); err != nil {
 			t.Fatalf("Serve: %v", err)
 		}
 

@@ -19,6 +19,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -124,7 +125,7 @@ func startLoop(t *testing.T, maxLine int, wait server.ToolHandlerFunc) *loop {
 	outR, outW := io.Pipe()
 	l := &loop{t: t, in: inW, answers: make(chan protocol.Message, 16), served: make(chan error, 1)}
 	go func() {
-		l.served <- Serve(context.Background(), slog.New(slog.DiscardHandler), content, inR, outW, maxLine)
+		l.served <- Serve(context.Background(), partsOf(slog.New(slog.DiscardHandler), content), inR, outW, maxLine)
 		outW.Close()
 	}()
 	go func() {
@@ -202,6 +203,12 @@ func stdioServer(served *corpus.Corpus, root string) *mcpserver.Server {
 	opts.RegistryPath = filepath.Join(root, "framework", "mod_hooks.json")
 	opts.ContributingPath = filepath.Join(root, "CONTRIBUTING.md")
 	return mcpserver.New(opts, served)
+}
+
+// partsOf is what cli hands stdio of srv: its MCP server and refusals,
+// and log.
+func partsOf(log *slog.Logger, srv *mcpserver.Server) transport.Parts {
+	return transport.Parts{MCP: srv.MCP(), Refusal: srv.Refusal, Logger: log}
 }
 
 // initLine is an initialize request on 2025-06-18.

@@ -23,8 +23,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
 )
 
 // stdio serves one MCP session over a pair of pipes:
@@ -96,12 +96,18 @@ const (
 	heldLines   = 4
 )
 
-// Serve serves content's MCP server over stdin and stdout, lines of at most
-// maxLine bytes, until end of input (once the requests read are answered),
-// a read error, or ctx ends; the last two are not errors when ctx ended.
-func Serve(ctx context.Context, log *slog.Logger, content *mcpserver.Server, stdin io.Reader, stdout io.Writer, maxLine int) error {
-	s := &stdio{srv: content.MCP(), log: log, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, maxLine: maxLine,
-		refusal: content.Refusal, session: newStdioSession(), inFlight: map[string]*call{}}
+// Serve serves parts' MCP server over stdin and stdout (the parts an HTTP
+// server takes: stdio uses the MCP server, the refusals and the logger),
+// lines of at most maxLine bytes, until end of input (once the requests
+// read are answered), a read error, or ctx ends; the last two are not
+// errors when ctx ended.
+func Serve(ctx context.Context, parts transport.Parts, stdin io.Reader, stdout io.Writer, maxLine int) error {
+	log := parts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &stdio{srv: parts.MCP, log: log, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, maxLine: maxLine,
+		refusal: parts.Refusal, session: newStdioSession(), inFlight: map[string]*call{}}
 	s.ended = sync.NewCond(&s.mu)
 	err := s.serve(ctx)
 	if err != nil && ctx.Err() == nil {

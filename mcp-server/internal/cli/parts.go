@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+)
+
+// parts are what run serves: the corpus of the docs (and of the skills),
+// the releases and the git history when the data root is a repository,
+// and the MCP server over them.
+type parts struct {
+	log      *slog.Logger
+	dataRoot string
+	corp     *corpus.Corpus
+	skills   *corpus.Corpus    // nil without a skills folder
+	git      *gitdocs.Repo     // nil outside a git repository
+	releases *versions.Set     // nil without --versions (or a repository)
+	history  chan struct{}     // closed once the history is walked for provenance (with git)
+	ran      chan struct{}     // closed once the corpus's Run has returned, a failed load told (see start)
+	srv      *mcpserver.Server // the MCP server
+	metrics  *metrics.Metrics  // HTTP mode serves them at /metrics; nil over stdio
+}
+
+// build makes the parts of cfg, none started yet (see start).
+func build(cfg config, log *slog.Logger) *parts {
+	p := &parts{log: log, dataRoot: cfg.DataRoot, ran: make(chan struct{})}
+	corpusCfg, opts := cfg.Corpus, cfg.MCP
+	corpusCfg.Logger = log
+	corpusCfg.Derive = append(corpusCfg.Derive, mcpserver.DeriveFolders, docsmap.Derive)
+	opts.Version, opts.Logger, opts.Budgets = cfg.Version, log, budget.New()
+	if !cfg.Stdio {
+		p.metrics = metrics.New(cfg.Version)
+		corpusCfg.Observer, opts.Tracer = p.metrics, p.metrics.Tracer()
+	}
+	p.openGit(cfg, &corpusCfg)
+	opts.Git, opts.Releases = p.git, p.releases
+	p.corp = corpus.New(corpusCfg)
+	if p.skills = skillsCorpus(log, cfg, p.corp); p.skills != nil {
+		opts.Skills = p.skills
+	}
+	p.srv = mcpserver.New(opts, p.corp)
+	return p
+}
+
+// openGit opens the data root as a git repository, when it is one: answers
+// then tell each doc's last commit (and with cfg.Versions, releases are
+// served); when it is not, they say nothing of it, and no error.
+func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
+	git, err := gitdocs.Open(cfg.DataRoot)
+	if err != nil {
+		if !errors.Is(err, gitdocs.ErrNotRepository) {
+			p.log.Warn("answers will not tell the docs' last commits", "err", err)
+		}
+		return
+	}
+	p.git, p.history = git, make(chan struct{})
+	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs) // for provenance: no answer hashes a doc
+	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.history)
+	if cfg.Versions == nil {
+		return
+	}
+	vc := *cfg.Versions
+	vc.Repo, vc.Logger = git, p.log
+	// Releases share the working tree's docs and index.
+	vc.WorkingTree = func(ctx context.Context) *docs.Snapshot {
+		select {
+		case <-p.corp.Opened():
+			return p.corp.Snapshot()
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	p.releases = versions.New(vc)
+	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.releases.Loaded())
+}
+
+// start runs the parts' background work: the walk of the history, the
+// corpus (the docs loaded and followed on disk, the server told of each
+// change; a failed load stops serving), the skills and the releases. A
+// signal stops serving, not them: the requests in flight are answered
+// while the server drains, and those sent before the docs were loaded
+// wait for them. The function returned stops them all and waits for
+// them, then closes the repository.
+func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) (stop func()) {
+	bg, stopBg := context.WithCancel(context.WithoutCancel(ctx))
+	var done []<-chan struct{}
+	goRun := func(ch chan struct{}, f func()) {
+		done = append(done, ch)
+		go func() {
+			defer close(ch)
+			f()
+		}()
+	}
+	if p.git != nil {
+		go func() {
+			defer close(p.history)
+			p.srv.ReadHistory()
+		}()
+	}
+	goRun(p.ran, func() {
+		if err := p.corp.Run(bg, p.srv.Publish); err != nil {
+			stopServing(loadError{err})
+		}
+	})
+	if p.skills != nil {
+		// The skills folder is loaded and followed as the docs are; a
+		// folder that cannot be read leaves the server without skills.
+		goRun(make(chan struct{}), func() {
+			if err := p.skills.Run(bg, p.srv.PublishSkills); err != nil {
+				p.log.Warn("no skills served", "path", filepath.Join(p.dataRoot, skills.Dir), "err", err)
+			}
+		})
+	}
+	if p.releases != nil {
+		goRun(make(chan struct{}), func() { p.releases.Run(bg) }) // release tags loaded beside the working tree, and followed
+	}
+	return func() {
+		stopBg()
+		for _, ch := range done {
+			<-ch
+		}
+		if p.git != nil {
+			<-p.history
+			p.git.Close()
+		}
+	}
+}
+
+// served is what a transport serves of p, the same over stdio and HTTP
+// (over stdio, metrics are nil).
+func (p *parts) served() transport.Parts {
+	return transport.Parts{
+		MCP:         p.srv.MCP(),
+		Budgets:     p.srv.Budgets(),
+		Status:      p.srv.Status,
+		Logger:      p.log,
+		Metrics:     p.metrics,
+		Refusal:     p.srv.Refusal,
+		Work:        p.srv.Work(),
+		WithWikiURL: mcpserver.WithWikiURL,
+	}
+}
