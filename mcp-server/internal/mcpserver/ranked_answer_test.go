@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -111,6 +112,7 @@ func measureRanked(t *testing.T, root, set string) rankedMeasure {
 	t.Helper()
 	questions, snap := answerSet(t, root, set)
 	c := newClient(t, root)
+	awaitRanking(t, c)
 	m := rankedMeasure{n: len(questions)}
 	var report strings.Builder
 	fmt.Fprintf(&report, "%-60s %-58s %-7s %-7s %s\n", "question", "answering section", "search", "ranked", "ranked first")
@@ -198,4 +200,30 @@ func readRanked(t *testing.T, c *client.Client, r *reading, sec RankedSection) {
 	}
 	var out ReadDocOutput
 	mcptest.Decode(t, r.call(t, c, "mod_read_doc", args), &out)
+}
+
+// awaitRanking returns once c's server answers both ways: on the real tree
+// the index and the ranking take longer to build than one call waits on a
+// loaded machine (30 s), and the measure is of answers, not of the wait.
+func awaitRanking(t *testing.T, c *client.Client) {
+	t.Helper()
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{{"mod_search_docs", map[string]any{"query": "the"}}, {"mod_ask_docs", map[string]any{"question": "the"}}} {
+		for attempt := 1; ; attempt++ {
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = call.tool, call.args
+			res, err := c.CallTool(t.Context(), req)
+			if err != nil {
+				t.Fatalf("%s before measuring: %v", call.tool, err)
+			}
+			if !res.IsError {
+				break
+			}
+			if !strings.Contains(mcptest.Text(res), "still being built") || attempt == 20 {
+				t.Fatalf("%s before measuring, attempt %d: %s", call.tool, attempt, mcptest.Text(res))
+			}
+		}
+	}
 }
