@@ -162,8 +162,10 @@
     setWiki(wikiBase && wikiBase + "hook-reference/#" + encodeURIComponent(h.name));
   }
 
+  // searchForm is a search box that runs tool. Not a <form>: a host's sandbox may not allow
+  // forms (allow-forms), and a sandboxed form does not even fire its submit event.
   function searchForm(tool, value) {
-    var form = el("form", "search-page-form");
+    var form = el("div", "search-page-form");
     form.setAttribute("role", "search");
     var input = el("input");
     input.type = "search";
@@ -171,15 +173,15 @@
     input.value = value || "";
     input.setAttribute("aria-label", tool === "mod_ask_docs" ? "Question" : "Text to find");
     var go = el("button", "reader-button", "Search");
-    go.type = "submit";
+    go.type = "button";
     form.appendChild(input);
     form.appendChild(go);
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
+    function run() {
       var q = input.value.trim();
-      if (!q) return;
-      call(tool, tool === "mod_ask_docs" ? { question: q } : { query: q });
-    });
+      if (q) call(tool, tool === "mod_ask_docs" ? { question: q } : { query: q });
+    }
+    go.addEventListener("click", run);
+    input.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); run(); } });
     return form;
   }
 
