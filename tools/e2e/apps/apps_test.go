@@ -27,7 +27,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
-// wikiURL is the wiki the server is told it has (--public-url), for the
+// publicURL is where the server is told it is (--public-url), for the
 // reader's "Open in the wiki".
 const publicURL = "https://docs.example"
 
@@ -60,9 +60,7 @@ func TestReaderApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, addr := mcptest.ServeHTTP(t, bin, "--data-root", root, "--public-url", publicURL)
-	c := mcpClient(t, "http://"+addr+"/mcp")
-	hostURL := serveHost(t, c, bundle)
+	hostURL := host(t, bin, bundle, "--data-root", root, "--public-url", publicURL)
 
 	artifacts := filepath.Join(root, "artifacts", "apps")
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
@@ -141,6 +139,33 @@ func TestReaderApp(t *testing.T) {
 		f.waitText(t, "#back:not([hidden])", "Back")
 	})
 
+	t.Run("changes", func(t *testing.T) {
+		// A release, v1, of this repository's docs, and a working tree
+		// that adds a doc and changes a section after it.
+		tree := t.TempDir()
+		for _, f := range []string{"docs", "CONTRIBUTING.md", filepath.Join("framework", "mod_hooks.json")} {
+			copyTree(t, filepath.Join(root, f), filepath.Join(tree, f))
+		}
+		r := mcptest.Released(t, tree)
+		handle := mcptest.ReadFile(t, filepath.Join(r.Dir, "docs", "modding", "handle-hooks.md"))
+		r.Write(map[string]string{
+			"docs/modding/after-v1.md":     "# After v1\n\nA page written after the release.\n",
+			"docs/modding/handle-hooks.md": strings.Replace(handle, "## The filter\n", "## The filter\n\nChanged after v1.\n", 1),
+		})
+		u := host(t, bin, bundle, "--data-root", r.Dir, "--versions", "v1")
+		f := b.open(t, u, "light", "mod_docs_changes", map[string]any{"from": "v1"})
+		f.waitText(t, "main h1", "What changed from v1 to working tree")
+		f.waitText(t, "main", "modding/after-v1.md")
+		f.audit(t, axe, "changes")
+		f.shot(t, artifacts, "changes-light.png")
+		f.setTheme(t, "dark")
+		f.audit(t, axe, "changes, dark")
+		f.shot(t, artifacts, "changes-dark.png")
+		f.eval(t, `document.querySelector('main a[href="docs://modding/handle-hooks.md#the-filter"]').click(), ""`)
+		f.waitText(t, "main h2", "The filter")
+		f.waitText(t, "main", "Changed after v1.")
+	})
+
 	t.Run("ask", func(t *testing.T) {
 		f := b.open(t, hostURL, "light", "mod_ask_docs", map[string]any{"question": "how do I test a mod"})
 		f.waitText(t, "main h1", "how do I test a mod")
@@ -160,6 +185,34 @@ func chromium(t *testing.T) string {
 	}
 	testenv.Missing(t, "no Chromium on PATH (Debian: apt-get install -y chromium)")
 	return ""
+}
+
+// host serves the docs-mcp binary bin over HTTP with args, and a host page
+// for it (serveHost), whose URL it returns.
+func host(t *testing.T, bin string, bundle []byte, args ...string) string {
+	t.Helper()
+	_, addr := mcptest.ServeHTTP(t, bin, args...)
+	return serveHost(t, mcpClient(t, "http://"+addr+"/mcp"), bundle)
+}
+
+// copyTree copies the file or folder from to to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	info, err := os.Stat(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.IsDir() {
+		err = os.CopyFS(to, os.DirFS(from))
+	} else if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
+		var b []byte
+		if b, err = os.ReadFile(from); err == nil {
+			err = os.WriteFile(to, b, 0o644)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // bundleHost bundles testdata/host/host.js and AppBridge with esbuild
