@@ -16,6 +16,7 @@
   var history = []; // the views before this one, for Back
   var current = null;
   var lastArgs = {}; // the arguments of the call whose answer is shown
+  var tables = 0; // the tables of the view so far, each labelled with its number
 
   // --- JSON-RPC with the host -------------------------------------------------------------
   var nextId = 1;
@@ -79,6 +80,7 @@
 
   // --- views --------------------------------------------------------------------------------
   function show(res, args) {
+    tables = 0;
     current = { res: res, args: args || {} };
     lastArgs = current.args;
     back.hidden = history.length === 0;
@@ -513,7 +515,8 @@
     var wrap = el("div", "table-wrap");
     wrap.tabIndex = 0;
     wrap.setAttribute("role", "region");
-    wrap.setAttribute("aria-label", "Table: " + head.map(function (h) { return typeof h === "string" ? h : h.textContent; }).join(", "));
+    tables++;
+    wrap.setAttribute("aria-label", "Table " + tables + ": " + head.map(function (h) { return typeof h === "string" ? h : h.textContent; }).join(", "));
     var t = el("table"), thead = el("thead"), tr = el("tr");
     head.forEach(function (h) { tr.appendChild(cell("th", h, opts)); });
     thead.appendChild(tr);
