@@ -32,8 +32,8 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		t.Errorf("bad path: %+v", got.BadPath)
 	case got.Registry.IsError || got.Registry.Bytes != len(`{"hooks": []}`+"\n"):
 		t.Errorf("registry: %+v", got.Registry)
-	case got.Resources != 6 || got.ResourceRead.MimeType != "text/markdown":
-		t.Errorf("resources: %d listed, read %+v; want 2 docs, the map (docs://map) + 3 repo files", got.Resources, got.ResourceRead)
+	case got.Resources != 7 || got.ResourceRead.MimeType != "text/markdown":
+		t.Errorf("resources: %d listed, read %+v; want 2 docs, the map (docs://map), 3 repo files and the docs reader app", got.Resources, got.ResourceRead)
 	case !got.Completion.Capability || !cmp.Equal(got.Completion.Paths, []string{"guide/", "index.md"}) || len(got.Completion.Hooks) != 0:
 		t.Errorf("completion: %+v, want the capability, the top level's folder and doc, no hooks (the registry is empty)", got.Completion)
 	case got.PromptBytes < 500 || got.PromptBytes > 8<<10:

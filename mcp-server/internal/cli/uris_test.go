@@ -29,7 +29,7 @@ func TestStdioEveryURI(t *testing.T) {
 				t.Fatal(err)
 			}
 			mcptest.Initialize(t, c, rev, "stdio-test")
-			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://")
+			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://", "ui://")
 		})
 	}
 }

@@ -308,8 +308,8 @@ func TestTypeScriptClient(t *testing.T) {
 	case !got.Completion.Capability || !cmp.Equal(got.Completion.Paths, []string{"guide/", "index.md"}) ||
 		!cmp.Equal(got.Completion.Hooks, []string{"player.joined", "chat.message"}) || !cmp.Equal(got.Completion.PromptHooks, []string{"player.joined"}):
 		t.Errorf("completion: %+v", got.Completion)
-	case got.Resources != 6 || got.ResourceRead.MimeType != "text/markdown":
-		t.Errorf("resources: %d listed, read %+v; want 2 docs, the map (docs://map) + 3 repo files", got.Resources, got.ResourceRead)
+	case got.Resources != 7 || got.ResourceRead.MimeType != "text/markdown":
+		t.Errorf("resources: %d listed, read %+v; want 2 docs, the map (docs://map), 3 repo files and the docs reader app", got.Resources, got.ResourceRead)
 	case got.PromptBytes == 0:
 		t.Error("empty prompt")
 	case !got.Session || !got.Terminated:

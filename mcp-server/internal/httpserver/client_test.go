@@ -58,7 +58,7 @@ func TestClientSurface(t *testing.T) {
 		Contrib:     true,
 		Layout:      true,
 		DocPaths:    []string{"guide/hooks.md", "index.md"},
-		Resources:   6, // two docs, the registry, the guide, the layout, the map
+		Resources:   7, // two docs, the registry, the guide, the layout, the map, the docs reader app
 		ResourceTxt: "# Modkit",
 		Prompt:      true,
 	}

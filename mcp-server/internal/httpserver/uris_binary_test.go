@@ -36,7 +36,7 @@ func TestEveryURIOverHTTP(t *testing.T) {
 			}
 			defer c.Close()
 			mcptest.Initialize(t, c, rev, "httpserver-test")
-			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://")
+			mcptest.EveryAdvertisedURI(t, c, rev, "docs://", "repo://", "hook://", "docs-version://", "skill://", "ui://")
 		})
 	}
 }

@@ -98,14 +98,14 @@ func TestResources(t *testing.T) {
 		}
 		req.Params.Cursor = res.NextCursor
 	}
-	if want := 605 + 4; len(uris) != want {
-		t.Errorf("listed %d resources, want %d (605 docs, the map and 3 repo files)", len(uris), want)
+	if want := 605 + 5; len(uris) != want {
+		t.Errorf("listed %d resources, want %d (605 docs, the map, 3 repo files and the docs reader app)", len(uris), want)
 	}
-	// The map and the repository files first, then every doc once, in path order.
-	if len(uris) > 4 && !slices.Equal(uris[:4], []string{mapURI, contributingURI, registryURI, layoutURI}) {
-		t.Errorf("first resources %v, want the map and the repository files", uris[:4])
+	// The map, the repository files and the app first, then every doc once, in path order.
+	if len(uris) > 5 && !slices.Equal(uris[:5], []string{mapURI, contributingURI, registryURI, layoutURI, AppURI}) {
+		t.Errorf("first resources %v, want the map, the repository files and the app", uris[:5])
 	}
-	if docs := uris[min(4, len(uris)):]; !slices.IsSortedFunc(docs, func(a, b string) int {
+	if docs := uris[min(5, len(uris)):]; !slices.IsSortedFunc(docs, func(a, b string) int {
 		pa, _ := docPathOf(a)
 		pb, _ := docPathOf(b)
 		return strings.Compare(pa, pb)

@@ -125,12 +125,12 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 				return nil
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()
-		case uri == mapURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
+		case uri == mapURI, uri == AppURI, strings.HasPrefix(uri, hookScheme), strings.HasPrefix(uri, "repo://"):
 			return nil // mcp-go's handlers answer these
 		default:
 			// No handler would match: mcp-go says so without the URI in
 			// the error's data, which clients read (SEP-2164).
-			reason = "docs-mcp serves docs://, docs-version://, skill://, skill-version://, repo:// and hook:// URIs"
+			reason = "docs-mcp serves docs://, docs-version://, skill://, skill-version://, repo:// and hook:// URIs, and its app " + AppURI
 		}
 		code := mcp.RESOURCE_NOT_FOUND
 		if mcp.IsModernProtocol(m.ProtocolVersion()) {

@@ -305,7 +305,7 @@ func docPathOf(uri string) (string, error) {
 // a release served (docs-version://).
 func (s *Server) serves(ctx context.Context, uri string) bool {
 	switch uri {
-	case registryURI, contributingURI, layoutURI, mapURI:
+	case registryURI, contributingURI, layoutURI, mapURI, AppURI:
 		return true
 	}
 	if name, ok := strings.CutPrefix(uri, hookScheme); ok {

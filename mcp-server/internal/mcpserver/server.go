@@ -142,6 +142,7 @@ func New(cfg Config, c Corpus) *Server {
 	hooks.AddAfterListResources(s.listDocs)
 	s.identityHooks(hooks)
 	hooks.AddAfterDiscover(declareSkills)
+	hooks.AddAfterDiscover(declareApps)
 
 	options := append([]server.ServerOption{
 		server.WithTitle("Modkit docs"),
@@ -174,6 +175,7 @@ func New(cfg Config, c Corpus) *Server {
 	mcp.AddTools(s.tools()...)
 	mcp.AddPrompt(s.moddingContextPrompt())
 	s.addResources(mcp)
+	s.addApp(mcp)
 	return s
 }
 

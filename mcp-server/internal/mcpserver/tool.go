@@ -22,7 +22,7 @@ import (
 // tools are the tools the server registers, in the order tools/list gives
 // them: each is declared once, in the file named after it.
 func (s *Server) tools() []server.ServerTool {
-	return []server.ServerTool{
+	return withApp([]server.ServerTool{
 		s.askDocsTool(),
 		s.searchDocsTool(),
 		s.readDocTool(),
@@ -33,7 +33,7 @@ func (s *Server) tools() []server.ServerTool {
 		s.repoLayoutTool(),
 		s.listVersionsTool(),
 		s.docsChangesTool(),
-	}
+	})
 }
 
 // newTool declares a read-only tool once: its name, title and description,

@@ -145,7 +145,7 @@ func goSDKCell(t *testing.T, transport, rev string) {
 		}
 		resources++
 	}
-	if want := pagedDocs + 4 + skillCount(t); resources != want { // the docs, the map, the registry, the guide, the layout, each skill's SKILL.md
+	if want := pagedDocs + 5 + skillCount(t); resources != want { // the docs, the map, the registry, the guide, the layout, the docs reader app, each skill's SKILL.md
 		fail("resources/list", "%d resources over all pages, want %d", resources, want)
 	}
 	var listedTemplates []string

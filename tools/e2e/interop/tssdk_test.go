@@ -113,7 +113,7 @@ func tsCell(t *testing.T, node, client, script, calls, transport, rev string) {
 	if len(r.Tools) != len(toolCalls) {
 		fail("list everything", "%d tools, want %d", len(r.Tools), len(toolCalls))
 	}
-	if want := pagedDocs + 4 + skillCount(t); r.Resources != want { // the docs, the map, the registry, the guide, the layout, each skill's SKILL.md
+	if want := pagedDocs + 5 + skillCount(t); r.Resources != want { // the docs, the map, the registry, the guide, the layout, the docs reader app, each skill's SKILL.md
 		fail("list everything", "%d resources over all pages, want %d", r.Resources, want)
 	}
 	if !slices.Equal(r.Templates, templates) || len(r.Prompts) != 1 {

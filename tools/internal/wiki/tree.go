@@ -15,6 +15,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikistyle"
 )
 
 // Tree is what one build mounts from a repository: the docs, the contribution
@@ -480,6 +481,10 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
 		{Source: filepath.Join(siteDir, "assets"), Target: "assets"},
+		// The stylesheet is the server's too (its docs reader, an MCP App):
+		// one file in the mcp-server module, which embeds it
+		// (siteDir is tools/internal/wiki/site in the checkout).
+		{Source: filepath.Join(siteDir, "..", "..", "..", "..", filepath.FromSlash(wikistyle.Path)), Target: "assets/css/wiki.css"},
 		{Source: filepath.Join(siteDir, "content"), Target: "content"},
 		{Source: filepath.Join(genDir, "content"), Target: "content"},
 	}
