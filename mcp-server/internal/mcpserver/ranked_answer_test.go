@@ -210,7 +210,7 @@ func awaitRanking(t *testing.T, c *client.Client) {
 	for _, call := range []struct {
 		tool string
 		args map[string]any
-	}{{"mod_search_docs", map[string]any{"query": "the"}}, {"mod_ask_docs", map[string]any{"question": "the"}}} {
+	}{{"mod_search_docs", map[string]any{"query": "the"}}, {"mod_ask_docs", map[string]any{"question": "docs"}}} {
 		for attempt := 1; ; attempt++ {
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Arguments = call.tool, call.args
