@@ -64,7 +64,7 @@ func newApp(version string, stdin io.Reader, stdout, stderr io.Writer) *cli.App 
 	return &cli.App{
 		Name:      "docs-mcp",
 		Usage:     "serve the modkit docs, hook registry and contribution guide to MCP clients",
-		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]\ndocs-mcp index --write FILE | --check FILE\ndocs-mcp cache [--data-root DIR] [--cache-dir DIR]",
+		UsageText: "docs-mcp --stdio [--data-root DIR] [options]\ndocs-mcp [--listen HOST:PORT] [--data-root DIR] [options]\ndocs-mcp healthcheck [--listen HOST:PORT]\ndocs-mcp index --write FILE | --check FILE\ndocs-mcp skills --write DIR | --check DIR\ndocs-mcp cache [--data-root DIR] [--cache-dir DIR]",
 		Description: `docs-mcp is a Model Context Protocol server for the modkit repository. It lets an
 assistant (Claude, VS Code, Cursor, ...) search and read docs/**/*.md, fetch the hook
 registry framework/mod_hooks.json as it is on disk, read CONTRIBUTING.md and a short
@@ -107,7 +107,7 @@ root or docs folder, an unusable flag value).`,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		Flags:           append(flags(), oauthFlags()...),
-		Commands:        []*cli.Command{healthcheckCommand(stdout), indexCommand(stdout), cacheCommand(stdout)},
+		Commands:        []*cli.Command{healthcheckCommand(stdout), indexCommand(stdout), skillsCommand(stdout, stderr), cacheCommand(stdout)},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return explainUsage(c.App.Flags, "docs-mcp", err)
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
@@ -167,21 +168,27 @@ func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequ
 	var buf []byte // each doc's text, decoded for its title
 	hist := s.history()
 	for _, d := range all[start:end] {
-		text, _ := d.TextIn(&buf)
-		r := docResource(d.Path, docs.Title(d.Path, text))
-		// lastModified: when the doc's text was committed. A doc with
-		// edits not committed has none: its listing does not change
-		// with every edit (see docResource).
-		if c, uncommitted, ok := s.docCommit(hist, d, text); ok && !uncommitted {
-			r.Annotations = &mcp.Annotations{LastModified: c.Date.UTC().Format(time.RFC3339)}
-		}
-		res.Resources = append(res.Resources, r)
+		res.Resources = append(res.Resources, s.docListing(hist, d, &buf))
 	}
 	s.docsCacheHints(ctx, &res.CacheableResult)
 	res.NextCursor = ""
 	if end < len(all) {
 		res.NextCursor = mcp.Cursor(base64.StdEncoding.EncodeToString([]byte(all[end-1].Path)))
 	}
+}
+
+// docListing is a doc of the working tree as resources/list and
+// resources/directory/read list it: its URI and title and, when its text
+// is committed, lastModified, the commit's date. A doc with edits not
+// committed has none: its listing does not change with every edit (see
+// docResource). buf is reused to decode the docs' text.
+func (s *Server) docListing(hist *gitdocs.History, d *docs.Doc, buf *[]byte) mcp.Resource {
+	text, _ := d.TextIn(buf)
+	r := docResource(d.Path, docs.Title(d.Path, text))
+	if c, uncommitted, ok := s.docCommit(hist, d, text); ok && !uncommitted {
+		r.Annotations = &mcp.Annotations{LastModified: c.Date.UTC().Format(time.RFC3339)}
+	}
+	return r
 }
 
 // docResource is the listing of one doc. It carries the path and title but

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -27,7 +28,8 @@ import (
 // skills/ (skill://add-a-hook/SKILL.md), read with resources/read and
 // subscribed to as any resource; skills/list and
 // skills/get give each skill's front matter and files with their digests;
-// resources/directory/read lists a folder of a skill. mcp-go has no
+// resources/directory/read lists a folder of a skill, or of the docs
+// (docs_directory.go). mcp-go has no
 // handler for these three methods: they are answered before it sees them
 // (extensionAnswer, through Refusal), on 2026-07-28, the revision that
 // negotiates extensions, and refused on the others.
@@ -293,6 +295,12 @@ func (s *Server) cacheable() cacheable {
 	if s.opts.Skills != nil {
 		ttl = ttlOf(s.opts.Skills)
 	}
+	return s.cacheableFor(ttl)
+}
+
+// cacheableFor is cacheable with the hints of another folder's results:
+// a folder of the docs is kept as long as the docs' results.
+func (s *Server) cacheableFor(ttl time.Duration) cacheable {
 	return cacheable{ResultType: mcp.ResultTypeComplete, TTLMs: ttl.Milliseconds(), CacheScope: string(mcp.CacheScopePrivate),
 		Meta: map[string]any{mcp.MetaKeyServerInfo: mcp.Implementation{Name: "docs-mcp", Version: s.opts.Version}}}
 }
@@ -417,8 +425,12 @@ type readDirectoryResult struct {
 // readDirectory is resources/directory/read of a folder of a skill
 // (skill://add-a-hook, skill://add-a-hook/references): its files and
 // folders (inode/directory), in name order, from the one after cursor
-// (the last name of the previous page, in base64).
+// (the last name of the previous page, in base64); or of a folder of the
+// docs (docs_directory.go).
 func (s *Server) readDirectory(ctx context.Context, uri, cursor string) (readDirectoryResult, error) {
+	if isDocsFolderURI(uri) {
+		return s.readDocsDirectory(ctx, uri, cursor)
+	}
 	res := readDirectoryResult{cacheable: s.cacheable(), Resources: []mcp.Resource{}}
 	sp, inSpace, err := s.skillSpaceOf(ctx, uri)
 	if err != nil {
@@ -431,7 +443,7 @@ func (s *Server) readDirectory(ctx context.Context, uri, cursor string) (readDir
 		children, ok = c.Dir(p)
 	}
 	if !ok {
-		return res, inputErrorf("%s is not a directory resource: resources/directory/read reads the folder of a skill (skill://NAME) or a folder in it", clipURI(uri))
+		return res, inputErrorf("%s is not a directory resource: resources/directory/read reads the folder of a skill (skill://NAME) or a folder in it, and the docs' folders (docs://, docs://NAME)", clipURI(uri))
 	}
 	start := 0
 	if cursor != "" {

@@ -26,6 +26,9 @@ type Tree struct {
 	Files        []string // other files under docs/ (images, attachments), relative to docs/
 	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
 	Contributing bool     // CONTRIBUTING.md exists at the root
+	// Skills are the Markdown files of the repository's skills (skills.go),
+	// slash paths relative to skills/.
+	Skills []string
 	// Copied are the docs Hugo would misread (misread): built as they
 	// are, any one of them would fail the whole build. Each is built from
 	// a copy made safe (hugoSafe) instead (writeGenerated), and so is each
@@ -140,6 +143,9 @@ func ScanTree(root string) (*Tree, error) {
 			t.Copied = append(t.Copied, doc)
 		}
 	}
+	if err := t.scanSkills(); err != nil {
+		return nil, err
+	}
 	return t, t.check()
 }
 
@@ -168,7 +174,7 @@ func (t *Tree) check() error {
 		}
 		seen[key] = "the folder docs/" + dir + "/"
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, t.checkSkills())...)
 }
 
 // contentPath is where a doc lands in Hugo's content tree: a folder's page
@@ -201,7 +207,9 @@ func pagePath(contentPath string) string {
 // build gives each an empty _index.md so it becomes a section with a listing.
 // pageCount is the number of pages made from the tree: its docs and the
 // folders without a landing doc.
-func (t *Tree) pageCount() int { return len(t.Docs) + len(t.generatedSections()) }
+func (t *Tree) pageCount() int {
+	return len(t.Docs) + len(t.generatedSections()) + t.skillsPageCount()
+}
 
 func (t *Tree) generatedSections() []string {
 	has := map[string]bool{}
@@ -278,6 +286,7 @@ func (t *Tree) data() (siteData, error) {
 		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md", Updated: t.Updated["CONTRIBUTING.md"]}
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
 	}
+	t.skillsData(&d)
 	return d, nil
 }
 
@@ -291,6 +300,7 @@ func (t *Tree) readDates(ctx context.Context) error {
 	if t.Contributing {
 		paths = append(paths, "CONTRIBUTING.md")
 	}
+	paths = append(paths, t.skillsPaths()...)
 	updated, err := lastUpdated(ctx, t.Root, paths)
 	if err != nil {
 		return err
@@ -329,6 +339,9 @@ func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 		return "", fmt.Errorf("generate content: %w", err)
+	}
+	if err := t.writeSkillsGenerated(dir); err != nil {
+		return "", err
 	}
 	for _, doc := range t.Copied {
 		if err := t.writeCopy(dir, doc); err != nil {
@@ -489,6 +502,7 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		{Source: filepath.Join(genDir, "content"), Target: "content"},
 	}
 	m = append(m, t.docsMounts(docs)...)
+	m = append(m, t.skillsMounts(preview)...)
 	// Every file under docs/ is also published as is: the .md files are the
 	// raw twins of the pages, the rest are the images and attachments they use.
 	if preview {

@@ -359,7 +359,7 @@ func (t *Tree) pages() []string {
 	for _, doc := range t.Docs {
 		out = append(out, wikipage.Of(doc))
 	}
-	return out
+	return append(out, t.skillsPages()...)
 }
 
 // site is what the build of entry i (0: the working tree) is told about the
