@@ -37,9 +37,12 @@ const (
 
 // Options says what to build.
 type Options struct {
-	Repo     string    // the docs-mcp checkout: holds tools/internal/wiki/site and tools/hugo
-	Hugo     string    // a Hugo executable built from tools/hugo; empty means running it with go tool
-	Root     string    // the tree to build (docs/, ...); empty means Repo
+	// Repo is the docs-mcp checkout, holding tools/internal/wiki/site and
+	// tools/hugo; empty means none: the site's sources built into the
+	// command, and Hugo from Hugo or the PATH (see IsCheckout).
+	Repo string
+	Hugo string // a Hugo executable built from tools/hugo; empty means running it with go tool
+	Root     string    // the tree to build: a folder holding docs/; empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
 	// BrokenLinks is BrokenLinksError or BrokenLinksWarn; empty means
@@ -67,9 +70,6 @@ type Options struct {
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
 
-func (o Options) hugo() *Hugo {
-	return &Hugo{ModDir: filepath.Join(o.Repo, "tools", "hugo"), Binary: o.Hugo, Progress: o.progress()}
-}
 
 func (o Options) progress() io.Writer {
 	if o.Progress == nil {
@@ -107,7 +107,7 @@ func (o Options) params(preview bool, broken string) (siteParams, error) {
 		p.Logo = &l
 	}
 	// The docs-mcp icon, where the checkout has it (the live image copies it).
-	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); fileExists(icon) {
+	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); o.Repo != "" && fileExists(icon) {
 		p.Icon = icon
 	}
 	if p.Version == "" {
@@ -188,6 +188,7 @@ type builder struct {
 	opt     Options
 	out     string     // absolute
 	params  siteParams // for the layouts, BrokenLinks checked
+	site    string     // the site's sources (Options.siteSources)
 	hugo    *Hugo
 	version string // Hugo's version line, once known
 }
@@ -212,7 +213,15 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	if err := checkBaseURL(opt.baseURL()); err != nil {
 		return nil, err
 	}
-	return &builder{opt: opt, out: out, params: params, hugo: opt.hugo()}, nil
+	site, err := opt.siteSources()
+	if err != nil {
+		return nil, err
+	}
+	hugo, err := opt.hugo()
+	if err != nil {
+		return nil, err
+	}
+	return &builder{opt: opt, out: out, params: params, site: site, hugo: hugo}, nil
 }
 
 // hugoVersion makes sure Hugo runs (compiling it the first time) and
@@ -227,6 +236,7 @@ func (b *builder) hugoVersion(ctx context.Context) (string, error) {
 	}
 	b.version = v
 	fmt.Fprintf(b.opt.progress(), "wiki: running %s\n", v)
+	checkHugoVersion(b.opt, v)
 	return v, nil
 }
 
@@ -357,6 +367,9 @@ func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
 		if !tree.Contributing {
 			fmt.Fprintf(b.opt.progress(), "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
 		}
+		if !tree.Registry {
+			fmt.Fprintf(b.opt.progress(), "wiki: no %s in %s: the site has no hook reference\n", registryPath, tree.Root)
+		}
 	} else {
 		fmt.Fprintf(b.opt.progress(), "wiki: %s: %d docs and %d other files\n", name, len(tree.Docs), len(tree.Files))
 	}
@@ -381,7 +394,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		return err
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), params)
+	cfg, err := tree.writeGenerated(gen, b.site, params)
 	if err != nil {
 		return err
 	}
@@ -399,8 +412,8 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		}
 		logged = append(logged, line)
 	}, "build",
-		"--source", b.opt.siteDir(),
-		"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+cfg,
+		"--source", b.site,
+		"--config", filepath.Join(b.site, "hugo.toml")+","+cfg,
 		"--destination", dest,
 		"--baseURL", base,
 		"--logLevel", "warn",
@@ -519,17 +532,25 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	if err := tree.readDates(ctx); err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
-	hugo := opt.hugo()
+	hugo, err := opt.hugo()
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
+	site, err := opt.siteSources()
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
 	version, err := hugo.Version(ctx)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
+	checkHugoVersion(opt, version)
 	gen, err := os.MkdirTemp("", "wiki-gen-*")
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), params)
+	cfg, err := tree.writeGenerated(gen, site, params)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
@@ -553,8 +574,8 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		}
 		fmt.Fprintln(progress, "hugo: "+line)
 	}, "server",
-		"--source", opt.siteDir(),
-		"--config", filepath.Join(opt.siteDir(), "hugo.toml")+","+cfg,
+		"--source", site,
+		"--config", filepath.Join(site, "hugo.toml")+","+cfg,
 		"--bind", host,
 		"--port", port,
 		"--baseURL", base,
