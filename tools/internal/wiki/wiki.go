@@ -40,8 +40,8 @@ type Options struct {
 	// Repo is the docs-mcp checkout, holding tools/internal/wiki/site and
 	// tools/hugo; empty means none: the site's sources built into the
 	// command, and Hugo from Hugo or the PATH (see IsCheckout).
-	Repo string
-	Hugo string // a Hugo executable built from tools/hugo; empty means running it with go tool
+	Repo     string
+	Hugo     string    // a Hugo executable built from tools/hugo; empty means running it with go tool
 	Root     string    // the tree to build: a folder holding docs/; empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
@@ -69,7 +69,6 @@ type Options struct {
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
-
 
 func (o Options) progress() io.Writer {
 	if o.Progress == nil {
