@@ -293,15 +293,24 @@ func TestBuildForeignTree(t *testing.T) {
 	opt.Hugo = hugoExecutable(t, opt.Repo)
 	opt.Repo = ""
 	mcptest.WriteTree(t, opt.Root, map[string]string{
-		"docs/index.md":         "# Home\n\n- [Contributing](CONTRIBUTING.md)\n- [Conduct](CODE_OF_CONDUCT.md)\n",
+		"docs/index.md":         "# Home\n\n- [Contributing](CONTRIBUTING.md)\n- [Conduct](CODE_OF_CONDUCT.md)\n- [Install](Guide/Install.MD#steps)\n- [Again](guide\\install.md)\n\n![Logo](guide/IMG/Logo.PNG)\n",
 		"docs/CONTRIBUTING.md":  "# How to help\n\nSend a patch.\n",
-		"docs/guide/install.md": "# Install\n",
+		"docs/guide/install.md": "# Install\n\n## Steps\n",
+		"docs/guide/img/logo.png": "png",
 		"CODE_OF_CONDUCT.md":    "# Be kind\n",
 	})
 	if err := os.Symlink("../CODE_OF_CONDUCT.md", filepath.Join(opt.Root, "docs", "CODE_OF_CONDUCT.md")); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := build(t, opt)
+	out, res := build(t, opt) // in error mode: the inexact links resolve
+	wantInexact := []Problem{
+		{File: "docs/index.md", Line: 5, Msg: `inexact link "Guide/Install.MD#steps": the file is docs/guide/install.md (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+		{File: "docs/index.md", Line: 6, Msg: `inexact link "guide\\install.md": the file is docs/guide/install.md (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+		{File: "docs/index.md", Line: 8, Msg: `inexact link "guide/IMG/Logo.PNG": the file is docs/guide/img/logo.png (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+	}
+	if diff := cmp.Diff(wantInexact, res.Inexact); diff != "" {
+		t.Errorf("inexact references (-want +got):\n%s", diff)
+	}
 	if _, err := os.Stat(filepath.Join(out, "hook-reference")); err == nil {
 		t.Error("a hook reference was built for a tree without framework/mod_hooks.json")
 	}
@@ -309,7 +318,7 @@ func TestBuildForeignTree(t *testing.T) {
 	if strings.Contains(home, `class="nav-heading">Reference<`) {
 		t.Error("the sidebar has a Reference section though the site has no hook reference and no guide at the root")
 	}
-	for _, want := range []string{`href="/wiki/contributing/"`, `href="/wiki/code_of_conduct/"`} {
+	for _, want := range []string{`href="/wiki/contributing/"`, `href="/wiki/code_of_conduct/"`, `href="/wiki/guide/install/#steps"`, `href="/wiki/guide/install/">Again`, `src="/wiki/guide/img/logo.png"`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("the home page has no link %s", want)
 		}

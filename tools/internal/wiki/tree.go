@@ -289,6 +289,10 @@ type siteData struct {
 	// name ("player.joined" -> PlayerJoined): the hook reference shows them
 	// and the search finds a hook by either name.
 	Constants map[string]string `json:"constants"`
+	// Folded maps each repository path of Pages and Files, in lower case,
+	// to the path itself, where no other has the same: a link that names
+	// a file but for case or slash direction resolves to it (resolve.html).
+	Folded map[string]string `json:"folded"`
 }
 
 func (t *Tree) data() (siteData, error) {
@@ -322,6 +326,7 @@ func (t *Tree) data() (siteData, error) {
 	for _, f := range t.Files {
 		d.Files["docs/"+f] = urlPath(f)
 	}
+	d.Folded = folded(d.Pages, d.Files)
 	// The hook reference (the site's content/hook-reference.md) is made from the registry.
 	if t.Registry {
 		d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
@@ -331,6 +336,27 @@ func (t *Tree) data() (siteData, error) {
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
 	}
 	return d, nil
+}
+
+// folded maps the keys of maps in lower case to themselves, leaving out a
+// lower-case name two of them share (Setup.md beside setup.md): such a
+// link names neither.
+func folded(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	shared := map[string]bool{}
+	for _, m := range maps {
+		for k := range m {
+			l := strings.ToLower(k)
+			if _, ok := out[l]; ok {
+				shared[l] = true
+			}
+			out[l] = k
+		}
+	}
+	for l := range shared {
+		delete(out, l)
+	}
+	return out
 }
 
 // readDates fills t.Updated (see lastUpdated).

@@ -151,6 +151,7 @@ type Result struct {
 	Duration time.Duration // Hugo's runs (one per version), not counting its compile
 	Usage    Usage         // what Hugo's runs used: CPU time and peak memory
 	Broken   []Problem     // the broken references a BrokenLinksWarn build (or an old version) listed
+	Inexact  []Problem     // the references resolved though their names differ from the file's in case or slash direction
 	Versions int           // the release versions built beside the working tree
 }
 
@@ -307,6 +308,12 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	}
 	res.Versions = len(versions)
 
+	for _, p := range res.Inexact {
+		fmt.Fprintln(progress, "wiki: warning: "+p.String())
+	}
+	if len(res.Inexact) > 0 {
+		fmt.Fprintf(progress, "wiki: %d inexact reference(s) listed above: each names a file but for case or slash direction, and is resolved to it; write the exact name to silence the warning\n", len(res.Inexact))
+	}
 	for _, p := range res.Broken {
 		fmt.Fprintln(progress, "wiki: "+p.String())
 	}
@@ -431,7 +438,14 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		defer root.Close()
 		repo = root.FS()
 	}
-	probs := problems(repo, reports)
+	var probs, inexact []Problem
+	for _, p := range problems(repo, reports) {
+		if p.Warning {
+			inexact = append(inexact, p)
+		} else {
+			probs = append(probs, p)
+		}
+	}
 	if len(probs) > 0 && params.BrokenLinks == BrokenLinksError {
 		return &BuildError{Problems: probs}
 	}
@@ -450,8 +464,12 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		for i := range probs {
 			probs[i].Version = site.current
 		}
+		for i := range inexact {
+			inexact[i].Version = site.current
+		}
 	}
 	res.Broken = append(res.Broken, probs...)
+	res.Inexact = append(res.Inexact, inexact...)
 	return nil
 }
 
