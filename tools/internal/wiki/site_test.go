@@ -293,11 +293,11 @@ func TestBuildForeignTree(t *testing.T) {
 	opt.Hugo = hugoExecutable(t, opt.Repo)
 	opt.Repo = ""
 	mcptest.WriteTree(t, opt.Root, map[string]string{
-		"docs/index.md":         "# Home\n\n- [Contributing](CONTRIBUTING.md)\n- [Conduct](CODE_OF_CONDUCT.md)\n- [Install](Guide/Install.MD#steps)\n- [Again](guide\\install.md)\n\n![Logo](guide/IMG/Logo.PNG)\n",
-		"docs/CONTRIBUTING.md":  "# How to help\n\nSend a patch.\n",
-		"docs/guide/install.md": "# Install\n\n## Steps\n",
+		"docs/index.md":           "# Home\n\n- [Contributing](CONTRIBUTING.md)\n- [Conduct](CODE_OF_CONDUCT.md)\n- [Install](Guide/Install.MD#steps)\n- [Again](guide\\install.md)\n\n![Logo](guide/IMG/Logo.PNG)\n",
+		"docs/CONTRIBUTING.md":    "# How to help\n\nSend a patch.\n",
+		"docs/guide/install.md":   "# Install\n\n## Steps\n",
 		"docs/guide/img/logo.png": "png",
-		"CODE_OF_CONDUCT.md":    "# Be kind\n",
+		"CODE_OF_CONDUCT.md":      "# Be kind\n",
 	})
 	if err := os.Symlink("../CODE_OF_CONDUCT.md", filepath.Join(opt.Root, "docs", "CODE_OF_CONDUCT.md")); err != nil {
 		t.Fatal(err)
