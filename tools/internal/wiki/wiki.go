@@ -146,7 +146,7 @@ type Result struct {
 	Out      string        // the site folder
 	Pages    int           // HTML pages written
 	Files    int           // all files written
-	Bytes    int64         // the size of all files written
+	Bytes    int64         // the room the files take: the size of each file, once for identical files stored once (see linkIdentical)
 	Hugo     string        // Hugo's version line
 	Duration time.Duration // Hugo's runs (one per version), not counting its compile
 	Usage    Usage         // what Hugo's runs used: CPU time and peak memory
@@ -336,6 +336,15 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
+	var saved int64
+	if len(versions) > 0 {
+		linked, n, err := linkIdentical(tmp)
+		if err != nil {
+			return nil, err
+		}
+		saved = n
+		fmt.Fprintf(progress, "wiki: %d files identical to another stored once (hard links): %.1f MB saved\n", linked, float64(n)/1e6)
+	}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -355,6 +364,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.Bytes -= saved // the room the site takes: a linked file's bytes once
 	if err := replaceDir(tmp, b.out); err != nil {
 		return nil, err
 	}
