@@ -334,8 +334,8 @@ type rankedPage struct {
 	Path  string `json:"path"`
 	Words string `json:"words"` // all or some
 	Items []struct {
-		Rank  string `json:"rank"`
-		Label string `json:"label"`
+		Rank  string   `json:"rank"`
+		Label string   `json:"label"`
 		Href  string   `json:"href"`
 		Lines []string `json:"lines"` // the other lines of its heading that match, shown with it
 	} `json:"items"`

@@ -297,6 +297,7 @@ func TestBuildForeignTree(t *testing.T) {
 		"docs/CONTRIBUTING.md":    "# How to help\n\nSend a patch.\n",
 		"docs/guide/install.md":   "# Install\n\n## Steps\n",
 		"docs/guide/img/logo.png": "png",
+		"docs/guide/index.yml":    "### YamlMime:Landing\n\ntitle: Installing things\nmetadata:\n  title: not this one\n",
 		"CODE_OF_CONDUCT.md":      "# Be kind\n",
 	})
 	if err := os.Symlink("../CODE_OF_CONDUCT.md", filepath.Join(opt.Root, "docs", "CODE_OF_CONDUCT.md")); err != nil {
@@ -322,6 +323,10 @@ func TestBuildForeignTree(t *testing.T) {
 		if !strings.Contains(home, want) {
 			t.Errorf("the home page has no link %s", want)
 		}
+	}
+	// A folder without a Markdown landing page is titled by its index.yml's title.
+	if guide := mcptest.ReadFile(t, filepath.Join(out, "guide", "index.html")); !strings.Contains(guide, "<title>Installing things ·") {
+		t.Error("the folder page guide/ is not titled by docs/guide/index.yml's title, Installing things")
 	}
 	for page, want := range map[string]string{"contributing/index.html": "Send a patch.", "code_of_conduct/index.html": "Be kind", "CODE_OF_CONDUCT.md": "# Be kind"} {
 		if got := mcptest.ReadFile(t, filepath.Join(out, filepath.FromSlash(page))); !strings.Contains(got, want) {

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
@@ -265,6 +267,32 @@ func (t *Tree) generatedSections() []string {
 	return out
 }
 
+// folderTitle is the title of folder dir's landing page when it has one
+// the wiki does not build as a page: the top-level "title" of its index.yml
+// (or index.yaml), as Microsoft Learn trees such as cpp-docs give each
+// folder; "" when there is none, and the folder is named by its name.
+func (t *Tree) folderTitle(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for _, name := range []string{"index.yml", "index.yaml"} {
+		b, err := os.ReadFile(filepath.Join(t.Root, "docs", filepath.FromSlash(dir), name))
+		if err != nil {
+			continue
+		}
+		var landing struct {
+			Title any `json:"title"`
+		}
+		if yaml.Unmarshal(b, &landing) != nil {
+			continue
+		}
+		if title, ok := landing.Title.(string); ok && strings.TrimSpace(title) != "" && !strings.ContainsAny(title, "\r\n") {
+			return strings.TrimSpace(title)
+		}
+	}
+	return ""
+}
+
 // urlPath is a site path as a URL's path, escaped: Hugo's relURL and
 // absURL leave a path they cannot parse ("100%.png") as it is, relative, and
 // a "#" in one ("#notes/pic.png") would start the fragment.
@@ -395,10 +423,18 @@ type siteParams struct {
 // config file's path.
 func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error) {
 	for _, s := range t.generatedSections() {
-		front := "---\nwikiGenerated: true\n---\n"
+		front := "---\nwikiGenerated: true\n"
 		if s == "" {
-			front = "---\nwikiGenerated: true\nwikiListing: true\n---\n"
+			front += "wikiListing: true\n"
 		}
+		if title := t.folderTitle(s); title != "" {
+			q, err := json.Marshal(title) // a JSON string is a YAML one
+			if err != nil {
+				return "", fmt.Errorf("generate folder page: %w", err)
+			}
+			front += "title: " + string(q) + "\n"
+		}
+		front += "---\n"
 		p := filepath.Join(dir, "content", filepath.FromSlash(wikipage.Dir(s)), "_index.md")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return "", fmt.Errorf("generate folder page: %w", err)
