@@ -5,7 +5,9 @@
 //	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
 //	go run ./tools/cmd/wiki serve [-addr 127.0.0.1:1313] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //
-// Run it from anywhere in the repository. The first run compiles Hugo, which
+// Run it from anywhere in the docs-mcp repository, or (built with go build or
+// go install) in any repository with a docs/ folder, with -hugo or a hugo on
+// the PATH. The first run compiles Hugo, which
 // takes minutes; later runs reuse the Go build cache. A broken link in a doc
 // fails the build with its file and line; with -broken-links=warn the site is
 // built all the same and every broken reference is listed (watch's default).
@@ -55,21 +57,49 @@ func main() {
 	}
 }
 
+// where finds, from dir, the docs-mcp checkout the command runs in (""
+// when none: an installed binary run in another repository) and the tree
+// to build by default: the checkout, else the nearest folder up from dir
+// that holds docs/, else dir.
+func where(dir string) (checkout, root string, err error) {
+	checkout, err = repo.Root(dir)
+	if errors.Is(err, repo.ErrNotFound) || (err == nil && !wiki.IsCheckout(checkout)) {
+		checkout = "" // none, or another project's go.work
+	} else if err != nil {
+		return "", "", err
+	}
+	if checkout != "" {
+		return checkout, checkout, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "docs")); err == nil && fi.IsDir() {
+			return "", d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", abs, nil
+		}
+	}
+}
+
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
 	}
-	root, err := repo.Root(".")
+	checkout, root, err := where(".")
 	if err != nil {
 		return err
 	}
-	opt := wiki.Options{Repo: root, Progress: stderr}
+	opt := wiki.Options{Repo: checkout, Progress: stderr}
 
 	fs := flag.NewFlagSet("wiki "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.BaseURL, "base-url", os.Getenv("WIKI_BASE_URL"), "the `URL` the site is served under; an absolute one (https://docs.example.org/modkit/) also gives canonical links, OpenGraph URLs, sitemap.xml and robots.txt (default $WIKI_BASE_URL, else build and watch: "+wiki.DefaultBaseURL+", serve: http://ADDR"+wiki.DefaultBaseURL+")")
-	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/, CONTRIBUTING.md and framework/mod_hooks.json")
+	fs.StringVar(&opt.Root, "root", root, "the tree to build: the folder holding docs/ (and optionally CONTRIBUTING.md, a Contributing page, and framework/mod_hooks.json, a hook reference); by default the docs-mcp checkout run in, else the nearest folder up holding docs/")
 	fs.StringVar(&opt.BrokenLinks, "broken-links", "", "what a broken link or image does: "+wiki.BrokenLinksError+" (fail, listing them; build's default) or "+wiki.BrokenLinksWarn+" (list them with file and line, build the site anyway; the default of watch and serve)")
 	if version == "" {
 		version = buildinfo.Version()
@@ -78,7 +108,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.StringVar(&opt.EditURL, "edit-url", os.Getenv("WIKI_EDIT_URL"), "with it, each page links \"Edit this page\" to this `URL` followed by the file's repository path, e.g. https://github.com/ORG/REPO/edit/main/ (default $WIKI_EDIT_URL; none when empty)")
 	fs.StringVar(&opt.Title, "title", os.Getenv("WIKI_TITLE"), "the site's `name`, in the top bar, every page's title and llms.txt (default $WIKI_TITLE, else \"modkit wiki\")")
 	fs.StringVar(&opt.Logo, "logo", os.Getenv("WIKI_LOGO"), "an image `file` (SVG, PNG, JPEG or GIF) shown before the name in the top bar (default $WIKI_LOGO; none when empty)")
-	fs.StringVar(&opt.Hugo, "hugo", "", "a Hugo `executable` built from tools/hugo/go.mod, to run instead of compiling and running it with go tool")
+	fs.StringVar(&opt.Hugo, "hugo", "", "a Hugo `executable` built from tools/hugo/go.mod ("+wiki.HugoVersion+"), to run instead of compiling and running it with go tool (outside a docs-mcp checkout: the hugo on the PATH)")
 	outFlag := func() *string {
 		return fs.String("o", filepath.Join(root, "build", "wiki"), "output `dir` (replaced whole on each build; must be empty or an earlier wiki build)")
 	}

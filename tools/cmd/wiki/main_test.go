@@ -165,3 +165,20 @@ func TestBuildVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestWhere: inside a docs-mcp checkout the command builds the checkout;
+// elsewhere (an installed binary in another repository) it builds the
+// nearest folder up holding docs/, with no checkout (the site's sources
+// built in), and a go.work of another project is no checkout.
+func TestWhere(t *testing.T) {
+	checkout, root, err := where(".")
+	if err != nil || checkout == "" || root != checkout {
+		t.Errorf("where(.) in the checkout = %q, %q, %v; want the checkout twice", checkout, root, err)
+	}
+	other := t.TempDir()
+	mcptest.WriteTree(t, other, map[string]string{"go.work": "go 1.26\n", "docs/index.md": "# Hi", "docs/guide/a.md": "# A"})
+	checkout, root, err = where(filepath.Join(other, "docs", "guide"))
+	if err != nil || checkout != "" || root != other {
+		t.Errorf("where(docs/guide) in another repository = %q, %q, %v; want no checkout and %q", checkout, root, err, other)
+	}
+}

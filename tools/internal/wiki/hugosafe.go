@@ -3,6 +3,10 @@ package wiki
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Hugo reads a content file as its own format, not as plain Markdown: front
@@ -26,12 +30,70 @@ var shortcodeDelims = []struct{ left, right []byte }{
 }
 
 // misread reports whether Hugo would read text otherwise than as a doc's
-// plain Markdown: a bareOpening or a shortcode delimiter; or whether it
-// holds MkDocs tabs or admonitions (hasAuthorSyntax), which the copy
+// plain Markdown: a bareOpening, a date it cannot read (foreignDates) or
+// a shortcode delimiter; or whether it holds MkDocs tabs or admonitions (hasAuthorSyntax), which the copy
 // writes as the wiki draws them.
 func misread(text []byte) bool {
-	return bareOpening(text) || bytes.Contains(text, shortcodeDelims[0].left) || bytes.Contains(text, shortcodeDelims[1].left) ||
+	return bareOpening(text) || len(foreignDates(text)) > 0 || bytes.Contains(text, shortcodeDelims[0].left) || bytes.Contains(text, shortcodeDelims[1].left) ||
 		hasAuthorSyntax(text)
+}
+
+// hugoDates are the front matter keys Hugo reads as a page's dates (in any
+// case), failing the build on a value that is not one.
+var hugoDates = map[string]bool{"date": true, "lastmod": true, "publishdate": true, "pubdate": true, "published": true, "expirydate": true, "unpublishdate": true}
+
+// dateNotScalar finds a date key whose value is not on its line (a map or a
+// list follows) or starts a flow map or list.
+var dateNotScalar = regexp.MustCompile(`(?mi)^(date|lastmod|publishdate|pubdate|published|expirydate|unpublishdate)\s*:\s*([\[{].*)?(#.*)?\r?$`)
+
+// foreignDates are the top-level keys of text's YAML front matter that Hugo
+// reads as dates but that hold something else: MkDocs Material's blog
+// writes "date:" as a map (created, updated), which fails Hugo's build.
+func foreignDates(text []byte) []string {
+	n, ok := frontMatterLen(text)
+	t := bytes.TrimLeft(bytes.TrimPrefix(text[:n], byteOrderMark), " \t\r\n")
+	if !ok || !bytes.HasPrefix(t, []byte("---")) {
+		return nil
+	}
+	body := t[3:]
+	if !dateNotScalar.Match(body) {
+		return nil // the common case, without parsing the YAML
+	}
+	if end := bytes.LastIndex(body, []byte("\n---")); end >= 0 {
+		body = body[:end]
+	}
+	var fm map[string]any
+	if yaml.Unmarshal(body, &fm) != nil {
+		return nil // Hugo's error for bad YAML is the writer's to fix
+	}
+	var out []string
+	for k, v := range fm {
+		if !hugoDates[strings.ToLower(k)] {
+			continue
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// renameDates renames the keys of text's front matter that foreignDates
+// names, prefixing them with "wiki-": the page keeps its other front
+// matter, and its last-updated day comes from git as every page's does.
+func renameDates(text []byte) []byte {
+	keys := foreignDates(text)
+	if len(keys) == 0 {
+		return text
+	}
+	n, _ := frontMatterLen(text)
+	fm := text[:n]
+	for _, k := range keys {
+		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(k) + `(\s*):`)
+		fm = re.ReplaceAll(fm, []byte("wiki-"+k+"$1:"))
+	}
+	return append(fm, text[n:]...)
 }
 
 // hugoSafe is text as Hugo reads a doc's plain Markdown: behind an empty
@@ -42,6 +104,7 @@ func hugoSafe(text []byte) []byte {
 	if bareOpening(text) {
 		return append([]byte("---\n---\n"), authorSafe(text)...)
 	}
+	text = renameDates(text)
 	n, _ := frontMatterLen(text)
 	return append(text[:n:n], authorSafe(text[n:])...)
 }

@@ -42,6 +42,9 @@ func TestHugoSafe(t *testing.T) {
 		{"{{{< x >}}}\n", "---\n---\n{{{</* x */>}}}\n"},
 		// Front matter is Hugo's to read, shortcodes and all.
 		{"---\ntitle: \"{{< x >}}\"\n---\n{{< y >}}\n", "---\ntitle: \"{{< x >}}\"\n---\n{{</* y */>}}\n"},
+		// MkDocs Material's blog: a date that is a map, which Hugo cannot read.
+		{"---\ndate:\n  created: 2026-02-18\nauthors: [a]\n---\n# Post\n", "---\nwiki-date:\n  created: 2026-02-18\nauthors: [a]\n---\n# Post\n"},
+		{"---\nLastMod: {updated: 2026-01-01}\n---\n# Post\n", "---\nwiki-LastMod: {updated: 2026-01-01}\n---\n# Post\n"},
 	} {
 		if !misread([]byte(c.doc)) {
 			t.Errorf("misread(%q) = false, want true", c.doc)
@@ -50,7 +53,7 @@ func TestHugoSafe(t *testing.T) {
 			t.Errorf("hugoSafe(%q) = %q, want %q", c.doc, got, c.copy)
 		}
 	}
-	for _, doc := range []string{"# Title\n\nText with {{ braces }} and { curly }.\n", "---\ntitle: T\n---\n- a list\n"} {
+	for _, doc := range []string{"# Title\n\nText with {{ braces }} and { curly }.\n", "---\ntitle: T\n---\n- a list\n", "---\ndate: 2026-02-18\n---\n# Dated\n", "---\ndate:    # a comment\n  2026-02-18\n---\n# Dated\n"} {
 		if misread([]byte(doc)) {
 			t.Errorf("misread(%q) = true, want false", doc)
 		}

@@ -17,6 +17,10 @@ type Problem struct {
 	File    string // repository path, e.g. docs/server/index.md
 	Line    int    // 1-based; 0 when the destination was not found in the file's text
 	Msg     string
+	// Warning marks a reference that resolves, but not exactly as written
+	// (an inexact link: a name that differs in case or slash direction):
+	// listed, never failing a build.
+	Warning bool
 }
 
 func (p Problem) String() string {
@@ -34,7 +38,7 @@ func (p Problem) String() string {
 // layouts/_markup/render-link.html), destination and file quoted with %q, so
 // that any destination and any file name (spaces, quotes) come back intact;
 // Hugo cannot tell a render hook the line.
-var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link) ("(?:[^"\\]|\\.)*") in ("(?:[^"\\]|\\.)*"): (.*)$`)
+var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link|inexact link) ("(?:[^"\\]|\\.)*") in ("(?:[^"\\]|\\.)*"): (.*)$`)
 
 type report struct {
 	kind, dest, file, detail string
@@ -69,6 +73,10 @@ func problems(repo fs.FS, reports []report) []Problem {
 		}
 		seen[r] = true
 		msg := fmt.Sprintf("%s %q: %s", r.kind, r.dest, r.detail)
+		warning := r.kind == "inexact link"
+		if warning {
+			msg = fmt.Sprintf("inexact link %q: the file is %s (its name differs in case or slash direction); resolved to it, as the tree's own site would", r.dest, r.detail)
+		}
 		if r.kind == "repo link" {
 			target := r.detail
 			if _, err := fs.Stat(repo, target); err == nil {
@@ -77,7 +85,7 @@ func problems(repo fs.FS, reports []report) []Problem {
 			msg = fmt.Sprintf("broken link %q: %s does not exist", r.dest, target)
 		}
 		for _, n := range findLines(repo, r.file, r.dest) {
-			out = append(out, Problem{File: r.file, Line: n, Msg: msg})
+			out = append(out, Problem{File: r.file, Line: n, Msg: msg, Warning: warning})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -61,7 +61,7 @@ const top = async (src, q, n) => {
   const r = await search.results(src, q);
   await r.more(n);
   return r.groups.map(g => ({ path: g.page.path, words: g.all ? "all" : "some",
-    items: g.items.map(it => ({ rank: ["hook", "title", "heading", "line"][it.rank], label: it.label, href: it.href })) }));
+    items: g.items.map(it => ({ rank: ["hook", "title", "heading", "line"][it.rank], label: it.label, href: it.href, lines: (it.lines || []).map(l => l.text) })) }));
 };
 (async () => {
 ` + script + `
@@ -334,9 +334,10 @@ type rankedPage struct {
 	Path  string `json:"path"`
 	Words string `json:"words"` // all or some
 	Items []struct {
-		Rank  string `json:"rank"`
-		Label string `json:"label"`
-		Href  string `json:"href"`
+		Rank  string   `json:"rank"`
+		Label string   `json:"label"`
+		Href  string   `json:"href"`
+		Lines []string `json:"lines"` // the other lines of its heading that match, shown with it
 	} `json:"items"`
 }
 
@@ -536,11 +537,11 @@ func TestSearchRules(t *testing.T) {
 }
 
 // TestSearchItems checks a page's results: the title first, then the
-// sections by score (not in document order), each section's heading before
-// its lines.
+// sections by score (not in document order), one item a section: its
+// heading (or its first line) with the other lines that match under it.
 func TestSearchItems(t *testing.T) {
 	site := writePagesIndex(t, []map[string]any{
-		page("a.md", "# Sessions", "", "Intro.", "", "## Setup", "", "A word on sessions, once, among many other words of a long paragraph about setting things up.", "", "## Expiry", "", "## Sessions expire", "", "Sessions expire after an hour; expired sessions are gone."),
+		page("a.md", "# Sessions", "", "Intro.", "", "## Setup", "", "A word on sessions, once, among many other words of a long paragraph about setting things up.", "", "Sessions again.", "", "## Expiry", "", "## Sessions expire", "", "Sessions expire after an hour; expired sessions are gone.", "", "Sessions end.", "", "Sessions restart."),
 		page("b.md", "# Other", "", "Rain and sun."),
 		page("c.md", "# More", "", "Bread and soup."),
 	})
@@ -550,13 +551,12 @@ func TestSearchItems(t *testing.T) {
 	}
 	var items []string
 	for _, it := range got[0].Items {
-		items = append(items, it.Rank+" "+it.Label+" "+it.Href)
+		items = append(items, it.Rank+" "+it.Label+" "+it.Href+" "+strings.Join(it.Lines, " | "))
 	}
 	want := []string{
-		"title Sessions /wiki/a/",
-		"heading Sessions expire /wiki/a/#sessions-expire",
-		"line Sessions expire /wiki/a/#sessions-expire",
-		"line Setup /wiki/a/#setup",
+		"title Sessions /wiki/a/ ",
+		"heading Sessions expire /wiki/a/#sessions-expire Sessions expire after an hour; expired sessions are gone. | Sessions end. | Sessions restart.",
+		"line Setup /wiki/a/#setup Sessions again.",
 	}
 	if diff := cmp.Diff(want, items); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)

@@ -55,3 +55,43 @@ func TestBuildLargeSidebar(t *testing.T) {
 		t.Errorf("the sidebar holds %q:\n%s", m, nav)
 	}
 }
+
+// TestBuildLargeFolder: a folder of 600 docs is listed 250 entries a page,
+// at big/, big/page/2/ and big/page/3/, each linking the others, and
+// every doc is listed once over the three.
+func TestBuildLargeFolder(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{"docs/index.md": "# Home"}
+	for i := range 600 {
+		files[fmt.Sprintf("docs/big/p%03d.md", i)] = fmt.Sprintf("# Page %03d\n\nText.\n", i)
+	}
+	mcptest.WriteTree(t, root, files)
+	out, _ := build(t, options(t, root))
+	listed := map[string]int{}
+	entry := regexp.MustCompile(`<li><a href="/wiki/big/(p\d+)/">`)
+	for n, dir := range []string{"big", "big/page/2", "big/page/3"} {
+		page := mcptest.ReadFile(t, filepath.Join(out, filepath.FromSlash(dir), "index.html"))
+		listing := page[strings.Index(page, `<section class="listing"`):]
+		listing = listing[:strings.Index(listing, "</section>")]
+		got := entry.FindAllStringSubmatch(listing, -1)
+		if want := []int{250, 250, 100}[n]; len(got) != want {
+			t.Errorf("%s/ lists %d docs, want %d", dir, len(got), want)
+		}
+		for _, m := range got {
+			listed[m[1]]++
+		}
+		for _, link := range []string{`href="/wiki/big/"`, `href="/wiki/big/page/2/"`, `href="/wiki/big/page/3/"`} {
+			if !strings.Contains(listing, link) {
+				t.Errorf("%s/ does not link the folder's other pages: no %s", dir, link)
+			}
+		}
+	}
+	if len(listed) != 600 {
+		t.Errorf("%d docs listed over the folder's pages, want 600", len(listed))
+	}
+	for p, n := range listed {
+		if n != 1 {
+			t.Errorf("%s listed %d times", p, n)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -280,6 +281,70 @@ func TestBuildWithoutContributing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "contributing")); err == nil {
 		t.Error("a contributing page was built without CONTRIBUTING.md")
 	}
+}
+
+// TestBuildForeignTree builds a repository that has nothing but docs/, as
+// an installed wiki command does outside a docs-mcp checkout (no Repo: the
+// site's sources built into the command, Hugo given as an executable): no
+// hook reference, docs/CONTRIBUTING.md an ordinary page in the folder tree,
+// and a doc that is a symbolic link to a file of the repository built.
+func TestBuildForeignTree(t *testing.T) {
+	opt := options(t, t.TempDir())
+	opt.Hugo = hugoExecutable(t, opt.Repo)
+	opt.Repo = ""
+	mcptest.WriteTree(t, opt.Root, map[string]string{
+		"docs/index.md":           "# Home\n\n- [Contributing](CONTRIBUTING.md)\n- [Conduct](CODE_OF_CONDUCT.md)\n- [Install](Guide/Install.MD#steps)\n- [Again](guide\\install.md)\n\n![Logo](guide/IMG/Logo.PNG)\n",
+		"docs/CONTRIBUTING.md":    "# How to help\n\nSend a patch.\n",
+		"docs/guide/install.md":   "# Install\n\n## Steps\n",
+		"docs/guide/img/logo.png": "png",
+		"docs/guide/index.yml":    "### YamlMime:Landing\n\ntitle: Installing things\nmetadata:\n  title: not this one\n",
+		"CODE_OF_CONDUCT.md":      "# Be kind\n",
+	})
+	if err := os.Symlink("../CODE_OF_CONDUCT.md", filepath.Join(opt.Root, "docs", "CODE_OF_CONDUCT.md")); err != nil {
+		t.Fatal(err)
+	}
+	out, res := build(t, opt) // in error mode: the inexact links resolve
+	wantInexact := []Problem{
+		{File: "docs/index.md", Line: 5, Msg: `inexact link "Guide/Install.MD#steps": the file is docs/guide/install.md (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+		{File: "docs/index.md", Line: 6, Msg: `inexact link "guide\\install.md": the file is docs/guide/install.md (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+		{File: "docs/index.md", Line: 8, Msg: `inexact link "guide/IMG/Logo.PNG": the file is docs/guide/img/logo.png (its name differs in case or slash direction); resolved to it, as the tree's own site would`, Warning: true},
+	}
+	if diff := cmp.Diff(wantInexact, res.Inexact); diff != "" {
+		t.Errorf("inexact references (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(out, "hook-reference")); err == nil {
+		t.Error("a hook reference was built for a tree without framework/mod_hooks.json")
+	}
+	home := mcptest.ReadFile(t, filepath.Join(out, "index.html"))
+	if strings.Contains(home, `class="nav-heading">Reference<`) {
+		t.Error("the sidebar has a Reference section though the site has no hook reference and no guide at the root")
+	}
+	for _, want := range []string{`href="/wiki/contributing/"`, `href="/wiki/code_of_conduct/"`, `href="/wiki/guide/install/#steps"`, `href="/wiki/guide/install/">Again`, `src="/wiki/guide/img/logo.png"`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("the home page has no link %s", want)
+		}
+	}
+	// A folder without a Markdown landing page is titled by its index.yml's title.
+	if guide := mcptest.ReadFile(t, filepath.Join(out, "guide", "index.html")); !strings.Contains(guide, "<title>Installing things ·") {
+		t.Error("the folder page guide/ is not titled by docs/guide/index.yml's title, Installing things")
+	}
+	for page, want := range map[string]string{"contributing/index.html": "Send a patch.", "code_of_conduct/index.html": "Be kind", "CODE_OF_CONDUCT.md": "# Be kind"} {
+		if got := mcptest.ReadFile(t, filepath.Join(out, filepath.FromSlash(page))); !strings.Contains(got, want) {
+			t.Errorf("%s does not say %q", page, want)
+		}
+	}
+}
+
+// hugoExecutable is the Hugo the checkout repo pins, as an executable.
+func hugoExecutable(t *testing.T, repo string) string {
+	t.Helper()
+	cmd := exec.Command("go", "-C", filepath.Join(repo, "tools", "hugo"), "tool", "-n", "hugo")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go tool -n hugo: %v", err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 func TestBuildBaseURL(t *testing.T) {

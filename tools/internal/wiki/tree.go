@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/docs-mcp/docs-mcp/framework/registry"
 	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
@@ -25,7 +29,8 @@ type Tree struct {
 	Docs         []string // Markdown files under docs/, slash paths relative to docs/
 	Files        []string // other files under docs/ (images, attachments), relative to docs/
 	Dirs         []string // folders under docs/ holding Markdown, "" for docs/ itself
-	Contributing bool     // CONTRIBUTING.md exists at the root
+	Contributing bool     // CONTRIBUTING.md exists at the root: the site has a Contributing page
+	Registry     bool     // framework/mod_hooks.json exists: the site has a hook reference
 	// Skills are the Markdown files of the repository's skills (skills.go),
 	// slash paths relative to skills/.
 	Skills []string
@@ -38,6 +43,11 @@ type Tree struct {
 	// index.md (or _index.md), else a doc beside it named as it is
 	// ("guide.md" beside "guide/"), as MkDocs makes it.
 	folderOf map[string]string
+	// Linked are the docs and files under docs/ that are symbolic links to
+	// a file inside the tree (docs/CODE_OF_CONDUCT.md -> ../CODE_OF_CONDUCT.md,
+	// as MkDocs sites do), each with the file it leads to: Hugo does not
+	// follow them, so each is mounted from its target.
+	Linked map[string]string
 	// Updated is the day each doc, CONTRIBUTING.md and the hook registry
 	// last changed, by repository path ("docs/x.md"), once readDates has run.
 	Updated map[string]string
@@ -46,11 +56,19 @@ type Tree struct {
 // registryPath is the hook registry, relative to the tree's root.
 const registryPath = "framework/mod_hooks.json"
 
-// Paths a doc may not use because the site's own pages live there.
-var reserved = map[string]string{
-	"contributing.md":   "the Contributing page (CONTRIBUTING.md)",
-	"hook-reference.md": "the hook reference page",
-	"search.md":         "the search page",
+// reserved are the paths a doc may not use because the site's own pages
+// live there: the search page always, the Contributing page and the hook
+// reference when the tree has what they are made from. Without them, a
+// docs/CONTRIBUTING.md is an ordinary page.
+func (t *Tree) reserved() map[string]string {
+	r := map[string]string{"search.md": "the search page"}
+	if t.Contributing {
+		r["contributing.md"] = "the Contributing page (CONTRIBUTING.md)"
+	}
+	if t.Registry {
+		r["hook-reference.md"] = "the hook reference page (" + registryPath + ")"
+	}
+	return r
 }
 
 // ScanTree reads the layout of root's docs/ folder. Hidden files and folders
@@ -65,8 +83,8 @@ func ScanTree(root string) (*Tree, error) {
 	if fi, err := os.Stat(docs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("scan %s: no docs/ folder (is this the repository root?)", abs)
 	}
-	if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(registryPath))); err != nil {
-		return nil, fmt.Errorf("scan %s: the hook registry %s is missing: %w", abs, registryPath, err)
+	if fi, err := os.Stat(filepath.Join(abs, filepath.FromSlash(registryPath))); err == nil && fi.Mode().IsRegular() {
+		t.Registry = true
 	}
 	if fi, err := os.Stat(filepath.Join(abs, "CONTRIBUTING.md")); err == nil && fi.Mode().IsRegular() {
 		t.Contributing = true
@@ -91,8 +109,17 @@ func ScanTree(root string) (*Tree, error) {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil // folders are visited; symlinks and devices are not content
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, ok := t.linkTarget(p)
+			if !ok {
+				return nil
+			}
+			if t.Linked == nil {
+				t.Linked = map[string]string{}
+			}
+			t.Linked[rel] = target
+		} else if !d.Type().IsRegular() {
+			return nil // folders are visited; devices are not content
 		}
 		if path.Ext(rel) == ".md" {
 			t.Docs = append(t.Docs, rel)
@@ -149,12 +176,36 @@ func ScanTree(root string) (*Tree, error) {
 	return t, t.check()
 }
 
+// linkTarget is the file the symbolic link at p leads to, when that is a
+// regular file inside the tree: a link out of it, to a folder or to nothing
+// is left out, as ScanTree leaves out what is not content.
+func (t *Tree) linkTarget(p string) (string, bool) {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	root, err := filepath.EvalSymlinks(t.Root)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	fi, err := os.Stat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return target, true
+}
+
 // check refuses trees whose pages would collide in the site: two docs, or
 // a doc and a folder, whose pages Hugo makes one (wikipage.Of), one of
 // which it would drop without a word.
 func (t *Tree) check() error {
 	var errs []error
 	seen := map[string]string{} // logical path -> what has it
+	reserved := t.reserved()
 	for _, doc := range t.Docs {
 		if what, ok := reserved[strings.ToLower(doc)]; ok {
 			errs = append(errs, fmt.Errorf("docs/%s: this path is taken by %s; rename the file", doc, what))
@@ -225,6 +276,32 @@ func (t *Tree) generatedSections() []string {
 	return out
 }
 
+// folderTitle is the title of folder dir's landing page when it has one
+// the wiki does not build as a page: the top-level "title" of its index.yml
+// (or index.yaml), as Microsoft Learn trees such as cpp-docs give each
+// folder; "" when there is none, and the folder is named by its name.
+func (t *Tree) folderTitle(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for _, name := range []string{"index.yml", "index.yaml"} {
+		b, err := os.ReadFile(filepath.Join(t.Root, "docs", filepath.FromSlash(dir), name))
+		if err != nil {
+			continue
+		}
+		var landing struct {
+			Title any `json:"title"`
+		}
+		if yaml.Unmarshal(b, &landing) != nil {
+			continue
+		}
+		if title, ok := landing.Title.(string); ok && strings.TrimSpace(title) != "" && !strings.ContainsAny(title, "\r\n") {
+			return strings.TrimSpace(title)
+		}
+	}
+	return ""
+}
+
 // urlPath is a site path as a URL's path, escaped: Hugo's relURL and
 // absURL leave a path they cannot parse ("100%.png") as it is, relative, and
 // a "#" in one ("#notes/pic.png") would start the fragment.
@@ -249,27 +326,33 @@ type siteData struct {
 	// name ("player.joined" -> PlayerJoined): the hook reference shows them
 	// and the search finds a hook by either name.
 	Constants map[string]string `json:"constants"`
+	// Folded maps each repository path of Pages and Files, in lower case,
+	// to the path itself, where no other has the same: a link that names
+	// a file but for case or slash direction resolves to it (resolve.html).
+	Folded map[string]string `json:"folded"`
 }
 
 func (t *Tree) data() (siteData, error) {
 	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}, Constants: map[string]string{}}
-	b, err := os.ReadFile(filepath.Join(t.Root, filepath.FromSlash(registryPath)))
-	if err != nil {
-		return d, fmt.Errorf("read the hook registry: %w", err)
-	}
-	// Only the names: the registry's own checks are the framework's
-	// business, and the wiki shows a registry that fails them all the same.
-	var reg struct {
-		Hooks []struct {
-			Name string `json:"name"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(b, &reg); err != nil {
-		return d, fmt.Errorf("read the hook registry %s: %w", registryPath, err)
-	}
-	for _, h := range reg.Hooks {
-		if h.Name != "" {
-			d.Constants[h.Name] = (&registry.Hook{Name: h.Name}).GoName()
+	if t.Registry {
+		b, err := os.ReadFile(filepath.Join(t.Root, filepath.FromSlash(registryPath)))
+		if err != nil {
+			return d, fmt.Errorf("read the hook registry: %w", err)
+		}
+		// Only the names: the registry's own checks are the framework's
+		// business, and the wiki shows a registry that fails them all the same.
+		var reg struct {
+			Hooks []struct {
+				Name string `json:"name"`
+			} `json:"hooks"`
+		}
+		if err := json.Unmarshal(b, &reg); err != nil {
+			return d, fmt.Errorf("read the hook registry %s: %w", registryPath, err)
+		}
+		for _, h := range reg.Hooks {
+			if h.Name != "" {
+				d.Constants[h.Name] = (&registry.Hook{Name: h.Name}).GoName()
+			}
 		}
 	}
 	for _, doc := range t.Docs {
@@ -280,8 +363,11 @@ func (t *Tree) data() (siteData, error) {
 	for _, f := range t.Files {
 		d.Files["docs/"+f] = urlPath(f)
 	}
+	d.Folded = folded(d.Pages, d.Files)
 	// The hook reference (the site's content/hook-reference.md) is made from the registry.
-	d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
+	if t.Registry {
+		d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
+	}
 	if t.Contributing {
 		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md", Updated: t.Updated["CONTRIBUTING.md"]}
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
@@ -290,10 +376,33 @@ func (t *Tree) data() (siteData, error) {
 	return d, nil
 }
 
+// folded maps the keys of maps in lower case to themselves, leaving out a
+// lower-case name two of them share (Setup.md beside setup.md): such a
+// link names neither.
+func folded(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	shared := map[string]bool{}
+	for _, m := range maps {
+		for k := range m {
+			l := strings.ToLower(k)
+			if _, ok := out[l]; ok {
+				shared[l] = true
+			}
+			out[l] = k
+		}
+	}
+	for l := range shared {
+		delete(out, l)
+	}
+	return out
+}
+
 // readDates fills t.Updated (see lastUpdated).
 func (t *Tree) readDates(ctx context.Context) error {
 	paths := make([]string, 0, len(t.Docs)+2)
-	paths = append(paths, registryPath)
+	if t.Registry {
+		paths = append(paths, registryPath)
+	}
 	for _, doc := range t.Docs {
 		paths = append(paths, "docs/"+doc)
 	}
@@ -325,10 +434,18 @@ type siteParams struct {
 // config file's path.
 func (t *Tree) writeGenerated(dir, siteDir string, p siteParams) (string, error) {
 	for _, s := range t.generatedSections() {
-		front := "---\nwikiGenerated: true\n---\n"
+		front := "---\nwikiGenerated: true\n"
 		if s == "" {
-			front = "---\nwikiGenerated: true\nwikiListing: true\n---\n"
+			front += "wikiListing: true\n"
 		}
+		if title := t.folderTitle(s); title != "" {
+			q, err := json.Marshal(title) // a JSON string is a YAML one
+			if err != nil {
+				return "", fmt.Errorf("generate folder page: %w", err)
+			}
+			front += "title: " + string(q) + "\n"
+		}
+		front += "---\n"
 		p := filepath.Join(dir, "content", filepath.FromSlash(wikipage.Dir(s)), "_index.md")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return "", fmt.Errorf("generate folder page: %w", err)
@@ -411,9 +528,31 @@ type hugoConfig struct {
 	CacheDir    string         `json:"cacheDir"`
 	Params      map[string]any `json:"params,omitempty"`
 	Server      *hugoServer    `json:"server,omitempty"`
+	Cascade     []hugoCascade  `json:"cascade"`
 	Module      struct {
 		Mounts []mount `json:"mounts"`
 	} `json:"module"`
+}
+
+// hugoCascade sets Params on the pages whose logical path matches Target's.
+type hugoCascade struct {
+	Params map[string]any    `json:"params"`
+	Target map[string]string `json:"target"`
+}
+
+// extras are the logical paths of the site's own pages that are not docs:
+// the sidebar lists them apart (the wikiExtra parameter). The hook
+// reference and the Contributing page are only there when the tree has what
+// they are made from; a doc at docs/CONTRIBUTING.md is then an ordinary page.
+func (t *Tree) extras() []string {
+	out := []string{"/search"}
+	if t.Registry {
+		out = append(out, "/hook-reference")
+	}
+	if t.Contributing {
+		out = append(out, "/contributing")
+	}
+	return out
 }
 
 // hugoServer is what hugo server (the preview) adds to its responses.
@@ -450,11 +589,15 @@ func (t *Tree) docsMounts(docs string) []mount {
 	for _, doc := range t.Docs {
 		byName := wikipage.IsIndex(doc)
 		cp := t.contentPath(doc)
-		if !byName && (cp != doc || copied[doc]) {
+		target, linked := t.Linked[doc]
+		if !byName && (cp != doc || copied[doc] || linked) {
 			all.Files = append(all.Files, "! "+escape.Replace(doc))
 		}
-		if (byName || cp != doc) && !copied[doc] {
-			one = append(one, mount{Source: filepath.Join(docs, filepath.FromSlash(doc)), Target: path.Join("content", cp)})
+		if (byName || cp != doc || linked) && !copied[doc] {
+			if !linked {
+				target = filepath.Join(docs, filepath.FromSlash(doc))
+			}
+			one = append(one, mount{Source: target, Target: path.Join("content", cp)})
 		}
 	}
 	return append([]mount{all}, one...)
@@ -491,15 +634,24 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	if l := p.Logo; l != nil {
 		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html
 	}
+	c.Cascade = []hugoCascade{{Params: map[string]any{"wikiExtra": true}, Target: map[string]string{"path": "{" + strings.Join(t.extras(), ",") + "}"}}}
+	siteContent := mount{Source: filepath.Join(siteDir, "content"), Target: "content"}
+	if !t.Registry {
+		siteContent.Files = []string{"! hook-reference.md"}
+	}
 	m := []mount{
 		{Source: filepath.Join(siteDir, "layouts"), Target: "layouts"},
 		{Source: filepath.Join(siteDir, "assets"), Target: "assets"},
-		// The stylesheet is the server's too (its docs reader, an MCP App):
-		// one file in the mcp-server module, which embeds it
-		// (siteDir is tools/internal/wiki/site in the checkout).
-		{Source: filepath.Join(siteDir, "..", "..", "..", "..", filepath.FromSlash(wikistyle.Path)), Target: "assets/css/wiki.css"},
-		{Source: filepath.Join(siteDir, "content"), Target: "content"},
+		siteContent,
 		{Source: filepath.Join(genDir, "content"), Target: "content"},
+	}
+	// The stylesheet is the server's too (its docs reader, an MCP App): one
+	// file in the mcp-server module, which embeds it. In a checkout
+	// (siteDir is tools/internal/wiki/site) it is mounted from there, so an
+	// edit shows in wiki watch; the site sources built into the command
+	// carry a copy of it in assets/css (extractSite).
+	if css := filepath.Join(siteDir, "..", "..", "..", "..", filepath.FromSlash(wikistyle.Path)); fileExists(css) {
+		m = append(m, mount{Source: css, Target: "assets/css/wiki.css"})
 	}
 	m = append(m, t.docsMounts(docs)...)
 	m = append(m, t.skillsMounts(preview)...)
@@ -507,10 +659,17 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	// raw twins of the pages, the rest are the images and attachments they use.
 	if preview {
 		for _, f := range t.Files {
-			m = append(m, mount{Source: filepath.Join(docs, filepath.FromSlash(f)), Target: path.Join("static", f)})
+			src := filepath.Join(docs, filepath.FromSlash(f))
+			if target, ok := t.Linked[f]; ok {
+				src = target
+			}
+			m = append(m, mount{Source: src, Target: path.Join("static", f)})
 		}
 	} else {
 		m = append(m, mount{Source: docs, Target: "static"})
+		for _, f := range slices.Sorted(maps.Keys(t.Linked)) { // Hugo does not follow them
+			m = append(m, mount{Source: t.Linked[f], Target: path.Join("static", f)})
+		}
 	}
 	if t.Contributing && !preview {
 		m = append(m, mount{Source: filepath.Join(t.Root, "CONTRIBUTING.md"), Target: "static/contributing.md"})
@@ -527,9 +686,10 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	if p.Logo != nil {
 		m = append(m, mount{Source: p.Logo.File, Target: "static/" + p.Logo.Name})
 	}
-	m = append(m,
-		mount{Source: filepath.Join(t.Root, "framework", "mod_hooks.json"), Target: "data/mod_hooks.json"},
-		mount{Source: filepath.Join(genDir, "data"), Target: "data"})
+	if t.Registry {
+		m = append(m, mount{Source: filepath.Join(t.Root, filepath.FromSlash(registryPath)), Target: "data/mod_hooks.json"})
+	}
+	m = append(m, mount{Source: filepath.Join(genDir, "data"), Target: "data"})
 	c.Module.Mounts = m
 	return c
 }

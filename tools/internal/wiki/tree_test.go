@@ -69,7 +69,8 @@ func TestScanTreeRefuses(t *testing.T) {
 		want  string
 	}{
 		{"no docs folder", map[string]string{"framework/mod_hooks.json": "{}"}, "no docs/ folder"},
-		{"no registry", map[string]string{"docs/index.md": "# Hi"}, "framework/mod_hooks.json is missing"},
+		{"guide and doc", map[string]string{"docs/CONTRIBUTING.md": "# C", "CONTRIBUTING.md": "# C"}, "docs/CONTRIBUTING.md: this path is taken by the Contributing page"},
+		{"registry and doc", map[string]string{"docs/hook-reference.md": "# H", "framework/mod_hooks.json": "{}"}, "docs/hook-reference.md: this path is taken by the hook reference page"},
 		{"no Markdown", map[string]string{"docs/a.png": "", "framework/mod_hooks.json": "{}"}, "no Markdown files"},
 		{"reserved name", map[string]string{"docs/search.md": "# S", "framework/mod_hooks.json": "{}"}, "docs/search.md: this path is taken by the search page"},
 		{"index and _index", map[string]string{"docs/a/index.md": "", "docs/a/_index.md": "", "framework/mod_hooks.json": "{}"}, "docs/a/_index.md and docs/a/index.md would both become the page /a"},
@@ -88,6 +89,60 @@ func TestScanTreeRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestScanTreeForeign: a repository with nothing but docs/ (no guide at the
+// root, no hook registry), as most are: docs/CONTRIBUTING.md and
+// docs/hook-reference.md are ordinary docs, and a doc that is a symbolic
+// link to a file of the repository (docs/CODE_OF_CONDUCT.md ->
+// ../CODE_OF_CONDUCT.md, as urfave/cli has) is a doc; a link out of the
+// repository is not.
+func TestScanTreeForeign(t *testing.T) {
+	root := t.TempDir()
+	mcptest.WriteTree(t, root, map[string]string{
+		"docs/index.md":          "# Home",
+		"docs/CONTRIBUTING.md":   "# Contributing",
+		"docs/hook-reference.md": "# Hooks",
+		"CODE_OF_CONDUCT.md":     "# Be kind",
+	})
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	mcptest.WriteFile(t, outside, "# Secret")
+	for link, target := range map[string]string{"CODE_OF_CONDUCT.md": "../CODE_OF_CONDUCT.md", "secret.md": outside, "gone.md": "../gone.md"} {
+		if err := os.Symlink(target, filepath.Join(root, "docs", link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree, err := ScanTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{"docs": tree.Docs, "contributing": tree.Contributing, "registry": tree.Registry, "extras": tree.extras(), "linked": tree.Linked}
+	want := map[string]any{
+		"docs":         []string{"CODE_OF_CONDUCT.md", "CONTRIBUTING.md", "hook-reference.md", "index.md"},
+		"contributing": false,
+		"registry":     false,
+		"extras":       []string{"/search"},
+		"linked":       map[string]string{"CODE_OF_CONDUCT.md": filepath.Join(evalSymlinks(t, root), "CODE_OF_CONDUCT.md")},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ScanTree (-want +got):\n%s", diff)
+	}
+	d, err := tree.data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Sources["hook-reference.md"]; !ok || d.Sources["hook-reference.md"].Repo != "docs/hook-reference.md" {
+		t.Errorf("the source of hook-reference.md is %+v, want the doc docs/hook-reference.md", d.Sources["hook-reference.md"])
+	}
+}
+
+func evalSymlinks(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestScanTreeSkipsHidden(t *testing.T) {

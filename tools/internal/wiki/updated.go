@@ -42,7 +42,8 @@ func lastUpdated(ctx context.Context, root string, paths []string) (map[string]s
 
 // gitDates maps each file under root's docs/, CONTRIBUTING.md and the hook
 // registry that git tracks and that has no uncommitted change to the day of
-// the last commit that touched it. One git log over the history, newest
+// the last commit on the branch's first-parent line that changed it (a
+// merge's, for a change made on another branch). One git log over the history, newest
 // first.
 func gitDates(ctx context.Context, root string) (map[string]string, error) {
 	git := func(args ...string) ([]byte, error) {
@@ -56,7 +57,12 @@ func gitDates(ctx context.Context, root string) (map[string]string, error) {
 		return out, nil
 	}
 	// %x1e marks a commit's date; -z ends every name with NUL.
-	log, err := git("log", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md", registryPath)
+	// --first-parent (which also compares a merge with its first parent)
+	// dates a change by the commit that brought it into the branch, as
+	// gitdocs dates a release's files: without it, a change made on a
+	// branch before midnight and merged after was a day older here than
+	// in the versions.
+	log, err := git("log", "--first-parent", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md", registryPath)
 	if err != nil {
 		return nil, err
 	}

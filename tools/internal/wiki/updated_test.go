@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -66,5 +68,40 @@ func TestLastUpdated(t *testing.T) {
 	want = map[string]string{"docs/a.md": "2030-01-02", "docs/sub/b.md": "2030-03-05", "docs/edited.md": "2031-05-06", "docs/new.md": "2031-05-06", "CONTRIBUTING.md": "2030-01-02"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("in a checkout (-want +got):\n%s", diff)
+	}
+
+	// A change made on a branch late on 5 May (UTC) and merged on 6 May
+	// is dated by the merge, as a release's pages are (gitdocs walks the
+	// first parents): the same change, the same day in every version.
+	git("", "checkout", "-q", "-b", "side")
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "a.md"), "# a, on a branch\n")
+	git("2030-05-05T23:00:00+00:00", "commit", "-q", "-am", "on the branch")
+	git("", "checkout", "-q", "-")
+	mcptest.WriteFile(t, filepath.Join(root, "CONTRIBUTING.md"), "# guide, on the main line\n")
+	git("2030-05-06T08:00:00+00:00", "commit", "-q", "-am", "main moves on")
+	git("2030-05-06T09:00:00+00:00", "merge", "-q", "--no-ff", "-m", "merge", "side")
+	got, err = lastUpdated(context.Background(), root, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["docs/a.md"] != "2030-05-06" {
+		t.Errorf("docs/a.md, changed on a branch on 2030-05-05 and merged on 2030-05-06: last updated %s, want the merge's day", got["docs/a.md"])
+	}
+	repo, err := gitdocs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := repo.LastCommitsAt(strings.TrimSpace(string(head)), "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range h.All() {
+		if day := c.Date.UTC().Format(dateFormat); got[name] != day && name != "docs/edited.md" {
+			t.Errorf("%s: last updated %s in the working tree, %s as a release at HEAD would say", name, got[name], day)
+		}
 	}
 }

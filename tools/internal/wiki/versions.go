@@ -347,10 +347,7 @@ func (p *versionPlan) folders() []string {
 // .Path gives them (lower case, spaces as hyphens): the home, each folder,
 // each doc and the pages the site adds.
 func (t *Tree) pages() []string {
-	out := []string{"/", "/hook-reference", "/search"}
-	if t.Contributing {
-		out = append(out, "/contributing")
-	}
+	out := append([]string{"/"}, t.extras()...)
 	for _, d := range t.Dirs {
 		if d != "" {
 			out = append(out, wikipage.OfDir(d))

@@ -37,9 +37,12 @@ const (
 
 // Options says what to build.
 type Options struct {
-	Repo     string    // the docs-mcp checkout: holds tools/internal/wiki/site and tools/hugo
+	// Repo is the docs-mcp checkout, holding tools/internal/wiki/site and
+	// tools/hugo; empty means none: the site's sources built into the
+	// command, and Hugo from Hugo or the PATH (see IsCheckout).
+	Repo     string
 	Hugo     string    // a Hugo executable built from tools/hugo; empty means running it with go tool
-	Root     string    // the tree to build (docs/, ...); empty means Repo
+	Root     string    // the tree to build: a folder holding docs/; empty means Repo
 	BaseURL  string    // empty means DefaultBaseURL
 	Progress io.Writer // progress for the user; nil discards it
 	// BrokenLinks is BrokenLinksError or BrokenLinksWarn; empty means
@@ -66,10 +69,6 @@ type Options struct {
 }
 
 func (o Options) siteDir() string { return filepath.Join(o.Repo, "tools", "internal", "wiki", "site") }
-
-func (o Options) hugo() *Hugo {
-	return &Hugo{ModDir: filepath.Join(o.Repo, "tools", "hugo"), Binary: o.Hugo, Progress: o.progress()}
-}
 
 func (o Options) progress() io.Writer {
 	if o.Progress == nil {
@@ -107,7 +106,7 @@ func (o Options) params(preview bool, broken string) (siteParams, error) {
 		p.Logo = &l
 	}
 	// The docs-mcp icon, where the checkout has it (the live image copies it).
-	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); fileExists(icon) {
+	if icon := filepath.Join(o.Repo, "mcp-server", "internal", "mcpserver", "icon.svg"); o.Repo != "" && fileExists(icon) {
 		p.Icon = icon
 	}
 	if p.Version == "" {
@@ -147,11 +146,12 @@ type Result struct {
 	Out      string        // the site folder
 	Pages    int           // HTML pages written
 	Files    int           // all files written
-	Bytes    int64         // the size of all files written
+	Bytes    int64         // the room the files take: the size of each file, once for identical files stored once (see linkIdentical)
 	Hugo     string        // Hugo's version line
 	Duration time.Duration // Hugo's runs (one per version), not counting its compile
 	Usage    Usage         // what Hugo's runs used: CPU time and peak memory
 	Broken   []Problem     // the broken references a BrokenLinksWarn build (or an old version) listed
+	Inexact  []Problem     // the references resolved though their names differ from the file's in case or slash direction
 	Versions int           // the release versions built beside the working tree
 }
 
@@ -188,6 +188,7 @@ type builder struct {
 	opt     Options
 	out     string     // absolute
 	params  siteParams // for the layouts, BrokenLinks checked
+	site    string     // the site's sources (Options.siteSources)
 	hugo    *Hugo
 	version string // Hugo's version line, once known
 }
@@ -212,7 +213,15 @@ func newBuilder(opt Options, out, broken string) (*builder, error) {
 	if err := checkBaseURL(opt.baseURL()); err != nil {
 		return nil, err
 	}
-	return &builder{opt: opt, out: out, params: params, hugo: opt.hugo()}, nil
+	site, err := opt.siteSources()
+	if err != nil {
+		return nil, err
+	}
+	hugo, err := opt.hugo()
+	if err != nil {
+		return nil, err
+	}
+	return &builder{opt: opt, out: out, params: params, site: site, hugo: hugo}, nil
 }
 
 // hugoVersion makes sure Hugo runs (compiling it the first time) and
@@ -227,6 +236,7 @@ func (b *builder) hugoVersion(ctx context.Context) (string, error) {
 	}
 	b.version = v
 	fmt.Fprintf(b.opt.progress(), "wiki: running %s\n", v)
+	checkHugoVersion(b.opt, v)
 	return v, nil
 }
 
@@ -298,6 +308,12 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	}
 	res.Versions = len(versions)
 
+	for _, p := range res.Inexact {
+		fmt.Fprintln(progress, "wiki: warning: "+p.String())
+	}
+	if len(res.Inexact) > 0 {
+		fmt.Fprintf(progress, "wiki: %d inexact reference(s) listed above: each names a file but for case or slash direction, and is resolved to it; write the exact name to silence the warning\n", len(res.Inexact))
+	}
 	for _, p := range res.Broken {
 		fmt.Fprintln(progress, "wiki: "+p.String())
 	}
@@ -320,6 +336,15 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
+	var saved int64
+	if len(versions) > 0 {
+		linked, n, err := linkIdentical(tmp)
+		if err != nil {
+			return nil, err
+		}
+		saved = n
+		fmt.Fprintf(progress, "wiki: %d files identical to another stored once (hard links): %.1f MB saved\n", linked, float64(n)/1e6)
+	}
 	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -339,6 +364,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.Bytes -= saved // the room the site takes: a linked file's bytes once
 	if err := replaceDir(tmp, b.out); err != nil {
 		return nil, err
 	}
@@ -356,6 +382,9 @@ func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
 		fmt.Fprintf(b.opt.progress(), "wiki: %d docs and %d other files under %s\n", len(tree.Docs), len(tree.Files), filepath.Join(tree.Root, "docs"))
 		if !tree.Contributing {
 			fmt.Fprintf(b.opt.progress(), "wiki: no CONTRIBUTING.md in %s: the site has no Contributing page\n", tree.Root)
+		}
+		if !tree.Registry {
+			fmt.Fprintf(b.opt.progress(), "wiki: no %s in %s: the site has no hook reference\n", registryPath, tree.Root)
 		}
 	} else {
 		fmt.Fprintf(b.opt.progress(), "wiki: %s: %d docs and %d other files\n", name, len(tree.Docs), len(tree.Files))
@@ -381,7 +410,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		return err
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, b.opt.siteDir(), params)
+	cfg, err := tree.writeGenerated(gen, b.site, params)
 	if err != nil {
 		return err
 	}
@@ -399,8 +428,8 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		}
 		logged = append(logged, line)
 	}, "build",
-		"--source", b.opt.siteDir(),
-		"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+cfg,
+		"--source", b.site,
+		"--config", filepath.Join(b.site, "hugo.toml")+","+cfg,
 		"--destination", dest,
 		"--baseURL", base,
 		"--logLevel", "warn",
@@ -419,7 +448,14 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		defer root.Close()
 		repo = root.FS()
 	}
-	probs := problems(repo, reports)
+	var probs, inexact []Problem
+	for _, p := range problems(repo, reports) {
+		if p.Warning {
+			inexact = append(inexact, p)
+		} else {
+			probs = append(probs, p)
+		}
+	}
 	if len(probs) > 0 && params.BrokenLinks == BrokenLinksError {
 		return &BuildError{Problems: probs}
 	}
@@ -438,8 +474,12 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		for i := range probs {
 			probs[i].Version = site.current
 		}
+		for i := range inexact {
+			inexact[i].Version = site.current
+		}
 	}
 	res.Broken = append(res.Broken, probs...)
+	res.Inexact = append(res.Inexact, inexact...)
 	return nil
 }
 
@@ -519,17 +559,25 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	if err := tree.readDates(ctx); err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
-	hugo := opt.hugo()
+	hugo, err := opt.hugo()
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
+	site, err := opt.siteSources()
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
+	}
 	version, err := hugo.Version(ctx)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
+	checkHugoVersion(opt, version)
 	gen, err := os.MkdirTemp("", "wiki-gen-*")
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, opt.siteDir(), params)
+	cfg, err := tree.writeGenerated(gen, site, params)
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
@@ -553,8 +601,8 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 		}
 		fmt.Fprintln(progress, "hugo: "+line)
 	}, "server",
-		"--source", opt.siteDir(),
-		"--config", filepath.Join(opt.siteDir(), "hugo.toml")+","+cfg,
+		"--source", site,
+		"--config", filepath.Join(site, "hugo.toml")+","+cfg,
 		"--bind", host,
 		"--port", port,
 		"--baseURL", base,

@@ -991,7 +991,23 @@
     items.sort(function (a, b) {
       return kind(a) - kind(b) || score(b.sec) - score(a.sec) || a.sec - b.sec || a.rank - b.rank || a.order - b.order;
     });
-    return items;
+    return together(items);
+  }
+
+  // One result per heading: the lines that match under a heading (and the
+  // heading itself) make one item, the first in the order given, whose
+  // lines are the others' text in that order, so a heading matching on
+  // five lines is listed once, with its five lines. A title and a hook's
+  // entry stay their own.
+  function together(items) {
+    var out = [], at = new Map();
+    items.forEach(function (it) {
+      if (it.rank === RANK.title || it.rank === RANK.hook) { out.push(it); return; }
+      var first = at.get(it.href);
+      if (!first) { at.set(it.href, it); it.lines = []; out.push(it); return; }
+      if (it.text) first.lines.push({ text: it.text, codeLine: it.codeLine });
+    });
+    return out;
   }
 
   function collect(page, has) {
@@ -1129,6 +1145,7 @@
     if (item.code) label.classList.add("hit-code");
     a.appendChild(label);
     if (item.text) a.appendChild(marked(item.codeLine ? "hit-line hit-code" : "hit-line", item.text, line ? m : null));
+    (item.lines || []).forEach(function (l) { a.appendChild(marked(l.codeLine ? "hit-line hit-code" : "hit-line", l.text, m)); });
     return a;
   }
 
