@@ -124,7 +124,13 @@ export async function run(client, notes, dataRoot, cell) {
       writeDoc("added.md", "# Added\n");
       await notes.wait(() => notes.listChanged > 0, "list_changed");
     });
-    await step("unsubscribe", () => cell.unsubscribe(uri));
+    // On 2026-07-28 the unsubscribe is the listen's cancellation, a
+    // notification nobody answers: a ping answered after it is the sign
+    // that the server has read it.
+    await step("unsubscribe", async () => {
+      await cell.unsubscribe(uri);
+      await client.ping();
+    });
     await step("nothing after unsubscribing", async () => {
       const updates = notes.updated.length;
       const listed = notes.listChanged;

@@ -197,6 +197,37 @@ func TestStdioListenEnds(t *testing.T) {
 	}
 }
 
+// A listen cancelled hears nothing more, from the moment the cancellation
+// is read: the edit of a doc it named, made once a ping sent after the
+// cancellation is answered, reaches only the listen still open. (The
+// cancelled listen leaves the server's list in a goroutine of its own, a
+// moment later; under load the official TypeScript SDK's matrix saw a
+// resources/updated in that moment.)
+func TestStdioListenCancelledHearsNothing(t *testing.T) {
+	s, in, root := startModern(t)
+	s.listen(t, in, "C", `{"resourcesListChanged":true,"resourceSubscriptions":["docs://guide/intro.md"]}`)
+	s.listen(t, in, "B", `{"resourcesListChanged":true}`)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"C","reason":"test"}}`)
+	s.send(t, modern(3, "ping", ""))
+	if m := next(t, in, "the ping answer"); m.ID != float64(3) {
+		t.Fatalf("after cancelling C: %+v, want the ping answer", m)
+	}
+	for rel, content := range map[string]string{"guide/intro.md": "# Intro\n\nEdited.\n", "barrier.md": "# Barrier\n"} {
+		if err := os.WriteFile(filepath.Join(root, "docs", rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		m := next(t, in, "list_changed tagged B")
+		if m.subscriptionID() == "C" {
+			t.Errorf("the cancelled listen C was sent %+v", m)
+		}
+		if m.Method == "notifications/resources/list_changed" && m.subscriptionID() == "B" {
+			return
+		}
+	}
+}
+
 // A read or subscription of a doc that does not exist: the error says
 // which URI in quotes, and why beside it (no doc at that path, and the
 // nearest valid ones); a subscription to it is invalid params.

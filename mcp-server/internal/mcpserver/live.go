@@ -78,8 +78,8 @@ func (s *Server) deliver(d delivery) {
 		n.Params.Meta = map[string]any{mcp.MetaKeySubscriptionID: d.to.listen}
 	}
 	queue := s.subs.queue(d.to)
-	if queue == nil {
-		return // the session ended meanwhile
+	if queue == nil || d.to.over() {
+		return // the session or the listen ended meanwhile
 	}
 	if len(queue) >= s.opts.MaxQueued {
 		// A client that does not take its notifications loses the

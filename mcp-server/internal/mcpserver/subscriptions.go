@@ -53,6 +53,22 @@ type subscriber struct {
 	// asked for resourcesListChanged.
 	listChanged bool
 	uris        map[string]bool
+	// ended is closed when a listen's request ends (nil for
+	// resources/subscribe). A cancellation ends it in mcp-go's read loop,
+	// before the next message is read; the listen leaves the list in a
+	// goroutine of its own a moment later (context.AfterFunc), and is sent
+	// nothing meanwhile (deliveries, deliver).
+	ended <-chan struct{}
+}
+
+// over reports whether the subscriber's listen has ended.
+func (sub *subscriber) over() bool {
+	select {
+	case <-sub.ended:
+		return true
+	default: // also for nil: resources/subscribe, which ends otherwise
+		return false
+	}
 }
 
 // owner is what the subscription budget is counted by: the session, or
@@ -242,7 +258,7 @@ func (s *subscriptions) listen(ctx context.Context, id any, req *mcp.Subscriptio
 		return // mcp-go refuses it, or answers at once: nothing to deliver
 	}
 	sub := &subscriber{session: client.SessionID(), client: client, listen: id,
-		listChanged: n.ResourcesListChanged, uris: map[string]bool{}}
+		listChanged: n.ResourcesListChanged, uris: map[string]bool{}, ended: ctx.Done()}
 	for _, uri := range known {
 		sub.uris[uri] = true
 	}
@@ -369,12 +385,15 @@ func (s *subscriptions) deliveries(listed bool, touched []string) []delivery {
 			}
 		}
 		for sub := range s.listens {
-			if sub.listChanged {
+			if sub.listChanged && !sub.over() {
 				out = append(out, delivery{to: sub})
 			}
 		}
 	}
 	for _, sub := range s.subscribersLocked() {
+		if sub.over() {
+			continue
+		}
 		for _, uri := range touched {
 			if sub.uris[uri] {
 				out = append(out, delivery{to: sub, uri: uri})
