@@ -123,6 +123,21 @@ func Call(t testing.TB, c *client.Client, name string, args any) *mcp.CallToolRe
 	return res
 }
 
+// CallBuilt calls a tool as Call does, again while it answers that what
+// it needs (the search index, the ranking) is still being built: each call
+// waits 30 s for it, which a large tree on a loaded machine can outlast,
+// and a test of the answer is not a test of that wait. It gives up after
+// ten calls.
+func CallBuilt(t testing.TB, c *client.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	for range 9 {
+		if res := Call(t, c, name, args); !res.IsError || !strings.Contains(Text(res), "is still being built") {
+			return res
+		}
+	}
+	return Call(t, c, name, args)
+}
+
 // CallOK calls a tool that must succeed, and returns its structured result
 // decoded into Out and its text.
 func CallOK[Out any](t testing.TB, c *client.Client, name string, args any) (Out, string) {

@@ -333,7 +333,7 @@ func TestFaultMessyTree(t *testing.T) {
 			// search goes on from its cursor.
 			args := map[string]any{"query": "e\x00a"}
 			for page := 0; ; page++ {
-				res = mcptest.Call(t, c, "mod_search_docs", args)
+				res = mcptest.CallBuilt(t, c, "mod_search_docs", args)
 				var out struct {
 					HasMore    bool   `json:"has_more"`
 					NextCursor string `json:"next_cursor"`

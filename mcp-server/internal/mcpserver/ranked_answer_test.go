@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -204,26 +203,12 @@ func readRanked(t *testing.T, c *client.Client, r *reading, sec RankedSection) {
 
 // awaitRanking returns once c's server answers both ways: on the real tree
 // the index and the ranking take longer to build than one call waits on a
-// loaded machine (30 s), and the measure is of answers, not of the wait.
+// loaded machine, and the measure is of answers, not of the wait.
 func awaitRanking(t *testing.T, c *client.Client) {
 	t.Helper()
-	for _, call := range []struct {
-		tool string
-		args map[string]any
-	}{{"mod_search_docs", map[string]any{"query": "the"}}, {"mod_ask_docs", map[string]any{"question": "docs"}}} {
-		for attempt := 1; ; attempt++ {
-			req := mcp.CallToolRequest{}
-			req.Params.Name, req.Params.Arguments = call.tool, call.args
-			res, err := c.CallTool(t.Context(), req)
-			if err != nil {
-				t.Fatalf("%s before measuring: %v", call.tool, err)
-			}
-			if !res.IsError {
-				break
-			}
-			if !strings.Contains(mcptest.Text(res), "still being built") || attempt == 20 {
-				t.Fatalf("%s before measuring, attempt %d: %s", call.tool, attempt, mcptest.Text(res))
-			}
+	for tool, args := range map[string]map[string]any{"mod_search_docs": {"query": "the"}, "mod_ask_docs": {"question": "docs"}} {
+		if res := mcptest.CallBuilt(t, c, tool, args); res.IsError {
+			t.Fatalf("%s before measuring: %s", tool, mcptest.Text(res))
 		}
 	}
 }
