@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,11 +26,12 @@ import (
 // generation and starts another, which builds the whole tree again.
 type generation struct {
 	tree   *Tree
-	gen    string // the generated files Hugo reads (config, data, folder pages, copies)
-	stage  string // Hugo's destination; emptied by every publish
-	cfg    string // the generated config file
-	data   []byte // data/wiki.json as last written
-	ready  bool   // the first build is published
+	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
+	stage  string            // Hugo's destination; emptied by every publish
+	cfg    string            // the generated config file
+	data   []byte            // data/wiki.json as last written
+	titles map[string]string // each doc's titleKey, by path under docs/
+	ready  bool              // the first build is published
 	start  time.Time
 	builds chan hugoBuild // each build Hugo finishes
 	exited chan error     // Hugo's end; closed after
@@ -62,7 +64,14 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 	if err := os.MkdirAll(filepath.Dir(b.out), 0o755); err != nil {
 		return nil, err
 	}
-	g := &generation{tree: tree, start: time.Now(), builds: make(chan hugoBuild, 16), exited: make(chan error, 1)}
+	g := &generation{tree: tree, start: time.Now(), builds: make(chan hugoBuild, 16), exited: make(chan error, 1), titles: map[string]string{}}
+	for _, doc := range tree.Docs {
+		text, err := os.ReadFile(filepath.Join(tree.Root, "docs", filepath.FromSlash(doc)))
+		if err != nil {
+			return nil, err
+		}
+		g.titles[doc] = titleKey(text)
+	}
 	if g.gen, err = os.MkdirTemp("", "wiki-gen-*"); err != nil {
 		return nil, err
 	}
@@ -163,6 +172,37 @@ func (g *generation) take() (string, error) {
 func structural(a, b *Tree) bool {
 	return !slices.Equal(a.Docs, b.Docs) || !slices.Equal(a.Files, b.Files) ||
 		!slices.Equal(a.Copied, b.Copied) || a.Contributing != b.Contributing
+}
+
+// titleKey is what a doc's title is made from: its front matter and its
+// first heading. The layouts keep each folder's navigation (the titles of
+// its pages) for the whole of a Hugo run (layouts/_partials/memo.html), so
+// a change of a title starts a new generation.
+func titleKey(text []byte) string {
+	n, _ := frontMatterLen(text)
+	for line := range bytes.Lines(text[n:]) {
+		if t := bytes.TrimSpace(line); bytes.HasPrefix(t, []byte("#")) {
+			return string(text[:n]) + "\x00" + string(t)
+		}
+	}
+	return string(text[:n])
+}
+
+// retitled reports whether one of the docs changed (slash paths from the
+// root) has a title other than the generation's, or cannot be read.
+func (g *generation) retitled(changed []string) bool {
+	for _, p := range changed {
+		doc, ok := strings.CutPrefix(p, "docs/")
+		old, known := g.titles[doc]
+		if !ok || !known {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(g.tree.Root, filepath.FromSlash(p)))
+		if err != nil || titleKey(text) != old {
+			return true
+		}
+	}
+	return false
 }
 
 // publishAll puts the first build of a generation in place of the site:

@@ -441,8 +441,7 @@ func (t *Tree) docsMounts(docs string) []mount {
 // filter on the mount does not change that), and would stop re-rendering
 // the page; and thousands of mounts, one a file, made Hugo's start take
 // minutes. The wiki command copies those files into the site itself
-// (copyRaw). The layouts are told (wikiLive) to memoise nothing across
-// rebuilds, as under hugo server.
+// (copyRaw).
 func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	preview := p.Preview
 	docs := filepath.Join(t.Root, "docs")
@@ -456,7 +455,6 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		"wikiVersion":     p.Version,                     // layouts/baseof.html
 		"wikiEditURL":     p.EditURL,                     // layouts/_partials/doc-footer.html
 		"wikiIcon":        p.Icon != "",                  // layouts/baseof.html
-		"wikiLive":        preview,                       // layouts/baseof.html, _partials/memo.html, pager.html
 	}
 	if l := p.Logo; l != nil {
 		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html

@@ -181,7 +181,8 @@ func (w *watcher) look(ctx context.Context) {
 // take follows a change of the files changed (slash paths from the root).
 // Hugo renders an edit by itself; take copies the raw files and rewrites
 // what Hugo reads from the wiki command (data/wiki.json, the copies of the
-// docs Hugo would misread). Anything more starts a new Hugo.
+// docs Hugo would misread). Anything more (structural, a new title:
+// retitled) starts a new Hugo.
 func (w *watcher) take(ctx context.Context, changed []string) {
 	progress := w.b.opt.progress()
 	more := ""
@@ -199,7 +200,7 @@ func (w *watcher) take(ctx context.Context, changed []string) {
 		w.stop() // a Hugo running on such a tree would publish it
 		return
 	}
-	if w.g == nil || structural(w.g.tree, tree) {
+	if w.g == nil || structural(w.g.tree, tree) || w.g.retitled(changed) {
 		fmt.Fprintf(progress, "wiki: %s%s changed: building the whole tree\n", changed[0], more)
 		w.restart(ctx)
 		return
@@ -262,20 +263,20 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 	for _, p := range problems(os.DirFS(w.root), hb.reports) {
 		fmt.Fprintln(progress, "wiki: "+p.String())
 	}
-	if len(hb.errors) > 0 {
-		for _, l := range hb.errors {
-			fmt.Fprintln(progress, "hugo: "+l)
+	for _, l := range hb.errors {
+		fmt.Fprintln(progress, "hugo: "+l)
+	}
+	if hasError(hb.errors) {
+		// What Hugo wrote is left out; it renders those pages again
+		// once their error is fixed.
+		if batch, err := g.take(); err == nil {
+			os.RemoveAll(batch)
 		}
-		if !g.ready || hasError(hb.errors) {
-			if batch, err := g.take(); err == nil {
-				os.RemoveAll(batch)
-			}
-			w.report(errors.New("build wiki: Hugo failed"))
-			if !g.ready {
-				w.stop()
-			}
-			return
+		w.report(errors.New("build wiki: Hugo failed"))
+		if !g.ready {
+			w.stop()
 		}
+		return
 	}
 	if !g.ready {
 		res, err := w.b.publishAll(g)
