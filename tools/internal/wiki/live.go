@@ -89,8 +89,10 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	g.cancel = cancel
+	hugo := *b.hugo
+	hugo.Live = true
 	go func() {
-		_, err := b.hugo.Run(hctx, tree.pageCount(), g.line, "build", "--watch",
+		_, err := hugo.Run(hctx, tree.pageCount(), g.line, "build", "--watch",
 			"--poll", poll.String(),
 			"--source", b.opt.siteDir(),
 			"--config", filepath.Join(b.opt.siteDir(), "hugo.toml")+","+g.cfg,

@@ -98,6 +98,7 @@ func BenchmarkWatchEdit(b *testing.B) {
 		index += time.Since(start)
 		b.StartTimer()
 	}
+	b.Log(log.String()) // the first build's time, and what each edit rebuilt
 	b.ReportMetric(float64(index.Milliseconds())/float64(b.N), "index-ms")
 	b.ReportMetric(float64(len(tree.Docs)), "docs")
 }
