@@ -315,11 +315,18 @@ func readManifestBase(site string) string {
 }
 
 // moveInto moves every file under from to the same path under to, each
-// renamed over the one there. A compressible file without a compressed copy
-// (too small now) has the site's old copies removed, which would be stale.
-// The entries right under from that leave names are left out.
+// renamed over the one there, a file's compressed copies before it; a
+// compressible file without them (too small now) has the old ones in to
+// removed, which would be stale. The entries right under from that leave
+// names are left out.
 func moveInto(from, to string, leave func(name string) bool) (int, error) {
 	n := 0
+	move := func(p, dst string) error {
+		if err := os.Chmod(p, 0o644); err != nil {
+			return err
+		}
+		return os.Rename(p, dst)
+	}
 	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -333,6 +340,9 @@ func moveInto(from, to string, leave func(name string) bool) (int, error) {
 		if d.IsDir() {
 			return nil
 		}
+		if ext := filepath.Ext(p); (ext == ".gz" || ext == ".br") && (!pathExists(p) || pathExists(strings.TrimSuffix(p, ext))) {
+			return nil // moved with its file
+		}
 		rel, err := filepath.Rel(from, p)
 		if err != nil {
 			return err
@@ -341,20 +351,21 @@ func moveInto(from, to string, leave func(name string) bool) (int, error) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		if err := os.Chmod(p, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(p, dst); err != nil {
-			return err
-		}
-		n++
 		if compressible[strings.ToLower(filepath.Ext(p))] {
-			for _, z := range []string{".gz", ".br"} {
-				if _, err := os.Stat(p + z); errors.Is(err, fs.ErrNotExist) {
-					os.Remove(dst + z)
+			for _, z := range []string{".br", ".gz"} {
+				err := move(p+z, dst+z)
+				if errors.Is(err, fs.ErrNotExist) {
+					err = os.Remove(dst + z)
+				}
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
 				}
 			}
 		}
+		if err := move(p, dst); err != nil {
+			return err
+		}
+		n++
 		return nil
 	})
 	if err != nil {
