@@ -1,5 +1,5 @@
 // Command wiki builds the modkit wiki from docs/ with the Hugo pinned in
-// tools/hugo, rebuilds it on every change, or serves a live preview of it.
+// tools/hugo, keeps it up to date on every change, or serves a live preview of it.
 //
 //	go run ./tools/cmd/wiki build [-o build/wiki] [-versions 'v*'] [-base-url URL] [-root DIR] [-broken-links error|warn] [-version V] [-edit-url URL] [-title T] [-logo FILE] [-hugo FILE]
 //	go run ./tools/cmd/wiki watch [-o build/wiki] [-poll 500ms] [same flags as build]
@@ -34,7 +34,7 @@ import (
 const usage = `usage:
   wiki build [-o DIR] [flags]            write the site (default build/wiki/)
   wiki watch [-o DIR] [-poll D] [flags]  write it, then rewrite it on every change of the docs
-  wiki serve [-addr HOST:PORT] [flags]   live preview with Hugo's server
+  wiki serve [-addr HOST:PORT] [flags]   watch into a temporary folder and serve it
 
 Run "wiki build -h", "wiki watch -h" or "wiki serve -h" for the flags.
 `

@@ -28,6 +28,9 @@ type Hugo struct {
 	// probably being compiled; zero means 10 seconds (a cached Hugo answers
 	// in about one).
 	SlowAfter time.Duration
+	// Live says Hugo keeps running (build --watch): it keeps what it needs
+	// to render an edit again, and gets the heap for it (hugoLiveHeapPerPage).
+	Live bool
 }
 
 // command is Hugo with args, its memory bounded for a site of pages
@@ -41,7 +44,11 @@ func (h *Hugo) command(ctx context.Context, pages int, args ...string) *exec.Cmd
 		cmd = exec.CommandContext(ctx, "go", append([]string{"-C", h.ModDir, "tool", "hugo"}, args...)...)
 		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
 	}
-	cmd.Env = withMemoryBounds(cmd.Env, pages)
+	perPage := int64(hugoHeapPerPage)
+	if h.Live {
+		perPage = hugoLiveHeapPerPage
+	}
+	cmd.Env = withMemoryBounds(cmd.Env, pages, perPage)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd
@@ -60,11 +67,17 @@ const (
 	hugoMemoryLimit = "0.25"    // HUGO_MEMORYLIMIT, in gigabytes: Hugo's caches
 	hugoGoMemLimit  = 768 << 20 // GOMEMLIMIT, the Go runtime's soft limit, in bytes: the least
 	hugoHeapPerPage = 48 << 10  // what GOMEMLIMIT grows by for each page
+	// A Hugo that keeps running keeps every page's dependencies for the
+	// next edit: on 9,753 real docs, under the build's 768 MiB it sat at
+	// 805 MB resident with the collector running without end, rendering
+	// two pages a second, and had not finished after 10 minutes (a build
+	// of the same tree takes under one).
+	hugoLiveHeapPerPage = 160 << 10
 )
 
 // withMemoryBounds adds the memory bounds for a site of pages pages to env
 // where it has none.
-func withMemoryBounds(env []string, pages int) []string {
+func withMemoryBounds(env []string, pages int, perPage int64) []string {
 	has := func(name string) bool {
 		return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 	}
@@ -72,7 +85,7 @@ func withMemoryBounds(env []string, pages int) []string {
 		env = append(env, "HUGO_MEMORYLIMIT="+hugoMemoryLimit)
 	}
 	if !has("GOMEMLIMIT") {
-		env = append(env, fmt.Sprintf("GOMEMLIMIT=%dMiB", max(hugoGoMemLimit, pages*hugoHeapPerPage)>>20))
+		env = append(env, fmt.Sprintf("GOMEMLIMIT=%dMiB", max(hugoGoMemLimit, int64(pages)*perPage)>>20))
 	}
 	return env
 }

@@ -21,7 +21,7 @@ func TestWithMemoryBounds(t *testing.T) {
 		{[]string{"HUGO_MEMORYLIMIT=2", "GOMEMLIMIT=off"}, 0, []string{"HUGO_MEMORYLIMIT=2", "GOMEMLIMIT=off"}},
 		{[]string{"GOMEMLIMITX=1"}, 0, []string{"GOMEMLIMITX=1", "HUGO_MEMORYLIMIT=" + hugoMemoryLimit, "GOMEMLIMIT=768MiB"}},
 	} {
-		if diff := cmp.Diff(tc.want, withMemoryBounds(tc.env, tc.pages)); diff != "" {
+		if diff := cmp.Diff(tc.want, withMemoryBounds(tc.env, tc.pages, hugoHeapPerPage)); diff != "" {
 			t.Errorf("withMemoryBounds(%q, %d) (-want +got):\n%s", tc.env, tc.pages, diff)
 		}
 	}

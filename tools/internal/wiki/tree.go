@@ -420,7 +420,7 @@ func (t *Tree) readDates(ctx context.Context) error {
 
 // siteParams is what a build tells the layouts beyond the tree.
 type siteParams struct {
-	Preview     bool   // hugo server: no raw twins (see config)
+	Preview     bool   // wiki watch and serve: Hugo keeps running (see config)
 	BrokenLinks string // BrokenLinksError or BrokenLinksWarn
 	Version     string // the docs-mcp version shown in the footer
 	EditURL     string // prefix of a repository path for "Edit this page"; empty: no link
@@ -527,7 +527,6 @@ type hugoConfig struct {
 	ResourceDir string         `json:"resourceDir"`
 	CacheDir    string         `json:"cacheDir"`
 	Params      map[string]any `json:"params,omitempty"`
-	Server      *hugoServer    `json:"server,omitempty"`
 	Cascade     []hugoCascade  `json:"cascade"`
 	Module      struct {
 		Mounts []mount `json:"mounts"`
@@ -554,23 +553,6 @@ func (t *Tree) extras() []string {
 	}
 	return out
 }
-
-// hugoServer is what hugo server (the preview) adds to its responses.
-type hugoServer struct {
-	Headers []hugoHeaders `json:"headers"`
-}
-
-// hugoHeaders are the headers of the responses whose path matches For, a
-// glob in which * matches any text, slashes included.
-type hugoHeaders struct {
-	For    string            `json:"for"`
-	Values map[string]string `json:"values"`
-}
-
-// immutableAssets matches the layouts' fingerprinted stylesheets and
-// scripts (css/wiki.min.<hash>.css, js/wiki.min.<hash>.js): a change to one
-// is a new name, so the preview, like docs-mcp, lets browsers keep them.
-const immutableAssets = "{*.min.*.css,*.min.*.js}"
 
 // docsMounts are the mounts of docs/ as content. Hugo takes the whole
 // folder, but for the docs whose content path is not their own (contentPath:
@@ -610,18 +592,18 @@ func (t *Tree) docsMounts(docs string) []mount {
 // BrokenLinksWarn, when it is only reported (warnf): the wiki command lists
 // either kind as file:line.
 //
-// A preview (hugo server) does not publish the raw .md twins: Hugo's watcher
-// treats a changed file under a folder mounted as static as a static file
-// only (a "! **.md" filter on the mount does not change that), and would
-// stop re-rendering the page. So a preview mounts the other files one by one.
+// A preview (the Hugo that wiki watch and serve keep running, see Watch)
+// mounts no file of docs/ as static: Hugo's watcher treats a changed file
+// under a folder mounted as static as a static file only (a "! **.md"
+// filter on the mount does not change that), and would stop re-rendering
+// the page; and thousands of mounts, one a file, made Hugo's start take
+// minutes. The wiki command copies those files into the site itself
+// (copyRaw).
 func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	preview := p.Preview
 	docs := filepath.Join(t.Root, "docs")
 	var c hugoConfig
 	c.Title = p.Title
-	if preview {
-		c.Server = &hugoServer{Headers: []hugoHeaders{{For: immutableAssets, Values: map[string]string{"Cache-Control": "public, max-age=31536000, immutable"}}}}
-	}
 	c.ResourceDir = filepath.Join(genDir, "resources")
 	c.CacheDir = filepath.Join(genDir, "cache")
 	c.Params = map[string]any{
@@ -657,15 +639,7 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	m = append(m, t.skillsMounts(preview)...)
 	// Every file under docs/ is also published as is: the .md files are the
 	// raw twins of the pages, the rest are the images and attachments they use.
-	if preview {
-		for _, f := range t.Files {
-			src := filepath.Join(docs, filepath.FromSlash(f))
-			if target, ok := t.Linked[f]; ok {
-				src = target
-			}
-			m = append(m, mount{Source: src, Target: path.Join("static", f)})
-		}
-	} else {
+	if !preview {
 		m = append(m, mount{Source: docs, Target: "static"})
 		for _, f := range slices.Sorted(maps.Keys(t.Linked)) { // Hugo does not follow them
 			m = append(m, mount{Source: t.Linked[f], Target: path.Join("static", f)})

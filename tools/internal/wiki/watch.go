@@ -1,7 +1,9 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,50 +20,58 @@ import (
 // DefaultPoll is how often Watch looks at the tree when not told otherwise.
 const DefaultPoll = 500 * time.Millisecond
 
-// Watch builds the site into out as Build does, then rebuilds it each time
-// a file it is made from changes (a doc or other file under docs/,
-// CONTRIBUTING.md, framework/mod_hooks.json), until ctx ends. Broken links
-// are listed and built anyway unless opt.BrokenLinks says error.
+// Watch builds the site into out as Build does, then keeps it up to date
+// with the files it is made from (a doc or other file under docs/,
+// CONTRIBUTING.md, framework/mod_hooks.json) until ctx ends. Broken links
+// are listed and built anyway unless opt.BrokenLinks says error. It builds
+// the working tree alone: opt.Versions are for Build.
 //
-// The tree is followed by the server's watcher (package watch) in its
-// polling mode, every poll (DefaultPoll when zero): each poll reads the
-// size and modification time of every file, which costs little next to a
-// build and sees every change on every file system, bind mounts from
-// another machine's editor included, where file events may never come. A
-// change is built once a poll finds the tree as the previous one did, so
-// an editor's save or a checkout of many files becomes one build. A change
-// made during a build is built next.
+// Hugo keeps running (a generation, see startGeneration), with its own
+// watcher polling the tree every poll (DefaultPoll when zero), and renders
+// again only what an edit touches: the page, the pages that list it, the
+// home's outputs. Each file Hugo writes is moved into out in one step, the
+// page first, then the search index, rebuilt whole from Hugo's search
+// pages. Watch follows the tree too, in the server's polling mode (package
+// watch): each poll reads the size and modification time of every file,
+// which sees every change on every file system, bind mounts from another
+// machine's editor included, where file events may never come; a change
+// is taken once a poll finds the tree as the previous one did. An edited
+// file's raw copy (a page's Markdown twin, an image) is copied into out
+// then. A doc or file added, moved or removed starts a new Hugo, whose
+// whole build is swapped in as Build's is; so does a change made while a
+// Hugo builds the whole tree, once that build is in.
 //
-// Each build is swapped in whole (see Build), so a server reading out never
-// serves a half-written site. A build that fails, and a tree that cannot
-// be read (docs/ moved away for a moment), leave the last site in place and
-// are reported on opt.Progress; Watch returns an error only when Hugo cannot
-// run at all.
+// A build that fails, and a tree that cannot be read or built (docs/ moved
+// away for a moment, two docs for one page), leave the last site in place
+// and are reported on opt.Progress; Watch returns an error only when Hugo
+// cannot run at all.
 func Watch(ctx context.Context, opt Options, out string, poll time.Duration) error {
 	if poll <= 0 {
 		poll = DefaultPoll
+	}
+	if len(opt.Versions) > 0 {
+		return errors.New("watch wiki: watch builds the working tree alone; versions are built by wiki build")
 	}
 	b, err := newBuilder(opt, out, BrokenLinksWarn)
 	if err != nil {
 		return fmt.Errorf("watch wiki: %w", err)
 	}
+	b.params.Preview = true
 	if _, err := b.hugoVersion(ctx); err != nil {
 		return fmt.Errorf("watch wiki: %w", err)
 	}
-	progress := opt.progress()
 	root, err := filepath.Abs(opt.root())
 	if err != nil {
 		return fmt.Errorf("watch wiki: %w", err)
 	}
-
-	w := &watcher{b: b, root: root}
+	w := &watcher{b: b, root: root, poll: poll}
+	defer w.stop()
 	w.seen, err = stamps(root)
 	if err != nil {
-		fmt.Fprintf(progress, "wiki: error: %v\n", err)
-		w.failed = err.Error()
+		w.report(err)
 	}
-	w.rebuild(ctx, nil)
-	fmt.Fprintf(progress, "wiki: watching %s for changes (every %s)\n", root, poll)
+	w.restart(ctx)
+	fmt.Fprintf(b.opt.progress(), "wiki: watching %s for changes (every %s)\n", root, poll)
 
 	files := make([]string, len(sources))
 	for i, rel := range sources {
@@ -69,11 +79,34 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	}
 	cfg := watch.DefaultConfig()
 	cfg.Mode, cfg.Dir, cfg.Files, cfg.PollInterval = watch.Poll, filepath.Join(root, "docs"), files, poll
-	follow := watch.New(cfg)
-	if err := follow.Run(ctx, func(ctx context.Context, _ watch.Batch) { w.poll(ctx) }); err != nil {
-		return fmt.Errorf("watch wiki: %w", err)
+	polls := make(chan struct{})
+	go func() {
+		_ = watch.New(cfg).Run(ctx, func(ctx context.Context, _ watch.Batch) {
+			select {
+			case polls <- struct{}{}:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	for {
+		var builds <-chan hugoBuild
+		var exited <-chan error
+		if w.g != nil {
+			builds, exited = w.g.builds, w.g.exited
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case hb := <-builds:
+			w.built(ctx, hb)
+		case err := <-exited:
+			w.report(fmt.Errorf("build wiki: %w", err))
+			w.g.stop()
+			w.g = nil // the next change starts another
+		case <-polls:
+			w.look(ctx)
+		}
 	}
-	return nil
 }
 
 // sources are the files outside docs/ that a build reads, by slash path
@@ -84,24 +117,53 @@ var sources = []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}
 type watcher struct {
 	b       *builder
 	root    string
-	seen    snapshot // the tree as last built
-	pending snapshot // a changed tree waiting for a quiet poll; nil when none
-	failed  string   // the last error reading the tree, reported once
+	poll    time.Duration
+	g       *generation // the running Hugo; nil when none runs
+	again   bool        // the tree changed during g's first build
+	seen    snapshot    // the tree as last taken
+	pending snapshot    // a changed tree waiting for a quiet poll; nil when none
+	failed  string      // the last error, reported once
 }
 
-// poll looks at the tree once and builds a change that has settled. The
-// watcher's batch only says when to look: poll compares the whole tree
-// with the last one itself.
-func (w *watcher) poll(ctx context.Context) {
-	now, err := stamps(w.root)
+// report says err once, until another error or a success.
+func (w *watcher) report(err error) {
+	if err.Error() != w.failed {
+		fmt.Fprintf(w.b.opt.progress(), "wiki: error: %v (the last site stays served)\n", err)
+		w.failed = err.Error()
+	}
+}
+
+func (w *watcher) stop() {
+	if w.g != nil {
+		w.g.stop()
+		w.g = nil
+	}
+}
+
+// restart ends the running Hugo, if any, and starts one on the tree as it
+// is now.
+func (w *watcher) restart(ctx context.Context) {
+	w.stop()
+	w.again = false
+	g, err := w.b.startGeneration(ctx, w.poll)
 	if err != nil {
-		if err.Error() != w.failed {
-			fmt.Fprintf(w.b.opt.progress(), "wiki: error: %v (the last site stays served)\n", err)
-			w.failed = err.Error()
+		if ctx.Err() == nil {
+			w.report(err)
 		}
 		return
 	}
-	w.failed = ""
+	w.g = g
+}
+
+// look looks at the tree once and takes a change that has settled. The
+// watcher's batch only says when to look: look compares the whole tree
+// with the last one itself.
+func (w *watcher) look(ctx context.Context) {
+	now, err := stamps(w.root)
+	if err != nil {
+		w.report(err)
+		return
+	}
 	switch {
 	case w.pending == nil && maps.Equal(now, w.seen):
 		return // nothing new
@@ -112,37 +174,147 @@ func (w *watcher) poll(ctx context.Context) {
 	changed := w.seen.changes(now)
 	w.seen, w.pending = now, nil
 	if len(changed) > 0 { // not a change undone before it settled
-		w.rebuild(ctx, changed)
+		w.take(ctx, changed)
 	}
 }
 
-// rebuild builds the site and says what it did; changed are the paths that
-// made it (nil for the first build).
-func (w *watcher) rebuild(ctx context.Context, changed []string) {
+// take follows a change of the files changed (slash paths from the root).
+// Hugo renders an edit by itself; take copies the raw files and rewrites
+// what Hugo reads from the wiki command (data/wiki.json, the copies of the
+// docs Hugo would misread). Anything more (structural, a new title:
+// retitled) starts a new Hugo.
+func (w *watcher) take(ctx context.Context, changed []string) {
 	progress := w.b.opt.progress()
-	if len(changed) > 0 {
-		more := ""
-		if len(changed) > 1 {
-			more = fmt.Sprintf(" and %d more", len(changed)-1)
+	more := ""
+	if len(changed) > 1 {
+		more = fmt.Sprintf(" and %d more", len(changed)-1)
+	}
+	if w.g != nil && !w.g.ready {
+		w.again = true // the build under way may have read the file before
+		fmt.Fprintf(progress, "wiki: %s%s changed: built next\n", changed[0], more)
+		return
+	}
+	tree, err := ScanTree(w.root)
+	if err != nil {
+		w.report(err)
+		w.stop() // a Hugo running on such a tree would publish it
+		return
+	}
+	if w.g == nil || structural(w.g.tree, tree) || w.g.retitled(changed) {
+		fmt.Fprintf(progress, "wiki: %s%s changed: building the whole tree\n", changed[0], more)
+		w.restart(ctx)
+		return
+	}
+	if err := w.edit(ctx, tree, changed); err != nil {
+		w.report(err)
+		return
+	}
+	w.failed = ""
+}
+
+// edit takes an edit of files Hugo builds already: tree is the tree now,
+// structurally the generation's.
+func (w *watcher) edit(ctx context.Context, tree *Tree, changed []string) error {
+	g := w.g
+	var dated []string
+	for _, p := range changed {
+		if _, ok := g.tree.Updated[p]; ok {
+			dated = append(dated, p)
 		}
-		fmt.Fprintf(progress, "wiki: %s%s changed: rebuilding\n", changed[0], more)
+	}
+	updated, err := lastUpdated(ctx, w.root, dated)
+	if err != nil {
+		return err
+	}
+	tree.Updated = maps.Clone(g.tree.Updated)
+	maps.Copy(tree.Updated, updated)
+	for _, doc := range tree.Copied {
+		if slices.Contains(changed, "docs/"+doc) {
+			if err := tree.writeCopy(g.gen, doc); err != nil {
+				return err
+			}
+		}
+	}
+	data, err := tree.data()
+	if err != nil {
+		return err
+	}
+	if b, err := json.MarshalIndent(data, "", "  "); err != nil {
+		return err
+	} else if !bytes.Equal(b, g.data) {
+		// A new date or hook: every page reads data/wiki.json, and Hugo
+		// renders them all again.
+		file := filepath.Join(g.gen, "data", "wiki.json")
+		if err := os.WriteFile(file+".new", b, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(file+".new", file); err != nil {
+			return err
+		}
+		g.data = b
+	}
+	g.tree = tree
+	return w.b.copyRaw(w.root, changed)
+}
+
+// built publishes a build Hugo finished and says what it did.
+func (w *watcher) built(ctx context.Context, hb hugoBuild) {
+	g, progress := w.g, w.b.opt.progress()
+	for _, p := range problems(os.DirFS(w.root), hb.reports) {
+		fmt.Fprintln(progress, "wiki: "+p.String())
+	}
+	for _, l := range hb.errors {
+		fmt.Fprintln(progress, "hugo: "+l)
+	}
+	if hasError(hb.errors) {
+		// What Hugo wrote is left out; it renders those pages again
+		// once their error is fixed.
+		if batch, err := g.take(); err == nil {
+			os.RemoveAll(batch)
+		}
+		w.report(errors.New("build wiki: Hugo failed"))
+		if !g.ready {
+			w.stop()
+		}
+		return
+	}
+	if !g.ready {
+		res, err := w.b.publishAll(g)
+		if err != nil {
+			w.report(fmt.Errorf("build wiki: %w", err))
+			w.stop()
+			return
+		}
+		g.ready = true
+		w.failed = ""
+		fmt.Fprintf(progress, "wiki: built %d pages (%d files) in %s → %s\n", res.Pages, res.Files, time.Since(g.start).Round(time.Millisecond), res.Out)
+		if w.again {
+			w.restart(ctx)
+		}
+		return
 	}
 	start := time.Now()
-	res, err := w.b.build(ctx)
-	if ctx.Err() != nil {
-		return
-	}
+	n, err := w.b.publish(g)
 	if err != nil {
-		fmt.Fprintf(progress, "wiki: error: build wiki: %v (the last site stays served)\n", err)
+		w.report(fmt.Errorf("build wiki: %w", err))
 		return
 	}
-	line := fmt.Sprintf("wiki: built %d pages (%d files) in %s → %s", res.Pages, res.Files, time.Since(start).Round(time.Millisecond), res.Out)
-	if saved, ok := w.seen.newest(changed); ok {
-		if d := time.Since(saved); d >= 0 {
-			line += fmt.Sprintf(" (%s after the change was saved)", d.Round(time.Millisecond))
+	if n == 0 {
+		return
+	}
+	w.failed = ""
+	line := fmt.Sprintf("wiki: rebuilt %d files (Hugo %s, published in %s)", n, hb.took, time.Since(start).Round(time.Millisecond))
+	if now, err := stamps(w.root); err == nil {
+		if saved, ok := now.newest(slices.Collect(maps.Keys(now))); ok {
+			line += fmt.Sprintf("; the last change was saved %s before", time.Since(saved).Round(time.Millisecond))
 		}
 	}
 	fmt.Fprintln(progress, line)
+}
+
+// hasError reports whether Hugo's lines say a build failed (not only warned).
+func hasError(lines []string) bool {
+	return slices.ContainsFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "WARN") })
 }
 
 // snapshot is what the files a build reads looked like at one poll, by

@@ -42,21 +42,47 @@ func TestWatch(t *testing.T) {
 	page := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
 	waitFor(t, &log, "the first build", func() bool { return exists(page("getting-started/index.html")) })
 
-	// An edit shows in the page, its Markdown twin and the search index; a
-	// new doc gets a page, and its broken link is listed, not fatal.
+	// An edit shows in the page, its Markdown twin and the search index,
+	// rendered by the running Hugo: the tree is not built again.
 	gs := filepath.Join(root, "docs", "getting-started.md")
 	mcptest.WriteFile(t, gs, mcptest.ReadFile(t, gs)+"\nA line written while the wiki is watched.\n")
-	mcptest.WriteFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
-	waitFor(t, &log, "the edit and the new doc", func() bool {
+	waitFor(t, &log, "the edit", func() bool {
 		return contains(page("getting-started/index.html"), "A line written while the wiki is watched.") &&
 			contains(page("getting-started.md"), "A line written while the wiki is watched.") &&
 			indexHolds(out, "A line written while the wiki is watched.") &&
-			contains(page("clients/zed/index.html"), "<title>Zed · modkit wiki</title>") &&
+			strings.Contains(log.String(), "wiki: rebuilt ")
+	})
+	if strings.Contains(log.String(), "building the whole tree") {
+		t.Errorf("an edit built the whole tree again; log:\n%s", log.String())
+	}
+
+	// A new doc gets a page, and its broken link is listed, not fatal.
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
+	waitFor(t, &log, "the new doc", func() bool {
+		return contains(page("clients/zed/index.html"), "<title>Zed · modkit wiki</title>") &&
 			contains(page("clients/zed.md"), "# Zed")
 	})
 	if want := `wiki: docs/clients/zed.md:3: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
 		t.Errorf("Watch did not list %q; log:\n%s", want, log.String())
 	}
+
+	// A doc moved to a new folder: its page moves, the old one goes.
+	if err := os.MkdirAll(filepath.Join(root, "docs", "editors"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "docs", "clients", "zed.md"), filepath.Join(root, "docs", "editors", "zed.md")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, &log, "the moved doc", func() bool {
+		return contains(page("editors/zed/index.html"), "<title>Zed · modkit wiki</title>") && exists(page("editors/zed.md")) &&
+			!exists(page("clients/zed/index.html")) && !exists(page("clients/zed.md"))
+	})
+
+	// A new title shows in the folder's page, which lists the doc.
+	mcptest.WriteFile(t, filepath.Join(root, "docs", "editors", "zed.md"), "# Zed, the editor\n\nSee [the old page](old.md).\n")
+	waitFor(t, &log, "the new title in the folder's page", func() bool {
+		return contains(page("editors/index.html"), "Zed, the editor")
+	})
 
 	// A tree that cannot be built keeps the last site served; fixing it
 	// builds again.
@@ -65,7 +91,7 @@ func TestWatch(t *testing.T) {
 	waitFor(t, &log, "the failed build's report", func() bool {
 		return strings.Contains(log.String(), "(the last site stays served)")
 	})
-	if !exists(page("clients/zed/index.html")) {
+	if !exists(page("editors/zed/index.html")) {
 		t.Fatal("a failed build removed the site")
 	}
 	if err := os.Remove(taken); err != nil {
@@ -75,8 +101,8 @@ func TestWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, &log, "the removed doc's page to go", func() bool { return !exists(page("clients/vscode/index.html")) })
-	if !exists(page("clients/zed/index.html")) {
-		t.Error("the rebuild after the fix lost the new doc")
+	if !exists(page("editors/zed/index.html")) {
+		t.Error("the rebuild after the fix lost the moved doc")
 	}
 }
 

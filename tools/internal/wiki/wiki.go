@@ -17,8 +17,10 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -321,9 +323,20 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway\n", len(res.Broken))
 	}
 
-	if absoluteBase(base) {
-		if err := writeSitemap(tmp, base, plan.folders()); err != nil {
-			return nil, err
+	if err := b.finish(tmp, res, plan.folders()); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// finish completes the site Hugo wrote into tmp (the working tree's, with
+// the versions' sites in their folders) and swaps it in place of the
+// output folder: the sitemap when the base URL is absolute, the search
+// index, the compressed copies; res gets the files' count and size.
+func (b *builder) finish(tmp string, res *Result, versions []string) error {
+	if base := b.opt.baseURL(); absoluteBase(base) {
+		if err := writeSitemap(tmp, base, versions); err != nil {
+			return err
 		}
 	}
 	// The search index works on its own files only (searchIndexFile): the
@@ -331,21 +344,21 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	compressed := make(chan error, 1)
 	go func() { compressed <- compressSite(tmp, searchIndexFile) }()
 	if err := errors.Join(writeSearchIndex(tmp), <-compressed); err != nil {
-		return nil, err
+		return err
 	}
 	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
-		return nil, err
+		return err
 	}
 	var saved int64
 	if len(versions) > 0 {
 		linked, n, err := linkIdentical(tmp)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		saved = n
-		fmt.Fprintf(progress, "wiki: %d files identical to another stored once (hard links): %.1f MB saved\n", linked, float64(n)/1e6)
+		fmt.Fprintf(b.opt.progress(), "wiki: %d files identical to another stored once (hard links): %.1f MB saved\n", linked, float64(n)/1e6)
 	}
-	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -362,13 +375,10 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	res.Bytes -= saved // the room the site takes: a linked file's bytes once
-	if err := replaceDir(tmp, b.out); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return replaceDir(tmp, b.out)
 }
 
 // scan reads the tree at root with its last-updated days; name is the
@@ -536,89 +546,80 @@ func checkReplaceable(out string) error {
 	return nil
 }
 
-// Serve runs Hugo's live preview of opt at addr (host:port) until ctx ends.
-// Broken references are reported as file:line while it runs.
+// Serve previews opt at addr (host:port) until ctx ends: Watch builds the
+// site into a temporary folder, and a file server serves it at the base
+// URL's path (http://ADDR/wiki/ by default) from the moment the first
+// build is in. An edit shows as Watch publishes it; broken references are
+// reported as file:line while it runs. The fingerprinted stylesheet and
+// script may be kept by browsers; nothing else is.
 func Serve(ctx context.Context, opt Options, addr string) error {
-	progress := opt.progress()
-	broken, err := opt.brokenLinks(BrokenLinksWarn)
-	if err != nil {
+	if _, err := opt.brokenLinks(BrokenLinksWarn); err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("serve wiki: address %q: %w", addr, err)
 	}
-	params, err := opt.params(true, broken)
+	if opt.BaseURL == "" {
+		opt.BaseURL = "http://" + net.JoinHostPort(host, port) + DefaultBaseURL
+	}
+	u, err := url.Parse(opt.baseURL())
+	if err != nil {
+		return fmt.Errorf("serve wiki: base URL %q: %w", opt.BaseURL, err)
+	}
+	dir, err := os.MkdirTemp("", "wiki-serve-*")
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
-	tree, err := ScanTree(opt.root())
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	if err := tree.readDates(ctx); err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	hugo, err := opt.hugo()
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	site, err := opt.siteSources()
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	version, err := hugo.Version(ctx)
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	checkHugoVersion(opt, version)
-	gen, err := os.MkdirTemp("", "wiki-gen-*")
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	defer os.RemoveAll(gen)
-	cfg, err := tree.writeGenerated(gen, site, params)
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	root, err := os.OpenRoot(tree.Root)
-	if err != nil {
-		return fmt.Errorf("serve wiki: %w", err)
-	}
-	defer root.Close()
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "wiki")
 
-	base := opt.BaseURL
-	if base == "" {
-		base = "http://" + net.JoinHostPort(host, port) + DefaultBaseURL
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve wiki: %w", err)
 	}
-	fmt.Fprintf(progress, "wiki: live preview with %s at %s (edits show live; restart after adding, moving or removing a doc; raw .md twins are only in builds; Ctrl-C stops)\n", version, base)
-	_, err = hugo.Run(ctx, tree.pageCount(), func(line string) {
-		if r, ok := parseReport(line); ok {
-			for _, p := range problems(root.FS(), []report{r}) {
-				fmt.Fprintln(progress, "wiki: "+p.String())
-			}
-			return
-		}
-		fmt.Fprintln(progress, "hugo: "+line)
-	}, "server",
-		"--source", site,
-		"--config", filepath.Join(site, "hugo.toml")+","+cfg,
-		"--bind", host,
-		"--port", port,
-		"--baseURL", base,
-		"--appendPort=false",
-		"--disableFastRender",
-		"--renderToMemory",
-		"--logLevel", "warn",
-		"--noBuildLock",
-	)
-	if ctx.Err() != nil {
-		return nil
+	srv := &http.Server{Handler: previewHandler(u.Path, out), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	fmt.Fprintf(opt.progress(), "wiki: preview at %s once the first build is in (edits show as they are built; Ctrl-C stops)\n", opt.baseURL())
+
+	err = Watch(ctx, opt, out, 0)
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
 	}
 	if err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
 	}
 	return nil
+}
+
+// previewHandler serves the site at dir under the URL path base; the site
+// is missing until the first build is in (503).
+func previewHandler(base, dir string) http.Handler {
+	files := http.StripPrefix(strings.TrimSuffix(base, "/"), http.FileServer(http.Dir(dir)))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" || r.URL.Path+"/" == base {
+			http.Redirect(w, r, base, http.StatusFound)
+			return
+		}
+		if !strings.HasPrefix(r.URL.Path, base) {
+			http.NotFound(w, r)
+			return
+		}
+		if !fileExists(filepath.Join(dir, "index.html")) {
+			http.Error(w, "the wiki is being built: try again in a moment", http.StatusServiceUnavailable)
+			return
+		}
+		if name := path.Base(r.URL.Path); strings.Contains(name, ".min.") && (path.Ext(name) == ".css" || path.Ext(name) == ".js") {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 func fileExists(name string) bool {

@@ -1,0 +1,457 @@
+package wiki
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A generation is one Hugo process that builds one tree (hugo build
+// --watch) into its stage, a folder beside the site, and renders again only
+// what an edit touches each time its watcher sees one: the page, the pages
+// that show it (its folder's, its neighbours'), the home's outputs (the
+// search pages, llms.txt). After each of Hugo's builds the watcher moves
+// what Hugo wrote into the site (publish). A change Hugo cannot follow
+// alone (a doc added, moved or removed, see structural) ends the
+// generation and starts another, which builds the whole tree again.
+type generation struct {
+	tree   *Tree
+	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
+	stage  string            // Hugo's destination; emptied by every publish
+	cfg    string            // the generated config file
+	data   []byte            // data/wiki.json as last written
+	titles map[string]string // each doc's titleKey, by path under docs/
+	ready  bool              // the first build is published
+	start  time.Time
+	builds chan hugoBuild // each build Hugo finishes
+	exited chan error     // Hugo's end; closed after
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	reports []report
+	errors  []string
+}
+
+// hugoBuild is one build a generation's Hugo finished.
+type hugoBuild struct {
+	took    string   // Hugo's own figure, "1234 ms"
+	reports []report // broken references the layouts reported
+	errors  []string // Hugo's error lines: the build failed
+}
+
+// hugoDone matches the line Hugo prints when a build with --watch is done:
+// "Built in N ms" (the first), "Total in N ms" (an edit), "Rebuilt in N
+// ms" (a change of config).
+var hugoDone = regexp.MustCompile(`^(?:Built|Total|Rebuilt) in (\d+ ms)$`)
+
+// startGeneration scans the tree, writes what Hugo reads of it and starts
+// Hugo on it.
+func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*generation, error) {
+	tree, err := b.scan(ctx, b.opt.root(), "")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(b.out), 0o755); err != nil {
+		return nil, err
+	}
+	g := &generation{tree: tree, start: time.Now(), builds: make(chan hugoBuild, 16), exited: make(chan error, 1), titles: map[string]string{}}
+	for _, doc := range tree.Docs {
+		text, err := os.ReadFile(filepath.Join(tree.Root, "docs", filepath.FromSlash(doc)))
+		if err != nil {
+			return nil, err
+		}
+		g.titles[doc] = titleKey(text)
+	}
+	if g.gen, err = os.MkdirTemp("", "wiki-gen-*"); err != nil {
+		return nil, err
+	}
+	if g.stage, err = os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-hugo-*"); err != nil {
+		g.remove()
+		return nil, err
+	}
+	if g.cfg, err = tree.writeGenerated(g.gen, b.site, b.params); err != nil {
+		g.remove()
+		return nil, err
+	}
+	if g.data, err = os.ReadFile(filepath.Join(g.gen, "data", "wiki.json")); err != nil {
+		g.remove()
+		return nil, err
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	g.cancel = cancel
+	hugo := *b.hugo
+	hugo.Live = true
+	go func() {
+		_, err := hugo.Run(hctx, tree.pageCount(), g.line, "build", "--watch",
+			"--poll", poll.String(),
+			"--source", b.site,
+			"--config", filepath.Join(b.site, "hugo.toml")+","+g.cfg,
+			"--destination", g.stage,
+			"--baseURL", b.opt.baseURL(),
+			"--logLevel", "warn",
+			"--printPathWarnings",
+			"--noBuildLock",
+		)
+		if hctx.Err() != nil {
+			err = nil
+		} else if err == nil {
+			err = errors.New("hugo ended")
+		}
+		g.exited <- err
+		close(g.exited)
+	}()
+	return g, nil
+}
+
+// line takes one line of Hugo's output.
+func (g *generation) line(line string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if r, ok := parseReport(line); ok {
+		g.reports = append(g.reports, r)
+		return
+	}
+	if m := hugoDone.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		g.builds <- hugoBuild{took: m[1], reports: g.reports, errors: g.errors}
+		g.reports, g.errors = nil, nil
+		return
+	}
+	if strings.HasPrefix(line, "ERROR") || strings.HasPrefix(line, "Error") || strings.HasPrefix(line, "WARN") {
+		g.errors = append(g.errors, line)
+	}
+}
+
+// stop ends Hugo and removes the generation's folders.
+func (g *generation) stop() {
+	if g.cancel != nil {
+		g.cancel()
+		for range g.exited {
+		}
+	}
+	g.remove()
+}
+
+func (g *generation) remove() {
+	for _, d := range []string{g.gen, g.stage} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
+	}
+}
+
+// take moves what Hugo wrote since the last take out of the stage into a
+// new folder beside it, and returns that folder. Hugo writes its next
+// build into a new stage (it makes the folders it writes to).
+func (g *generation) take() (string, error) {
+	batch, err := os.MkdirTemp(filepath.Dir(g.stage), filepath.Base(g.stage)+"-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Remove(batch); err != nil {
+		return "", err
+	}
+	if err := os.Rename(g.stage, batch); err != nil {
+		return "", err
+	}
+	return batch, nil
+}
+
+// structural reports whether going from tree a to tree b changes more than
+// the text of files Hugo already builds: docs or other files added, moved
+// or removed, a doc that Hugo now misreads or no longer does (Copied), the
+// contribution guide added or removed. Hugo follows an edit; the rest
+// starts a new generation.
+func structural(a, b *Tree) bool {
+	return !slices.Equal(a.Docs, b.Docs) || !slices.Equal(a.Files, b.Files) ||
+		!slices.Equal(a.Copied, b.Copied) || a.Contributing != b.Contributing
+}
+
+// titleKey is what a doc's title is made from: its front matter and its
+// first heading. The layouts keep each folder's navigation (the titles of
+// its pages) for the whole of a Hugo run (layouts/_partials/memo.html), so
+// a change of a title starts a new generation.
+func titleKey(text []byte) string {
+	n, _ := frontMatterLen(text)
+	for line := range bytes.Lines(text[n:]) {
+		if t := bytes.TrimSpace(line); bytes.HasPrefix(t, []byte("#")) {
+			return string(text[:n]) + "\x00" + string(t)
+		}
+	}
+	return string(text[:n])
+}
+
+// retitled reports whether one of the docs changed (slash paths from the
+// root) has a title other than the generation's, or cannot be read.
+func (g *generation) retitled(changed []string) bool {
+	for _, p := range changed {
+		doc, ok := strings.CutPrefix(p, "docs/")
+		old, known := g.titles[doc]
+		if !ok || !known {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(g.tree.Root, filepath.FromSlash(p)))
+		if err != nil || titleKey(text) != old {
+			return true
+		}
+	}
+	return false
+}
+
+// publishAll puts the first build of a generation in place of the site:
+// the stage becomes the site, with the raw files of the tree, the search
+// index, the compressed copies and (for an absolute base URL) the sitemap,
+// as Build makes them, swapped in whole.
+func (b *builder) publishAll(g *generation) (*Result, error) {
+	tmp, err := g.take()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp) // after the swap, the previous site
+	res := &Result{Out: b.out}
+	for _, f := range rawFiles(g.tree) {
+		if err := copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst))); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.finish(tmp, res, nil); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// publish moves what a later build of Hugo wrote into the site, each file
+// in one step (written beside its place, then renamed over it), with its
+// compressed copies; it returns the files published. The search index,
+// when Hugo wrote its input, is written after the pages, so that an edit
+// shows in its page first: the index is rebuilt whole (indexSearch).
+func (b *builder) publish(g *generation) (int, error) {
+	batch, err := g.take()
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(batch)
+	if err := compressSite(batch, searchIndexFile); err != nil {
+		return 0, err
+	}
+	n, err := moveInto(batch, b.out, searchIndexFile)
+	if err != nil {
+		return n, err
+	}
+	if fileExists(filepath.Join(batch, searchPagesFile)) {
+		if err := b.indexSearch(batch); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// indexSearch writes the search index of the search pages in dir into the
+// site: a new folder of shards and excerpts, then the manifest that names
+// it. The index before is kept, for a search begun with its manifest; the
+// ones before that are removed.
+func (b *builder) indexSearch(dir string) error {
+	if err := writeSearchIndex(dir); err != nil {
+		return err
+	}
+	idx := filepath.Join(dir, searchDir)
+	if err := compressSite(idx, nil); err != nil {
+		return err
+	}
+	site := filepath.Join(b.out, searchDir)
+	entries, err := os.ReadDir(idx)
+	if err != nil {
+		return err
+	}
+	var folders []string
+	for _, e := range entries {
+		if e.IsDir() {
+			// A folder of that name holds the same index already.
+			if dst := filepath.Join(site, e.Name()); !pathExists(dst) {
+				if err := os.Rename(filepath.Join(idx, e.Name()), dst); err != nil {
+					return fmt.Errorf("search index: %w", err)
+				}
+			}
+			folders = append(folders, e.Name())
+		}
+	}
+	old, err := os.ReadDir(site)
+	if err != nil {
+		return err
+	}
+	current := readManifestBase(site)
+	if _, err := moveInto(idx, site, nil); err != nil {
+		return err
+	}
+	for _, e := range old {
+		if e.IsDir() && !slices.Contains(folders, e.Name()) && e.Name() != current {
+			os.RemoveAll(filepath.Join(site, e.Name()))
+		}
+	}
+	return nil
+}
+
+// readManifestBase is the folder the site's search manifest names now
+// (without its slash), "" when it cannot be read.
+func readManifestBase(site string) string {
+	b, err := os.ReadFile(filepath.Join(site, searchManifest))
+	if err != nil {
+		return ""
+	}
+	var m searchManifestData
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	return strings.TrimSuffix(m.Base, "/")
+}
+
+// moveInto moves every file under from to the same path under to, each
+// renamed over the one there, a file's compressed copies before it; a
+// compressible file without them (too small now) has the old ones in to
+// removed, which would be stale. The entries right under from that leave
+// names are left out.
+func moveInto(from, to string, leave func(name string) bool) (int, error) {
+	n := 0
+	move := func(p, dst string) error {
+		if err := os.Chmod(p, 0o644); err != nil {
+			return err
+		}
+		return os.Rename(p, dst)
+	}
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != from && filepath.Dir(p) == from && leave != nil && leave(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if ext := filepath.Ext(p); (ext == ".gz" || ext == ".br") && (!pathExists(p) || pathExists(strings.TrimSuffix(p, ext))) {
+			return nil // moved with its file
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if compressible[strings.ToLower(filepath.Ext(p))] {
+			for _, z := range []string{".br", ".gz"} {
+				err := move(p+z, dst+z)
+				if errors.Is(err, fs.ErrNotExist) {
+					err = os.Remove(dst + z)
+				}
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		if err := move(p, dst); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("publish: %w", err)
+	}
+	return n, nil
+}
+
+// rawFile is a file of the tree that the site holds as it is.
+type rawFile struct{ src, dst string } // by slash path: in the tree, in the site
+
+// rawFiles are the files a build publishes as they are (its static mounts):
+// every file under docs/ at its path (the Markdown twins of the pages and
+// the images and attachments they use), and CONTRIBUTING.md as
+// contributing.md.
+func rawFiles(t *Tree) []rawFile {
+	var out []rawFile
+	for _, f := range slices.Concat(t.Docs, t.Files) {
+		out = append(out, rawFile{"docs/" + f, f})
+	}
+	if t.Contributing {
+		out = append(out, rawFile{"CONTRIBUTING.md", "contributing.md"})
+	}
+	return out
+}
+
+// rawSite is where the site holds the tree's file rel (a slash path from
+// the tree's root) as it is, false for a file it does not.
+func rawSite(rel string) (string, bool) {
+	if d, ok := strings.CutPrefix(rel, "docs/"); ok {
+		return d, true
+	}
+	if rel == "CONTRIBUTING.md" {
+		return "contributing.md", true
+	}
+	return "", false
+}
+
+// copyRaw puts the tree's files rel (slash paths from the root) into the
+// site as they are now, with their compressed copies, each in one step; a
+// file gone from the tree is removed from the site.
+func (b *builder) copyRaw(root string, rels []string) error {
+	batch, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-raw-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(batch)
+	for _, rel := range rels {
+		dst, ok := rawSite(rel)
+		if !ok {
+			continue
+		}
+		err := copyFile(filepath.Join(root, filepath.FromSlash(rel)), filepath.Join(batch, filepath.FromSlash(dst)))
+		if errors.Is(err, fs.ErrNotExist) {
+			site := filepath.Join(b.out, filepath.FromSlash(dst))
+			for _, p := range []string{site, site + ".gz", site + ".br"} {
+				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := compressSite(batch, nil); err != nil {
+		return err
+	}
+	_, err = moveInto(batch, b.out, nil)
+	return err
+}
+
+// copyFile copies the regular file src to dst, making dst's folder.
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+func pathExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}

@@ -1,0 +1,104 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
+)
+
+// BenchmarkWatchEdit measures what an author waits for with wiki watch: from
+// the write of one line to a doc until the built page on disk holds it
+// (ns/op), and until the search index does (index-ms). Each op appends a
+// new line. The tree is WIKI_WATCH_ROOT, which the benchmark edits (give it
+// a scratch copy), else a copy of the test fixture; the doc is
+// WIKI_WATCH_DOC (a path under docs/), else the tree's first doc that is not
+// a folder's page. Hugo's first build is not counted.
+//
+//	WIKI_WATCH_ROOT=/tmp/cpp WIKI_WATCH_DOC=build/reference/eh-exception-handling-model.md \
+//	  go test -run '^$' -bench WatchEdit -benchtime 10x -timeout 30m ./tools/internal/wiki/
+func BenchmarkWatchEdit(b *testing.B) {
+	c := hugoOnce()
+	if c.err != nil {
+		b.Skipf("Hugo cannot be built or run: %v", c.err)
+	}
+	root := os.Getenv("WIKI_WATCH_ROOT")
+	if root == "" {
+		root = b.TempDir()
+		if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tree, err := ScanTree(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := os.Getenv("WIKI_WATCH_DOC")
+	for _, d := range tree.Docs {
+		if doc == "" && !wikipage.IsIndex(d) && tree.folderOf[d] == "" {
+			doc = d
+		}
+	}
+	file := filepath.Join(root, "docs", filepath.FromSlash(doc))
+	original, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.WriteFile(file, original, 0o644) })
+
+	var log mcptest.Buffer
+	out := filepath.Join(b.TempDir(), "wiki")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, Options{Repo: c.repo, Root: root, Progress: &log}, out, 0) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+	}()
+	page := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(wikipage.Of(doc), "/")), "index.html")
+	wait := func(what string, ok func() bool) {
+		for deadline := time.Now().Add(30 * time.Minute); !ok(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				b.Fatalf("waited 30 minutes for %s; log:\n%s", what, log.String())
+			}
+		}
+	}
+	wait("the first build", func() bool { return exists(filepath.Join(out, searchDir, searchManifest)) && exists(page) })
+
+	text := string(original)
+	var index time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		mark := fmt.Sprintf("Watchmark%dx%d", time.Now().UnixNano(), i)
+		text += "\n" + mark + " was written while the wiki is watched.\n"
+		start := time.Now()
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		wait("the edit in "+page, func() bool { return contains(page, mark) })
+		b.StopTimer()
+		// indexHolds reads every excerpt: only once per new manifest.
+		manifest := ""
+		wait("the edit in the search index", func() bool {
+			m, _ := os.ReadFile(filepath.Join(out, searchDir, searchManifest))
+			if string(m) == manifest {
+				return false
+			}
+			manifest = string(m)
+			return indexHolds(out, mark)
+		})
+		index += time.Since(start)
+		b.StartTimer()
+	}
+	b.Log(log.String()) // the first build's time, and what each edit rebuilt
+	b.ReportMetric(float64(index.Milliseconds())/float64(b.N), "index-ms")
+	b.ReportMetric(float64(len(tree.Docs)), "docs")
+}
