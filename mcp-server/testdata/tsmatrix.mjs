@@ -125,11 +125,12 @@ export async function run(client, notes, dataRoot, cell) {
       await notes.wait(() => notes.listChanged > 0, "list_changed");
     });
     // On 2026-07-28 the unsubscribe is the listen's cancellation, a
-    // notification nobody answers: a ping answered after it is the sign
-    // that the server has read it.
+    // notification nobody answers: a request answered after it is the
+    // sign that the server has read it (not ping, which that revision
+    // does not have).
     await step("unsubscribe", async () => {
       await cell.unsubscribe(uri);
-      await client.ping();
+      await client.listPrompts();
     });
     await step("nothing after unsubscribing", async () => {
       const updates = notes.updated.length;
