@@ -74,3 +74,18 @@ func NodePackages(t testing.TB, dir, pkg, why string) {
 		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
 	}
 }
+
+// ChromiumTempDir is a folder for Chromium's TMPDIR, removed when the test
+// ends (Chromium leaves its own folder behind when stopped). Its path is
+// kept short, not the test's t.TempDir: Chromium puts a Unix socket in it,
+// whose path may not pass 107 bytes, and a test's folder under a long
+// TMPDIR (CI's in /dev/shm) and a long test name went past that.
+func ChromiumTempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/tools/internal/testenv"
 )
 
 // chromium finds Debian's chromium (or another Chrome) on PATH.
@@ -179,11 +180,11 @@ func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) 
 		t.Fatal(err)
 	}
 	// Chromium keeps a folder of its own in TMPDIR, which it leaves behind
-	// when stopped: the test's temporary folder takes it, and the folder
-	// goes once the browser has (cleanups run last in, first out).
+	// when stopped: a temporary folder takes it, and the folder goes once
+	// the browser has (cleanups run last in, first out).
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
-		chromedp.Env("TMPDIR="+t.TempDir()),
+		chromedp.Env("TMPDIR="+testenv.ChromiumTempDir(t)),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
