@@ -44,7 +44,7 @@ func (o Options) siteSources() (string, error) {
 }
 
 // extractSite writes the files of fsys's site/, and the stylesheet, into a folder named by their
-// hash under the user's cache (else the temporary folder) and returns it;
+// hash under the user's cache (else, or when it cannot be written, the temporary folder) and returns it;
 // an earlier extraction of the same files is reused. The folder is written
 // beside its place and renamed in, so a reader never sees half of it.
 func extractSite(fsys fs.FS) (string, error) {
@@ -66,16 +66,25 @@ func extractSite(fsys fs.FS) (string, error) {
 	}
 	fmt.Fprintf(h, "%s\x00%d\x00", wikistyle.Path, len(wikistyle.CSS))
 	h.Write([]byte(wikistyle.CSS))
-	base, err := os.UserCacheDir()
+	// The user's cache, else (none, or not writable: a read-only container
+	// whose home is not a volume) the temporary folder.
+	var bases []string
+	if base, err := os.UserCacheDir(); err == nil {
+		bases = append(bases, base)
+	}
+	bases = append(bases, os.TempDir())
+	var parent, dir string
+	for _, base := range bases {
+		parent = filepath.Join(base, "docs-mcp-wiki")
+		dir = filepath.Join(parent, "site-"+hex.EncodeToString(h.Sum(nil))[:16])
+		if fileExists(filepath.Join(dir, "hugo.toml")) {
+			return dir, nil
+		}
+		if err = os.MkdirAll(parent, 0o755); err == nil {
+			break
+		}
+	}
 	if err != nil {
-		base = os.TempDir()
-	}
-	parent := filepath.Join(base, "docs-mcp-wiki")
-	dir := filepath.Join(parent, "site-"+hex.EncodeToString(h.Sum(nil))[:16])
-	if fileExists(filepath.Join(dir, "hugo.toml")) {
-		return dir, nil
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("site sources: %w", err)
 	}
 	tmp, err := os.MkdirTemp(parent, ".site-*")
