@@ -48,22 +48,16 @@ from the docs' (run --write to refresh it).`,
 			return explainUsage(c.Command.Flags, "docs-mcp index", err)
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("index: unexpected argument %q", c.Args().First())
-			}
-			file, check := c.String("write"), c.String("check")
-			if (file == "") == (check == "") {
-				return usagef("index: give one of --write FILE and --check FILE")
-			}
-			if check != "" {
-				file = check
+			file, check, err := writeOrCheck(c, "index", "FILE")
+			if err != nil {
+				return err
 			}
 			text, err := mapOf(c)
 			if err != nil {
 				return err
 			}
 			old, err := os.ReadFile(file)
-			if err != nil && !(errors.Is(err, fs.ErrNotExist) && check == "") {
+			if err != nil && !(errors.Is(err, fs.ErrNotExist) && !check) {
 				return fmt.Errorf("index: %w", err)
 			}
 			updated, err := docsmap.Splice(old, text)
@@ -74,7 +68,7 @@ from the docs' (run --write to refresh it).`,
 			case bytes.Equal(old, updated):
 				fmt.Fprintf(stdout, "%s: the docs map is up to date (%d bytes)\n", file, len(text))
 				return nil
-			case check != "":
+			case check:
 				return fmt.Errorf("%s: %w: run docs-mcp index --write %s", file, errStale, file)
 			}
 			if err := writeFileAtomic(file, updated); err != nil {
@@ -156,4 +150,22 @@ func writeFileAtomic(name string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// writeOrCheck reads the --write and --check of a command that writes a
+// file or folder from the docs (index, skills): no argument, exactly one of
+// the two flags. It returns the path named and whether it is to be checked
+// rather than written.
+func writeOrCheck(c *cli.Context, command, what string) (string, bool, error) {
+	if c.NArg() > 0 {
+		return "", false, usagef("%s: unexpected argument %q", command, c.Args().First())
+	}
+	write, check := c.String("write"), c.String("check")
+	if (write == "") == (check == "") {
+		return "", false, usagef("%s: give one of --write %s and --check %s", command, what, what)
+	}
+	if check != "" {
+		return check, true, nil
+	}
+	return write, false, nil
 }

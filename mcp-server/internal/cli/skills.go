@@ -48,12 +48,9 @@ not have (run --write to refresh it).`,
 			return explainUsage(c.Command.Flags, "docs-mcp skills", err)
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("skills: unexpected argument %q", c.Args().First())
-			}
-			dir, check := c.String("write"), c.String("check")
-			if (dir == "") == (check == "") {
-				return usagef("skills: give one of --write DIR and --check DIR")
+			dir, check, err := writeOrCheck(c, "skills", "DIR")
+			if err != nil {
+				return err
 			}
 			cat, err := servedSkills(c)
 			if err != nil {
@@ -63,11 +60,11 @@ not have (run --write to refresh it).`,
 				fmt.Fprintf(stderr, "docs-mcp: skills: not served, so not written: %v\n", p)
 			}
 			top := outermost(cat)
-			if check != "" {
-				if diffs := skillsDiff(check, top); len(diffs) > 0 {
-					return fmt.Errorf("%s: %w: %s; run docs-mcp skills --write %s", check, errSkillsStale, strings.Join(diffs, "; "), check)
+			if check {
+				if diffs := skillsDiff(dir, top); len(diffs) > 0 {
+					return fmt.Errorf("%s: %w: %s; run docs-mcp skills --write %s", dir, errSkillsStale, strings.Join(diffs, "; "), dir)
 				}
-				fmt.Fprintf(stdout, "%s: the skills are up to date (%d skills)\n", check, len(top))
+				fmt.Fprintf(stdout, "%s: the skills are up to date (%d skills)\n", dir, len(top))
 				return nil
 			}
 			files, size := 0, 0
