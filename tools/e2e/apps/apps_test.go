@@ -323,20 +323,10 @@ type browser struct{ ctx context.Context }
 // reader's document through an isolated world of its frame.
 func startChromium(t *testing.T, exe string) browser {
 	t.Helper()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Env("TMPDIR="+testenv.ChromiumTempDir(t)),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), testenv.Chromium(t, exe,
 		chromedp.Flag("disable-features", "IsolateSandboxedIframes"),
 		chromedp.WindowSize(1000, 900),
-	)
+	)...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	t.Cleanup(cancel)

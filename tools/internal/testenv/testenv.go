@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // RequireDocker skips the test without a Docker engine and Compose v2,
@@ -75,17 +77,30 @@ func NodePackages(t testing.TB, dir, pkg, why string) {
 	}
 }
 
-// ChromiumTempDir is a folder for Chromium's TMPDIR, removed when the test
-// ends (Chromium leaves its own folder behind when stopped). Its path is
-// kept short, not the test's t.TempDir: Chromium puts a Unix socket in it,
-// whose path may not pass 107 bytes, and a test's folder under a long
-// TMPDIR (CI's in /dev/shm) and a long test name went past that.
-func ChromiumTempDir(t testing.TB) string {
+// Chromium is how the browser tests start headless Chromium (exe): no
+// sandbox, GPU, first run or background traffic, and a TMPDIR of its own,
+// removed when the test ends (Chromium leaves its folder there behind when
+// stopped). That folder's path is kept short, not the test's t.TempDir:
+// Chromium puts a Unix socket in it, whose path may not pass 107 bytes, and
+// a test's folder under a long TMPDIR (CI's in /dev/shm) and a long test
+// name went past that. More options (a window size) follow these.
+func Chromium(t testing.TB, exe string, more ...chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "cr")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
+	return append([]chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Env("TMPDIR=" + dir),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}, more...)
 }

@@ -179,22 +179,9 @@ func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) 
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// Chromium keeps a folder of its own in TMPDIR, which it leaves behind
-	// when stopped: a temporary folder takes it, and the folder goes once
-	// the browser has (cleanups run last in, first out).
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Env("TMPDIR="+testenv.ChromiumTempDir(t)),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), testenv.Chromium(t, exe,
 		chromedp.WindowSize(1280, 860),
-	)
+	)...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	t.Cleanup(cancel)
