@@ -204,6 +204,20 @@ func (b *Buffer) String() string {
 	return b.buf.String()
 }
 
+// SkipUnderRace skips t under the race detector, saying why. It is for a
+// test with nothing running concurrently that the race run (.ci/run's
+// step after the tests) would add to: one client measuring what answers
+// hold, or a subject that is not this process's code, where -race only
+// makes it 5 to 20 times slower. The plain run before it runs the test;
+// the concurrent paths it passes through run under the detector in the
+// package's other tests.
+func SkipUnderRace(t testing.TB, why string) {
+	t.Helper()
+	if Race {
+		t.Skip("skipped under -race: " + why)
+	}
+}
+
 // UnderRace is n, or light under the race detector, which makes code 5 to
 // 20 times slower. It is for a test whose power is breadth, many inputs
 // through the same code, run again under -race (.ci/run) for the

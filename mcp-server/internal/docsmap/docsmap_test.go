@@ -89,9 +89,7 @@ func TestSummary(t *testing.T) {
 // with its title. The docs' entries are made from the generator's text in
 // memory: what Render gets, without writing and loading 40,000 files.
 func TestLargeTree(t *testing.T) {
-	if mcptest.Race {
-		t.Skip("renders in one goroutine: nothing for the race detector; the plain run runs it")
-	}
+	mcptest.SkipUnderRace(t, "renders in one goroutine")
 	es := make([]Entry, 40000)
 	for i := range es {
 		p, text := corpusgen.ShapedFile(corpusgen.Pages, 1, i)

@@ -74,12 +74,10 @@ func start(t *testing.T, env []string, args ...string) *proc {
 // startAt is start over the data root root.
 func startAt(t *testing.T, root string, env []string, args ...string) *proc {
 	t.Helper()
-	if mcptest.Race {
-		// The binary is built without -race, so the detector would watch
-		// only this test's client side; the plain run runs these tests,
-		// and the package's own tests run the server in process under it.
-		t.Skip("tests the docs-mcp binary, which is not built with -race")
-	}
+	// The binary is built without -race, so the detector would watch only
+	// this test's client side; the package's own tests run the server in
+	// process under it.
+	mcptest.SkipUnderRace(t, "tests the docs-mcp binary, which is not built with -race")
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)

@@ -78,6 +78,7 @@ func (r *reading) call(t *testing.T, c *client.Client, name string, args map[str
 }
 
 func TestBytesToAnswer(t *testing.T) {
+	mcptest.SkipUnderRace(t, "one client measuring what the answers to 66 questions hold")
 	root := repoRoot(t)
 	questions, snap := answerSet(t, root, filepath.Join("testdata", "answers", "questions.json"))
 	c := newClient(t, root)

@@ -119,6 +119,7 @@ func largeTree(t *testing.T) string {
 // folders are folded into their parents. A prefix taken from a folder's
 // name alone lists nothing and names the folders it may mean.
 func TestDocsMapLargeTree(t *testing.T) {
+	mcptest.SkipUnderRace(t, "one client reading the map of a large generated tree")
 	c := newClient(t, largeTree(t))
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = mapURI

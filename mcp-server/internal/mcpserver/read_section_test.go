@@ -135,6 +135,7 @@ func TestReadSectionCap(t *testing.T) {
 // them, and lists them. The anchors themselves are checked against the
 // wiki's in tools/internal/wiki (TestAnchorsMatchTheWiki).
 func TestReadEverySection(t *testing.T) {
+	mcptest.SkipUnderRace(t, "one client reading every section of the docs in turn")
 	root := repoRoot(t)
 	c := newClient(t, root, func(c *Config) { c.MaxResultBytes = 1 << 20 })
 	snap, err := docs.Load(t.Context(), filepath.Join(root, "docs"), docs.LoadOptions{})

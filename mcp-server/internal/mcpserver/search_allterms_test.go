@@ -182,6 +182,7 @@ func textBytes(snap *docs.Snapshot) int64 {
 // word alone, the search read 2 MiB a call of docs that hold it, and the
 // first pages came back empty, with a cursor.)
 func TestSearchDocsAllTermsRareTerm(t *testing.T) {
+	mcptest.SkipUnderRace(t, "one client measuring a first page on 6,000 generated docs")
 	root := t.TempDir()
 	if _, err := corpusgen.Generate(t.Context(), filepath.Join(root, "docs"), corpusgen.Options{Seed: 1, Files: 6000, Shape: corpusgen.Small}); err != nil {
 		t.Fatal(err)

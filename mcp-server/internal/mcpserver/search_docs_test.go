@@ -348,6 +348,7 @@ func TestSearchDocsAllTerms(t *testing.T) {
 // holds the query) stops after search.CallBytes of text with a cursor, and
 // that the pages walk every doc without losing a match.
 func TestSearchDocsReadBudget(t *testing.T) {
+	mcptest.SkipUnderRace(t, "one client walking the pages of a search in turn")
 	const query = "the the the the"
 	dir := copyTree(t, fixtureRoot)
 	line := strings.Repeat("the the cat and the dog; ", 8) + "\n" // every trigram of the query, never the query
