@@ -109,15 +109,22 @@ func TestDocsExamples(t *testing.T) {
 		t.Fatalf("go env GOCACHE: %v", err)
 	}
 	run := runner{bin: bin, goCache: strings.TrimSpace(string(goCache))}
-	copies := map[string]string{} // a skill file's scratch copy of the repository
+	// Each skill file's transcripts run in a fresh copy of the repository,
+	// always at the same path: go's build cache keys a package on its
+	// folder, so there the copies' go commands reuse what the first one
+	// compiled (at a path of its own, each copy compiled the repository's
+	// packages again).
+	scratch := filepath.Join(t.TempDir(), "repository")
+	copied := "" // the skill file the scratch copy is for
 	for _, ex := range examples {
 		t.Run(fmt.Sprintf("%s:%d", ex.file, ex.line), func(t *testing.T) {
 			dir, skill := root, strings.HasPrefix(ex.file, skillsDir)
 			if skill {
-				if copies[ex.file] == "" {
-					copies[ex.file] = copyRepository(t, root)
+				if copied != ex.file {
+					copyRepository(t, root, scratch)
+					copied = ex.file
 				}
-				dir = copies[ex.file]
+				dir = scratch
 			}
 			for _, c := range ex.cmds {
 				got, status := run.example(t, dir, c)
@@ -507,18 +514,20 @@ func normaliseCounts(lines []string) []string {
 }
 
 // copyRepository copies the repository at root, without its hidden
-// folders (.git among them) and installed node modules, into a temporary
-// folder, and returns that folder: a skill's commands may change files.
-func copyRepository(t *testing.T, root string) string {
+// folders (.git among them) and installed node modules, to dst, removing
+// what dst held: a skill's commands may change files.
+func copyRepository(t *testing.T, root, dst string) {
 	t.Helper()
-	dst := t.TempDir()
+	if err := os.RemoveAll(dst); err != nil {
+		t.Fatal(err)
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
 		if rel == "." {
-			return nil
+			return os.Mkdir(dst, 0o755)
 		}
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
 			return filepath.SkipDir
@@ -549,7 +558,6 @@ func copyRepository(t *testing.T, root string) string {
 	if err != nil {
 		t.Fatalf("copy the repository: %v", err)
 	}
-	return dst
 }
 
 func withRoot(lines []string, root string) []string {

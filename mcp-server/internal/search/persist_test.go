@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
 // TestDecodeIndexDamaged decodes every prefix of an index's encoding, which
@@ -18,12 +20,15 @@ func TestDecodeIndexDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := ix.AppendBinary(nil)
-	for n := range len(data) {
+	// Every prefix and about 3,000 changed bytes; under the race detector
+	// (which makes decoding 10 times slower and has no goroutine here to
+	// watch) one prefix in 7 and 300 bytes.
+	for n := 0; n < len(data); n += mcptest.UnderRace(1, 7) {
 		if _, err := DecodeIndex(data[:n], snap); err == nil {
 			t.Fatalf("a prefix of %d of %d bytes decoded", n, len(data))
 		}
 	}
-	for i := 8; i < len(data); i += 1 + len(data)/3000 {
+	for i := 8; i < len(data); i += 1 + len(data)/mcptest.UnderRace(3000, 300) {
 		for _, x := range []byte{1, 0x80, 0xff} {
 			b := append([]byte(nil), data...)
 			b[i] ^= x

@@ -151,7 +151,7 @@ func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 func startBrowserFor(t *testing.T, opt Options, limit time.Duration) (browser, string, string) {
 	t.Helper()
 	needChromium(t) // before the build it would waste
-	out, _ := build(t, opt)
+	out, _ := siteFor(t, opt)
 	return startBrowserOn(t, opt, out, limit)
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/docs-mcp/docs-mcp/tools/internal/repo"
 )
 
@@ -82,3 +84,40 @@ func build(t *testing.T, opt Options) (string, *Result) {
 	}
 	return out, res
 }
+
+// siteFor is build for a test that only reads the site: the repository's
+// own docs with no other option set are built once (repoSite) for all of
+// them, any other tree or option for the test.
+func siteFor(t *testing.T, opt Options) (string, *Result) {
+	t.Helper()
+	plain := Options{Repo: opt.Repo, Root: opt.Repo, Progress: opt.Progress}
+	if opt.Root != opt.Repo || !reflect.DeepEqual(opt, plain) {
+		return build(t, opt)
+	}
+	s := repoSite()
+	if s.err != nil {
+		t.Fatalf("Build of the repository's docs: %v\n%s", s.err, s.log)
+	}
+	return s.out, s.res
+}
+
+// repoSite is the repository's docs built once, in the shared folder, for
+// the ten tests that read them as the wiki (browsers, audits, crawls):
+// each built its own, and ten builds were the largest part of the
+// package's time. None of them writes to the site.
+var repoSite = sync.OnceValue(func() (s struct {
+	out string
+	res *Result
+	log string
+	err error
+}) {
+	c := hugoOnce()
+	if s.err = c.err; s.err != nil {
+		return s
+	}
+	var log mcptest.Buffer
+	s.out = filepath.Join(shared, "repo-site")
+	s.res, s.err = Build(context.Background(), Options{Repo: c.repo, Root: c.repo, Progress: &log}, s.out)
+	s.log = log.String()
+	return s
+})

@@ -15,24 +15,26 @@ import (
 // module cannot import, and a process is the real thing anyway.
 
 var (
-	binDir string // where TestMain lets the server binary be built
+	// shared is where TestMain lets the tests keep what they share: the
+	// server binary, and the repository's site (repoSite).
+	shared string
 
 	docsMCPOnce = sync.OnceValues(func() (string, error) {
 		root, err := repo.Root(".")
 		if err != nil {
 			return "", err
 		}
-		return mcptest.BuildDocsMCP(root, binDir)
+		return mcptest.BuildDocsMCP(root, shared)
 	})
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wiki-test-bin-*")
+	dir, err := os.MkdirTemp("", "wiki-test-*")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binDir = dir
+	shared = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -136,7 +136,7 @@ func TestBuildRepoDocs(t *testing.T) {
 	if entries, err := os.ReadDir(docs); err != nil || len(entries) == 0 {
 		missing(t, "the repository has no docs/ yet (%s)", docs)
 	}
-	out, res := build(t, opt)
+	out, res := siteFor(t, opt)
 	tree, err := ScanTree(opt.Root)
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +399,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		"repository": repoOptions(t),
 	} {
 		t.Run(name, func(t *testing.T) {
-			a, _ := build(t, opt)
+			a, _ := siteFor(t, opt) // the repository's: the one the other tests read
 			b, _ := build(t, opt)
 			fa, fb := tree(t, a), tree(t, b)
 			if len(fa) == 0 {
