@@ -445,7 +445,10 @@ func (idx *docIndex) locate(p string, redirects bool) (redirectTarget, bool) {
 			return redirectTarget{doc: d}, true
 		}
 	}
-	dir := strings.TrimSuffix(strings.TrimSuffix(l, "index"), "/") // Learn serves a folder's index.yml at DIR/ and DIR/index
+	dir := l
+	if path.Base(dir) == "index" { // Learn serves a folder's landing page (index.yml) at DIR/ and DIR/index
+		dir = strings.TrimSuffix(path.Dir(dir), ".")
+	}
 	if d, ok := idx.dirs[dir]; ok || dir == "" {
 		return redirectTarget{dir: d, isDir: true}, true
 	}

@@ -60,6 +60,7 @@ func TestScanRedirectsLearn(t *testing.T) {
 		{"source_path": "docs/build/old.md", "redirect_url": "/cpp/build/NEW#usage", "redirect_document_id": true},
 		{"source_path": "docs/build/older.md", "redirect_url": "/cpp/build/old"},
 		{"source_path": "docs/ref/gone.md", "redirect_url": "/cpp/ref/"},
+		{"source_path": "docs/ref/old-index.md", "redirect_url": "/cpp/REF/index"},
 		{"source_path": "docs/guide/gone.md", "redirect_url": "/cpp/guide"},
 		{"source_path": "docs/overview/whats-new.md", "redirect_url": "../../cpp/overview/intro"},
 		{"source_path": "docs/amp/a.md", "redirect_url": "/previous-versions/cpp/amp/a", "monikers": ["msvc-160"]},
@@ -83,6 +84,7 @@ func TestScanRedirectsLearn(t *testing.T) {
 		{From: "guide/gone.md", URL: "/cpp/guide", File: opsRedirectFile, To: "guide.md"},
 		{From: "overview/whats-new.md", URL: "../../cpp/overview/intro", File: opsRedirectFile, To: "overview/intro.md"},
 		{From: "ref/gone.md", URL: "/cpp/ref/", File: opsRedirectFile, To: "ref", Dir: true},
+		{From: "ref/old-index.md", URL: "/cpp/REF/index", File: opsRedirectFile, To: "ref", Dir: true},
 		{From: "vcpkg.md", URL: "https://vcpkg.io/", File: opsRedirectFile, Off: true},
 	}
 	if diff := cmp.Diff(want, tree.Redirects); diff != "" {
@@ -90,7 +92,7 @@ func TestScanRedirectsLearn(t *testing.T) {
 	}
 	notes := strings.Join(tree.RedirectNotes, "\n")
 	for _, w := range []string{
-		`redirection 14 is not {"source_path": ..., "redirect_url": ...}: left out`,
+		`redirection 15 is not {"source_path": ..., "redirect_url": ...}: left out`,
 		"docs/build/other.md is redirected to \"/cpp/build/new\", but the tree has docs/build/other.md: the page is kept",
 		"the redirects loop (docs/loop/a.md -> docs/loop/b.md -> docs/loop/a.md): refused",
 		"the redirects loop (docs/loop/b.md -> docs/loop/a.md -> docs/loop/b.md): refused",
