@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+	"github.com/docs-mcp/docs-mcp/mcp-server/wikipage"
 )
 
 // writeTree writes files (slash paths to contents) into a new folder.
@@ -272,4 +273,58 @@ and [AMP](amp/overview.md).
 	if strings.Contains(sitemap, "old-config") || strings.Contains(sitemap, "amp/") || !strings.Contains(sitemap, "/modkit/server/configuration/") {
 		t.Errorf("sitemap.xml lists a redirect page, or misses a page:\n%s", sitemap)
 	}
+}
+
+// FuzzScanRedirects feeds any bytes to the wiki as either redirect file:
+// the scan never panics over them, and every redirect it keeps
+// comes from a doc path under docs/ whose page lands inside the site, and
+// leads to a doc or folder the tree has, or off the site.
+func FuzzScanRedirects(f *testing.F) {
+	f.Add(true, `{"redirections": [{"source_path": "docs/build/old.md", "redirect_url": "/cpp/build/new#x"}, {"source_path": "docs/a.md", "redirect_url": "../../cpp/a"}]}`)
+	f.Add(true, `{"redirections": [{"source_path": "docs/../../etc/x.md", "redirect_url": "/cpp/"}, {"source_path": "docs//a.md", "redirect_url": "//evil.example/x"}]}`)
+	f.Add(false, "plugins:\n  - redirects:\n      redirect_maps:\n        'a.md': 'build/new.md'\n        'b/../../c.md': 'ref/'\n")
+	f.Add(false, "plugins: {redirects: {redirect_maps: {a.md: b.md, b.md: a.md}}}\n")
+	root := f.TempDir()
+	for name, text := range redirectDocs {
+		mcptest.WriteFile(f, filepath.Join(root, filepath.FromSlash(name)), text)
+	}
+	base, err := ScanTree(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, learn bool, text string) {
+		name, other := "mkdocs.yml", opsRedirectFile
+		if learn {
+			name, other = other, name
+		}
+		os.Remove(filepath.Join(root, other))
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tree := &Tree{Root: root, Docs: base.Docs, Dirs: base.Dirs, folderOf: base.folderOf}
+		tree.scanRedirects()
+		docs := map[string]bool{}
+		for _, d := range tree.Docs {
+			docs[d] = true
+		}
+		dirs := map[string]bool{}
+		for _, d := range tree.Dirs {
+			dirs[d] = true
+		}
+		for _, r := range tree.Redirects {
+			if !strings.HasSuffix(r.From, ".md") || !filepath.IsLocal(r.From) || docs[r.From] {
+				t.Errorf("redirect from %q: not a missing doc's path under docs/", r.From)
+			}
+			if p := pageURL(wikipage.Of(r.From)); p != "" && !filepath.IsLocal(filepath.FromSlash(p)) {
+				t.Errorf("redirect from %q: its page %q is outside the site", r.From, p)
+			}
+			switch {
+			case r.Off:
+			case r.Dir && !dirs[r.To]:
+				t.Errorf("redirect from %q: to folder %q, which the tree does not have", r.From, r.To)
+			case !r.Dir && !docs[r.To]:
+				t.Errorf("redirect from %q: to doc %q, which the tree does not have", r.From, r.To)
+			}
+		}
+	})
 }
