@@ -57,7 +57,7 @@ type Redirect struct {
 	Off    bool
 }
 
-// Page is the logical path of the page the redirect leads to.
+// page is the logical path of the page the redirect leads to.
 func (r Redirect) page() string {
 	if r.Dir {
 		return wikipage.OfDir(r.To)
