@@ -21,6 +21,9 @@ type Problem struct {
 	// (an inexact link: a name that differs in case or slash direction):
 	// listed, never failing a build.
 	Warning bool
+	// Redirected marks a warning for a link to a doc the tree's site
+	// redirects (redirects.go), resolved to where the redirect leads.
+	Redirected bool
 }
 
 func (p Problem) String() string {
@@ -65,6 +68,12 @@ func parseReport(line string) (report, bool) {
 // file does not exist in repo (the repository's tree: the working tree
 // through an os.Root, or a release's tree at its tag).
 func problems(repo fs.FS, reports []report) []Problem {
+	return treeProblems(repo, reports, nil)
+}
+
+// treeProblems is problems for a build of tree, whose redirects (nil: none)
+// name the links that follow one.
+func treeProblems(repo fs.FS, reports []report, tree *Tree) []Problem {
 	var out []Problem
 	seen := map[report]bool{}
 	for _, r := range reports {
@@ -74,7 +83,16 @@ func problems(repo fs.FS, reports []report) []Problem {
 		seen[r] = true
 		msg := fmt.Sprintf("%s %q: %s", r.kind, r.dest, r.detail)
 		warning := r.kind == "inexact link"
-		if warning {
+		var redirect *Redirect
+		if warning && tree != nil {
+			redirect = tree.redirectOf(r.file, r.dest)
+		}
+		switch {
+		case redirect != nil && redirect.Off:
+			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it off this site, to %q: the link opens a page at the old address that says so", r.dest, redirect.From, redirect.File, redirect.URL)
+		case redirect != nil:
+			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it to %s: resolved to that page, as the tree's own site would", r.dest, redirect.From, redirect.File, r.detail)
+		case warning:
 			msg = fmt.Sprintf("inexact link %q: the file is %s (its name differs in case or slash direction); resolved to it, as the tree's own site would", r.dest, r.detail)
 		}
 		if r.kind == "repo link" {
@@ -85,7 +103,7 @@ func problems(repo fs.FS, reports []report) []Problem {
 			msg = fmt.Sprintf("broken link %q: %s does not exist", r.dest, target)
 		}
 		for _, n := range findLines(repo, r.file, r.dest) {
-			out = append(out, Problem{File: r.file, Line: n, Msg: msg, Warning: warning})
+			out = append(out, Problem{File: r.file, Line: n, Msg: msg, Warning: warning, Redirected: redirect != nil})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

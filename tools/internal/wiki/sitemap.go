@@ -37,11 +37,16 @@ func checkBaseURL(base string) error {
 // allowed, pointing at the sitemap) into dir. base is absolute and ends in /.
 // The folders of older versions (slash paths under dir) are left out: a
 // search engine is pointed at the newest docs only, and each older page's
-// canonical link names the newest one too.
-func writeSitemap(dir, base string, versions []string) error {
+// canonical link names the newest one too. So are the redirect pages at
+// redirected docs' old addresses (folders under dir, as slash paths).
+func writeSitemap(dir, base string, versions, redirects []string) error {
 	skip := map[string]bool{}
 	for _, v := range versions {
 		skip[filepath.Join(dir, filepath.FromSlash(v))] = true
+	}
+	moved := map[string]bool{}
+	for _, r := range redirects {
+		moved[filepath.Join(dir, filepath.FromSlash(r))] = true
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
@@ -52,7 +57,7 @@ func writeSitemap(dir, base string, versions []string) error {
 		if d.IsDir() && skip[p] {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || d.Name() != "index.html" {
+		if d.IsDir() || d.Name() != "index.html" || moved[filepath.Dir(p)] {
 			return nil
 		}
 		rel, err := filepath.Rel(dir, filepath.Dir(p))

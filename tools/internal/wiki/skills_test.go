@@ -88,6 +88,17 @@ func TestBuildSkills(t *testing.T) {
 			t.Errorf("/wiki/%s is not the file, byte for byte: %q", p, got)
 		}
 	}
+	// llms.txt lists every skill page, the skill of several files (a
+	// folder's own page, below the top folder) too, as it lists the docs;
+	// llms-full.txt holds each.
+	llms, full := fetch(t, server+"/wiki/llms.txt"), fetch(t, server+"/wiki/llms-full.txt")
+	for _, rel := range tree.Skills {
+		if twin := "/wiki/skills/" + rel; !strings.Contains(llms, "("+twin+")") {
+			t.Errorf("llms.txt does not list skills/%s (%s):\n%s", rel, twin, llms)
+		} else if !strings.Contains(full, "Source: "+twin+"\n") {
+			t.Errorf("llms-full.txt does not hold skills/%s", rel)
+		}
+	}
 	for _, url := range []string{"/wiki/skills/notes/", "/wiki/skills/.draft/", "/wiki/skills/draft/"} {
 		if p := crawled.Pages[url]; p != nil && p.Status == 200 {
 			t.Errorf("%s was built: no skill", url)

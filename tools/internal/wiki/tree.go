@@ -51,6 +51,11 @@ type Tree struct {
 	// Updated is the day each doc, CONTRIBUTING.md and the hook registry
 	// last changed, by repository path ("docs/x.md"), once readDates has run.
 	Updated map[string]string
+	// Redirects are the docs the tree's site redirects (redirects.go), by
+	// path; RedirectNotes say what of its redirect files was refused.
+	Redirects     []Redirect
+	RedirectNotes []string
+	redirectIndex map[string]int // lower-case repository path of a source -> its index in Redirects
 }
 
 // registryPath is the hook registry, relative to the tree's root.
@@ -173,6 +178,7 @@ func ScanTree(root string) (*Tree, error) {
 	if err := t.scanSkills(); err != nil {
 		return nil, err
 	}
+	t.scanRedirects()
 	return t, t.check()
 }
 
@@ -329,6 +335,8 @@ type siteData struct {
 	// Folded maps each repository path of Pages and Files, in lower case,
 	// to the path itself, where no other has the same: a link that names
 	// a file but for case or slash direction resolves to it (resolve.html).
+	// It also maps each redirected doc's path to where it leads
+	// (redirectData).
 	Folded map[string]string `json:"folded"`
 }
 
@@ -364,6 +372,7 @@ func (t *Tree) data() (siteData, error) {
 		d.Files["docs/"+f] = urlPath(f)
 	}
 	d.Folded = folded(d.Pages, d.Files)
+	t.redirectData(&d)
 	// The hook reference (the site's content/hook-reference.md) is made from the registry.
 	if t.Registry {
 		d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}

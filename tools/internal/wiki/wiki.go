@@ -153,8 +153,11 @@ type Result struct {
 	Duration time.Duration // Hugo's runs (one per version), not counting its compile
 	Usage    Usage         // what Hugo's runs used: CPU time and peak memory
 	Broken   []Problem     // the broken references a BrokenLinksWarn build (or an old version) listed
-	Inexact  []Problem     // the references resolved though their names differ from the file's in case or slash direction
+	Inexact  []Problem     // the references resolved though their names differ from the file's in case or slash direction, or that follow a redirect of the tree's site (Problem.Redirected)
 	Versions int           // the release versions built beside the working tree
+	// Redirects are the redirect pages written, one at each redirected
+	// doc's old address (redirects.go), in the working tree's site.
+	Redirects int
 }
 
 // BuildError is a build that failed on broken references in the docs.
@@ -193,6 +196,9 @@ type builder struct {
 	site    string     // the site's sources (Options.siteSources)
 	hugo    *Hugo
 	version string // Hugo's version line, once known
+	// redirects are the working tree's redirect pages, folders relative
+	// to the site (writeRedirectPages), which the sitemap leaves out.
+	redirects []string
 }
 
 // newBuilder checks opt and out; broken is the default for opt.BrokenLinks.
@@ -283,6 +289,13 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err := b.render(ctx, res, tree, nil, tmp, base, b.params, newest); err != nil {
 		return nil, err
 	}
+	if b.redirects, err = tree.writeRedirectPages(tmp, base); err != nil {
+		return nil, err
+	}
+	res.Redirects = len(b.redirects)
+	if len(b.redirects) > 0 {
+		fmt.Fprintf(progress, "wiki: %d redirect page(s) at the old addresses of redirected docs\n", len(b.redirects))
+	}
 	if err := plan.claim(tmp); err != nil {
 		return nil, err
 	}
@@ -310,11 +323,18 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	}
 	res.Versions = len(versions)
 
+	redirected := 0
 	for _, p := range res.Inexact {
 		fmt.Fprintln(progress, "wiki: warning: "+p.String())
+		if p.Redirected {
+			redirected++
+		}
 	}
-	if len(res.Inexact) > 0 {
-		fmt.Fprintf(progress, "wiki: %d inexact reference(s) listed above: each names a file but for case or slash direction, and is resolved to it; write the exact name to silence the warning\n", len(res.Inexact))
+	if n := len(res.Inexact) - redirected; n > 0 {
+		fmt.Fprintf(progress, "wiki: %d inexact reference(s) listed above: each names a file but for case or slash direction, and is resolved to it; write the exact name to silence the warning\n", n)
+	}
+	if redirected > 0 {
+		fmt.Fprintf(progress, "wiki: %d reference(s) to redirected docs listed above: each is resolved as the site's redirect says; link to the new page to silence the warning\n", redirected)
 	}
 	for _, p := range res.Broken {
 		fmt.Fprintln(progress, "wiki: "+p.String())
@@ -335,7 +355,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 // index, the compressed copies; res gets the files' count and size.
 func (b *builder) finish(tmp string, res *Result, versions []string) error {
 	if base := b.opt.baseURL(); absoluteBase(base) {
-		if err := writeSitemap(tmp, base, versions); err != nil {
+		if err := writeSitemap(tmp, base, versions, b.redirects); err != nil {
 			return err
 		}
 	}
@@ -399,6 +419,12 @@ func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
 	} else {
 		fmt.Fprintf(b.opt.progress(), "wiki: %s: %d docs and %d other files\n", name, len(tree.Docs), len(tree.Files))
 	}
+	for _, n := range tree.RedirectNotes {
+		fmt.Fprintf(b.opt.progress(), "wiki: %swarning: %s\n", versionPrefix(name), n)
+	}
+	if len(tree.Redirects) > 0 {
+		fmt.Fprintf(b.opt.progress(), "wiki: %s%d redirected doc(s) read from the site's redirect map\n", versionPrefix(name), len(tree.Redirects))
+	}
 	if err := tree.readDates(ctx); err != nil {
 		return nil, err
 	}
@@ -459,7 +485,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		repo = root.FS()
 	}
 	var probs, inexact []Problem
-	for _, p := range problems(repo, reports) {
+	for _, p := range treeProblems(repo, reports, tree) {
 		if p.Warning {
 			inexact = append(inexact, p)
 		} else {
@@ -620,6 +646,14 @@ func previewHandler(base, dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// versionPrefix is "NAME: " for a version's progress lines, "" for the working tree's.
+func versionPrefix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return name + ": "
 }
 
 func fileExists(name string) bool {
