@@ -133,6 +133,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // requests then wait for the docs, which go on loading while the server
 // drains.
 func TestShutdownDrains(t *testing.T) {
+	mcptest.SkipUnderRace(t, "tests the docs-mcp binary, which is not built with -race") // before 20,000 docs are written for it
 	t.Run("loaded", func(t *testing.T) {
 		p := start(t, nil, "--shutdown-timeout", "30s")
 		mcptest.Eventually(t, "the search index built", func() bool {

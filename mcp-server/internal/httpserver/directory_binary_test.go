@@ -17,6 +17,7 @@ import (
 // docs:// and the release v1's from docs-version://v1 on 2026-07-28, a
 // folder of 601 entries in two pages; method not found before.
 func TestDocsFoldersOverHTTP(t *testing.T) {
+	mcptest.SkipUnderRace(t, "tests the docs-mcp binary, which is not built with -race") // before the repository is made for it
 	r := mcptest.ReleasedFolders(t, filepath.Join("..", "mcpserver", "testdata", "repo"))
 	p := startAt(t, r.Dir, nil, "--versions", "v*")
 	docsDir := filepath.Join(r.Dir, "docs")

@@ -22,6 +22,7 @@ var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "
 // page with results, each in light and dark and at a desktop and a phone
 // width, and fails on any violation, naming the rule and the elements.
 func TestAccessibility(t *testing.T) {
+	t.Parallel() // see startBrowser
 	axe := loadAxe(t)
 	opt := repoOptions(t)
 	pages := []string{"", "server/configuration/", "hook-reference/"}

@@ -70,6 +70,7 @@ A Lua tab.
 // only. The page is audited with axe in light and dark, each tab shown,
 // and photographed (artifacts/wiki/22-*.png; in $WIKI_SHOTS when set).
 func TestBrowserAuthorSyntax(t *testing.T) {
+	t.Parallel() // see startBrowser
 	axe := loadAxe(t)
 	root := fixture(t)
 	writeFile(t, root, "docs/authors.md", authorsDoc)

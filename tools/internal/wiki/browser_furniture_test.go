@@ -71,6 +71,7 @@ const playerJoined = "/wiki/hook-reference/#player.joined"
 // arrow keys and Enter open one, Escape closes the list. The search page
 // ranks the same.
 func TestBrowserSearch(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := repoOptions(t)
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "index.md")); err != nil {
 		opt.Root = fixture(t) // it has player.joined too
@@ -212,6 +213,7 @@ func checkRanked(t *testing.T, q string, opts []option) {
 // on code, heading permalinks, previous / next, the footer (last updated,
 // edit link, version) and tables on a phone.
 func TestBrowserFurniture(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := repoOptions(t)
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "getting-started.md")); err != nil {
 		opt.Root = fixture(t)

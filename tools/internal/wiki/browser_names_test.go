@@ -59,6 +59,7 @@ func longNamesRepo(t *testing.T) (*mcptest.GitRepo, string) {
 // dropdown photographed (artifacts/wiki/21-long-names-phone.png, and in
 // $WIKI_SHOTS when set).
 func TestBrowserLongNames(t *testing.T) {
+	t.Parallel() // see startBrowser
 	axe := loadAxe(t)
 	repo, deep := longNamesRepo(t)
 	opt := options(t, repo.Dir)

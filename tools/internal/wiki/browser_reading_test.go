@@ -27,6 +27,7 @@ var frames = chromedp.Evaluate[chromedp.Void](`new Promise(r => requestAnimation
 // room. Screenshots of the theme button, a long contents and dark search
 // results go to artifacts/wiki/.
 func TestBrowserReading(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := repoOptions(t)
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "getting-started.md")); err != nil {
 		opt.Root = fixture(t)

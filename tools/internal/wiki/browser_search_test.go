@@ -107,6 +107,7 @@ func measureSearch(b browser, server, word string) searchCost {
 //
 //	WIKI_TEST_ROOT=DIR [WIKI_TEST_SITE=SITE] go test -run 'TestBrowserSearchCost$' -v ./tools/internal/wiki/
 func TestBrowserSearchCost(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := repoOptions(t)
 	word := "token"
 	if os.Getenv("WIKI_TEST_ROOT") != "" {
@@ -148,6 +149,7 @@ func TestBrowserSearchCost(t *testing.T) {
 // written. A question finds pages by its words that weigh: "how", "do",
 // "I", "a" are none of them.
 func TestBrowserSearchWords(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := options(t, "")
 	opt.Root = opt.Repo // the docs that say "bearer token", whatever WIKI_TEST_ROOT says
 	b, server, artifacts := startBrowser(t, opt)

@@ -141,7 +141,10 @@ func colorScheme(value string) chromedp.Action[chromedp.Void] {
 // startBrowser builds opt's tree, serves it with the docs-mcp server as
 // readers get the wiki, and starts headless Chromium on it. It returns the
 // browser, the server's URL and the folder for screenshots
-// (artifacts/wiki/ at the repository root).
+// (artifacts/wiki/ at the repository root). The tests that use it run in
+// parallel (each has its own site or reads the shared one, its own server,
+// browser and screenshot names): they wait on Chromium most of their time,
+// and one after the other they were most of CI's longest package.
 func startBrowser(t *testing.T, opt Options) (browser, string, string) {
 	return startBrowserFor(t, opt, 2*time.Minute)
 }
@@ -194,6 +197,7 @@ func startBrowserOn(t *testing.T, opt Options, out string, limit time.Duration) 
 // would: home, the sidebar, search, dark mode, a phone. Screenshots go to
 // artifacts/wiki/ at the repository root.
 func TestBrowser(t *testing.T) {
+	t.Parallel() // see startBrowser
 	opt := repoOptions(t)
 	// The repository's docs when it has them (the screenshots show the real
 	// wiki), else the fixture.

@@ -18,6 +18,7 @@ import (
 // switcher open is audited with axe in light and dark, and photographed
 // (artifacts/wiki/20-versions.png, and $WIKI_VERSIONS_SHOT when set).
 func TestBrowserVersions(t *testing.T) {
+	t.Parallel() // see startBrowser
 	axe := loadAxe(t)
 	repo, _ := versionedRepo(t)
 	opt := options(t, repo.Dir)
