@@ -211,7 +211,33 @@ func stem(w string) string {
 	if len(w) > 4 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
 	}
+	// A final -ll of a word of more than one syllable loses an l, as in
+	// Porter's step 5b (cancelled, cancelling and cancel are all cancel;
+	// install is instal), every form alike; fall and call keep theirs.
+	if strings.HasSuffix(w, "ll") && measure(w) > 1 {
+		w = w[:len(w)-1]
+	}
 	return w
+}
+
+// measure is Porter's m of an ASCII word: how many times a vowel is
+// followed by a consonant (y is a vowel after a consonant). A word with
+// other letters measures 0: it is never cut.
+func measure(w string) int {
+	m := 0
+	vowel := false // the letter before is a vowel
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		v := strings.IndexByte("aeiou", c) >= 0 || c == 'y' && i > 0 && !vowel
+		if vowel && !v {
+			m++
+		}
+		vowel = v
+	}
+	return m
 }
 
 // undouble drops a doubled final ASCII consonant that an ending left

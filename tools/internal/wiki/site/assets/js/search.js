@@ -119,7 +119,22 @@
     else if (ends(w, "ches") || ends(w, "shes") || ends(w, "xes")) return w.slice(0, -2);
     else if (ends(w, "s") && !ends(w, "ss") && !ends(w, "us") && !ends(w, "is")) w = w.slice(0, -1);
     if (byteLen(w) > 4 && w.slice(-1) === "e") w = w.slice(0, -1);
+    if (ends(w, "ll") && measure(w) > 1) w = w.slice(0, -1);
     return w;
+  }
+
+  // terms.measure: Porter's m of an ASCII word (a vowel followed by a
+  // consonant, y a vowel after a consonant); 0 for any other word.
+  function measure(w) {
+    var m = 0, vowel = false;
+    for (var i = 0; i < w.length; i++) {
+      var c = w.charAt(i);
+      if (w.charCodeAt(i) >= 0x80) return 0;
+      var v = "aeiou".indexOf(c) >= 0 || (c === "y" && i > 0 && !vowel);
+      if (vowel && !v) m++;
+      vowel = v;
+    }
+    return m;
   }
 
   // terms.undouble: a doubled final ASCII consonant off (stopp, stop); a
@@ -234,7 +249,7 @@
 
   // --- Queries. ---
 
-  // The weights of ranking.md: an identifier in the query, one of its
+  // The weights of ranking.md: an identifier or a code in the query, one of its
   // parts, a longer word the last word begins while it is typed.
   var WEIGHT_IDENT = 2, WEIGHT_PART = 0.5, WEIGHT_PREFIX = 0.5;
   var MAX_TERMS = 64;
@@ -283,7 +298,8 @@
       if (t.part) {
         t.weight = WEIGHT_PART;
       } else {
-        if (w.ident) { t.weight = WEIGHT_IDENT; ident = w; }
+        if (w.ident) ident = w;
+        if (w.ident || isCode(w.text)) t.weight = WEIGHT_IDENT;
         q.groups.push(w.text);
       }
       t.group = q.groups.length - 1;
@@ -306,6 +322,18 @@
       }
     }
     return q;
+  }
+
+  // rank.isCode: a plain word of letters and digits (C2065, LNK1104, x64),
+  // an error code or a name, weighs as an identifier.
+  function isCode(w) {
+    var letter = false, digit = false;
+    for (var ch of w) {
+      var c = classOf(ch.codePointAt(0));
+      if (c & IS_DIGIT) digit = true;
+      else if (c & IS_LETTER) letter = true;
+    }
+    return letter && digit;
   }
 
   // addTerm adds t to q, or raises the weight of the same word met before.
