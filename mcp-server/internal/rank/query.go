@@ -175,7 +175,6 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 	defer s.release()
 
 	n := float64(ix.secs)
-	avg := max(float64(ix.words)/n, 1)
 	// Each term's postings and rarity first, then the terms from the
 	// rarest: a common word (in a tenth of the sections of a large tree) adds to
 	// the sections a rarer one found, and finds no new ones, unless no
@@ -190,9 +189,8 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 		lists[ti] = make([][]byte, len(ix.shards))
 		for i, sh := range ix.shards {
 			if lists[ti][i] = sh.postings(key); lists[ti][i] != nil {
-				secs, rest := uvarint(lists[ti][i])
-				ndocs, _ := uvarint(rest)
-				dfs[ti] += int(secs + ndocs)
+				nsec, ndocs, _, _ := counts(lists[ti][i])
+				dfs[ti] += int(nsec + ndocs)
 			}
 		}
 		// A word in the titles of many docs can count more than there are
@@ -222,7 +220,7 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 			if dlo >= dhi {
 				continue
 			}
-			ix.accumulate(s, sh, ix.bases[i], lists[ti][i], sh.first[dlo], sh.first[dhi], avg, w, bit, grow)
+			ix.accumulate(s, sh, ix.bases[i], lists[ti][i], sh.first[dlo], sh.first[dhi], w, bit, grow)
 		}
 	}
 
@@ -273,16 +271,14 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 // accumulate adds one term's part of the score of the sections from to
 // to (within shard sh, whose first section is base) from its postings
 // list: each section that holds the word in a field, and each section of
-// a doc whose title, front matter or file name holds it.
+// a doc whose title, front matter or file name holds it. The two parts
+// add up in either order, so each list is walked alone.
 // When grow is false, only the sections found already are added to.
-func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, avg, w float64, bit uint64, grow bool) {
-	nsec, rest := uvarint(list)
-	ndocs, rest := uvarint(rest)
-	secBytes, rest := uvarint(rest)
-	secs, docList := rest[:secBytes], rest[secBytes:]
+func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, w float64, bit uint64, grow bool) {
+	nsec, ndocs, secs, docList := counts(list)
 
-	add := func(sec uint32, tf float64) {
-		if sec < from || sec >= to {
+	add := func(sec uint32, tf float32) {
+		if sec-from >= to-from { // sec < from or sec >= to
 			return
 		}
 		id := base + sec
@@ -293,43 +289,28 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 			s.touched = append(s.touched, id)
 		}
 		s.bits[id] |= bit
-		s.score[id] += float32(w * tf)
+		s.score[id] += float32(w) * tf
 	}
 	// A word's part in a section: its count in the body, saturated and
 	// normalised by the body's length (BM25), plus the weight of each
-	// other field that holds it.
-	fieldTF := func(sec uint32, flags byte) float64 {
-		var tf float64
-		if c := float64(flags >> tfShift); c > 0 {
-			c /= 1 - b + b*float64(sh.lens[sec])/avg
-			tf = c / (k1 + c)
-		}
-		if flags&inHeading != 0 {
-			tf += weightHeading
-		}
-		if flags&inTrail != 0 {
-			tf += weightTrail
-		}
-		return tf
-	}
-	// Walk the sections' postings and the docs' together, both in order.
-	var (
-		left = int(nsec)
-		cur  uint32 // the next section posting's section, when left > 0
-		last uint32
-	)
-	next := func() (uint32, byte) {
+	// heading field that holds it (see tfTable).
+	tab, cls := ix.tf, sh.cls
+	var last uint32
+	for range nsec {
 		var v uint64
-		v, secs = uvarint(secs)
-		last += uint32(v >> flagBits)
-		left--
-		return last - 1, byte(v & (1<<flagBits - 1))
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		add(sec, tab[int(cls[sec])<<flagBits|int(flags)])
 	}
-	var curFlags byte
-	if left > 0 {
-		cur, curFlags = next()
-	}
-	have := nsec > 0
 	var lastDoc uint32
 	for range ndocs {
 		var v uint64
@@ -337,7 +318,7 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		flags := byte(v & (1<<flagBits - 1))
 		lastDoc += uint32(v >> flagBits)
 		doc := lastDoc - 1
-		meta := 0.0
+		var meta float32
 		if flags&inTitle != 0 {
 			meta += weightTitle
 		}
@@ -350,28 +331,8 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		if flags&inKeyword != 0 {
 			meta += weightKeyword
 		}
-		dfrom, dto := sh.first[doc], sh.first[doc+1]
-		for have && cur < dfrom {
-			add(cur, fieldTF(cur, curFlags))
-			if have = left > 0; have {
-				cur, curFlags = next()
-			}
-		}
-		for sec := dfrom; sec < dto; sec++ {
-			tf := meta
-			if have && cur == sec {
-				tf += fieldTF(cur, curFlags)
-				if have = left > 0; have {
-					cur, curFlags = next()
-				}
-			}
-			add(sec, tf)
-		}
-	}
-	for have {
-		add(cur, fieldTF(cur, curFlags))
-		if have = left > 0; have {
-			cur, curFlags = next()
+		for sec := sh.first[doc]; sec < sh.first[doc+1]; sec++ {
+			add(sec, meta)
 		}
 	}
 }
@@ -434,6 +395,19 @@ func (ix *Index) hit(id uint32, score float64, bits uint64) Hit {
 		heading--
 	}
 	return Hit{Doc: sh.docs[d], Heading: heading, Score: score, bits: bits}
+}
+
+// counts reads the head of a word's postings (see posting): how many
+// sections and docs hold it, and their postings.
+func counts(list []byte) (nsec, ndocs uint64, secs, docList []byte) {
+	h, rest := uvarint(list)
+	nsec = h >> 1
+	if h&1 == 0 {
+		return nsec, 0, rest, nil
+	}
+	ndocs, rest = uvarint(rest)
+	secBytes, rest := uvarint(rest)
+	return nsec, ndocs, rest[:secBytes], rest[secBytes:]
 }
 
 func uvarint(b []byte) (uint64, []byte) {
