@@ -29,6 +29,10 @@ const maxTerms = 64
 type Question struct {
 	terms  []term
 	groups []string // per group: the word as the question has it, folded
+	// absent marks the groups of identifiers that no section holds as
+	// written (set by the index that ranks the question): their parts
+	// stand for them, each as a plain word.
+	absent []bool
 }
 
 // term is one word of a question.
@@ -154,14 +158,15 @@ func (ix *Index) Top(q Question, prefix string, k int) []Hit {
 	if k <= 0 {
 		return nil
 	}
-	cands, idf := ix.candidates(q, prefix, max(k, rerankDepth))
+	cands, idf := ix.candidates(&q, prefix, max(k, rerankDepth))
 	return rerank(q, cands, idf, k)
 }
 
 // candidates returns the k sections that best answer q, as Top describes,
 // scored from the index alone, each with its BM25F score (before the
 // question's coverage is weighed in), and each term's rarity (its IDF).
-func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64) {
+// It marks the identifiers of q that no section holds (see absent).
+func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64) {
 	if q.Empty() || ix.secs == 0 {
 		return nil, nil
 	}
@@ -200,6 +205,7 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 			idf[ti] = math.Log(1 + (n-float64(dfs[ti])+0.5)/(float64(dfs[ti])+0.5))
 		}
 	}
+	ix.markAbsent(q, dfs)
 	order := make([]int, len(q.terms))
 	for i := range order {
 		order[i] = i
@@ -337,12 +343,39 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 	}
 }
 
+// markAbsent marks the identifiers of q that no section holds as written
+// (dfs: each term's sections) and that have parts: their parts weigh as
+// plain words (a question's std::vector::at, where the docs say vector
+// and at apart), and q's terms become its own.
+func (ix *Index) markAbsent(q *Question, dfs []int) {
+	var absent []bool
+	for ti, t := range q.terms {
+		if t.part || dfs[ti] > 0 || ti+1 == len(q.terms) || !q.terms[ti+1].part || q.terms[ti+1].group != t.group {
+			continue
+		}
+		if absent == nil {
+			absent = make([]bool, len(q.groups))
+		}
+		absent[t.group] = true
+	}
+	if absent == nil {
+		return
+	}
+	q.absent = absent
+	q.terms = slices.Clone(q.terms)
+	for i, t := range q.terms {
+		if t.part && absent[t.group] {
+			q.terms[i].weight = 1
+		}
+	}
+}
+
 // groupWeights returns each group's weight in a section's coverage (its
 // best term's weighted rarity) and their sum.
 func (q Question) groupWeights(idf []float64) ([]float64, float64) {
 	ws := make([]float64, len(q.groups))
 	for i, t := range q.terms {
-		if !t.part {
+		if !t.part || q.absent != nil && q.absent[t.group] {
 			ws[t.group] = max(ws[t.group], t.weight*idf[i])
 		}
 	}
@@ -378,6 +411,9 @@ func (q Question) coverage(bits uint64, weights []float64) float64 {
 		c := credit[g]
 		if c == 0 && parts[g] > 0 {
 			c = 0.5 * float64(held[g]) / float64(parts[g])
+			if q.absent != nil && q.absent[g] {
+				c *= 2
+			}
 		}
 		cov += w * c
 	}

@@ -147,6 +147,15 @@ func TestRules(t *testing.T) {
 		},
 		question: "what happens when how which reload", want: "b.md#Reload",
 	}, {
+		rule: "an identifier no section holds as written counts by its parts, as plain words",
+		files: map[string]string{
+			"a.md": "# Invalidate\n\n## Invalidate\n\nWhat may invalidate a list, and when to invalidate.\n",
+			"b.md": "# Containers\n\n## Erase\n\nThe std vector erase member can invalidate them.\n",
+			"c.md": "# Other\n\n## Other\n\nNothing here at all.\n",
+			"d.md": "# More\n\n## More\n\nNothing here either.\n",
+		},
+		question: "std::vector::erase invalidate", want: "b.md#Erase",
+	}, {
 		rule: "sections of equal score come in path and line order",
 		files: map[string]string{
 			"b.md": "# B\n\n## X\n\nalpha\n",

@@ -431,6 +431,15 @@ func TestSearchRules(t *testing.T) {
 		},
 		query: "undeclared C2065", want: "docs/b.md",
 	}, {
+		rule: "an identifier no section holds as written counts by its parts, as plain words",
+		pages: []map[string]any{
+			md("a.md", "# Invalidate\n\n## Invalidate\n\nWhat may invalidate a list, and when to invalidate.\n"),
+			md("b.md", "# Containers\n\n## Erase\n\nThe std vector erase member can invalidate them.\n"),
+			md("c.md", "# Other\n\n## Other\n\nNothing here at all.\n"),
+			md("d.md", "# More\n\n## More\n\nNothing here either.\n"),
+		},
+		query: "std::vector::erase invalidate ", want: "docs/b.md",
+	}, {
 		rule: "an identifier of the question beats its parts apart",
 		pages: []map[string]any{
 			md("a.md", "# A\n\n## Players\n\nA player joined the game and the player left.\n"),

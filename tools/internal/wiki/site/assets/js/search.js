@@ -870,9 +870,21 @@
     var sKey = [], sScore = [], sLo = [], sHi = [], sHookLo = [], sHookHi = [], sIntro = [];
     var metaScore = new Float64Array(pages), metaLo = new Int32Array(pages), metaHi = new Int32Array(pages);
     var best = new Map(), bestMeta = new Map();
-    found.forEach(function (lists, ti) {
+    var dfs = found.map(function (lists) {
       var df = 0;
       lists.forEach(function (l) { df += l.sections.length / 2 + l.fields.length; });
+      return df;
+    });
+    // rank.markAbsent: an identifier that no section holds as written, and
+    // that has parts, counts by its parts, each as a plain word.
+    var absent = q.groups.map(function () { return false; });
+    q.terms.forEach(function (t, ti) {
+      var next = q.terms[ti + 1];
+      if (!t.part && t.group >= 0 && !dfs[ti] && next && next.part && next.group === t.group) absent[t.group] = true;
+    });
+    q.terms.forEach(function (t) { if (t.part && absent[t.group]) t.weight = 1; });
+    found.forEach(function (lists, ti) {
+      var df = dfs[ti];
       if (!df) return;
       df = Math.min(df, n); // a word in many titles: in every section (rank's rule)
       idf[ti] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -929,7 +941,7 @@
     // must hold to hold every word.
     var weights = q.groups.map(function () { return 0; });
     q.terms.forEach(function (t, i) {
-      if (!t.part && t.group >= 0) weights[t.group] = Math.max(weights[t.group], t.weight * idf[i]);
+      if ((!t.part || absent[t.group]) && t.group >= 0) weights[t.group] = Math.max(weights[t.group], t.weight * idf[i]);
     });
     var total = weights.reduce(function (a, b) { return a + b; }, 0);
     q.live = [];
@@ -942,7 +954,8 @@
       if (j) return j;
       var has = q.terms.map(function (_, i) { return held(lo, hi, i); });
       // rank.coverage: a group counts whole when its word is held, half
-      // for the share of its parts held when it is not.
+      // for the share of its parts held when it is not (whole when the
+      // word is nowhere, see absent).
       var cov = 0;
       weights.forEach(function (w, g) {
         if (!w) return;
@@ -951,7 +964,7 @@
           if (t.group !== g) return;
           if (!t.part) { if (has[i]) credit = 1; } else { parts++; if (has[i]) partsHeld++; }
         });
-        if (!credit && parts) credit = 0.5 * partsHeld / parts;
+        if (!credit && parts) credit = (absent[g] ? 1 : 0.5) * partsHeld / parts;
         cov += w * credit;
       });
       var all = q.live.length ? q.live.every(function (g) { return holdsGroup(q, has, g); }) : has.some(Boolean);
