@@ -241,14 +241,17 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 	if total == 0 {
 		return nil, nil
 	}
-	covs := map[uint64]float64{} // by the terms held: a question has few sets of them
+	// The coverage of each set of terms held, worked out once: a question
+	// has few sets of them (a slot each, by a hash of the set).
+	var covBits [64]uint64
+	var covs [64]float64
 	for _, id := range s.touched {
 		bits := s.bits[id]
-		cov, ok := covs[bits]
-		if !ok {
-			cov = q.coverage(bits, weights) / total
-			covs[bits] = cov
+		slot := bits * 0x9E3779B97F4A7C15 >> 58
+		if covBits[slot] != bits {
+			covBits[slot], covs[slot] = bits, q.coverage(bits, weights)/total
 		}
+		cov := covs[slot]
 		sc := float64(s.score[id]) * cov
 		if len(best) == k && sc < best[k-1].score {
 			continue
