@@ -51,7 +51,7 @@ type Word struct {
 func Each(text string, buf *[]byte, f func(Word)) {
 	var part []byte // the parts' buffer: the identifier's is in use
 	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
+		r, n := decode(text, i)
 		if !isWordRune(r) {
 			i += n
 			continue
@@ -61,7 +61,7 @@ func Each(text string, buf *[]byte, f func(Word)) {
 		start, end := i, i+n
 		joined := r == '_'
 		for end < len(text) {
-			r, n := utf8.DecodeRuneInString(text[end:])
+			r, n := decode(text, end)
 			if isWordRune(r) {
 				joined = joined || r == '_'
 				end += n
@@ -141,6 +141,18 @@ func parts(s string) func(func(string) bool) {
 // lower to upper case inside (ReadDoc, getElementById): a camel-case
 // identifier.
 func hasCaseChange(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i-1] >= utf8.RuneSelf {
+			return hasCaseChangeRunes(s)
+		}
+		if 'A' <= s[i] && s[i] <= 'Z' && 'a' <= s[i-1] && s[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCaseChangeRunes(s string) bool {
 	var prev rune
 	for _, r := range s {
 		if unicode.IsUpper(r) && unicode.IsLower(prev) {
@@ -151,7 +163,21 @@ func hasCaseChange(s string) bool {
 	return false
 }
 
-func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+// decode returns the rune at text[i] and its length: an ASCII byte
+// without a call.
+func decode(text string, i int) (rune, int) {
+	if c := text[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(text[i:])
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 func isJoiner(r rune) bool { return r == '.' || r == '-' || r == ':' || r == '/' }
 
@@ -164,10 +190,17 @@ func fold(s string, buf *[]byte) (string, bool) {
 		return "", false
 	}
 	lower := true
-	for _, r := range s {
-		if unicode.ToLower(r) != r {
-			lower = false
+	for i := 0; i < len(s) && lower; i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				if unicode.ToLower(r) != r {
+					lower = false
+					break
+				}
+			}
 			break
+		} else if 'A' <= c && c <= 'Z' {
+			lower = false
 		}
 	}
 	w := s
@@ -191,7 +224,7 @@ func fold(s string, buf *[]byte) (string, bool) {
 // so a stem need not be a word, only the same for a word's forms (cache,
 // cached and caching are all "cach"). Words with digits are left alone.
 func stem(w string) string {
-	if len(w) < 4 || strings.ContainsAny(w, "0123456789") {
+	if len(w) < 4 || hasDigit(w) {
 		return w
 	}
 	switch {
@@ -211,7 +244,42 @@ func stem(w string) string {
 	if len(w) > 4 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
 	}
+	// A final -ll of a word of more than one syllable loses an l, as in
+	// Porter's step 5b (cancelled, cancelling and cancel are all cancel;
+	// install is instal), every form alike; fall and call keep theirs.
+	if strings.HasSuffix(w, "ll") && measure(w) > 1 {
+		w = w[:len(w)-1]
+	}
 	return w
+}
+
+// measure is Porter's m of an ASCII word: how many times a vowel is
+// followed by a consonant (y is a vowel after a consonant). A word with
+// other letters measures 0: it is never cut.
+func measure(w string) int {
+	m := 0
+	vowel := false // the letter before is a vowel
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		v := strings.IndexByte("aeiou", c) >= 0 || c == 'y' && i > 0 && !vowel
+		if vowel && !v {
+			m++
+		}
+		vowel = v
+	}
+	return m
+}
+
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if '0' <= w[i] && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // undouble drops a doubled final ASCII consonant that an ending left

@@ -46,6 +46,38 @@ func TestWords(t *testing.T) {
 	}
 }
 
+// TestStemForms checks that the forms of one word meet (a question's
+// "cancelling" finds the docs' "cancel"), and that different words stay
+// apart. tools/internal/wiki's TestSearchWordsMatchTerms runs the wiki's
+// search script over the same words: both sides must stem alike.
+func TestStemForms(t *testing.T) {
+	for _, forms := range [][]string{
+		{"cancel", "cancels", "cancelled", "cancelling", "canceled", "canceling"},
+		{"install", "installs", "installed", "installing"},
+		{"control", "controls", "controlled", "controlling"},
+		{"model", "models", "modelled", "modelling", "modeled", "modeling"},
+		{"label", "labelled", "labelling", "labels"},
+		{"travel", "travelled", "travelling", "traveled"},
+		{"stop", "stops", "stopped", "stopping"},
+		{"call", "calls", "called", "calling"},
+		{"fall", "falls", "falling"},
+		{"spell", "spells", "spelling"},
+		{"poll", "polls", "polled", "polling"},
+		{"pass", "passes", "passed", "passing"},
+	} {
+		for _, w := range forms[1:] {
+			if got, want := stem(w), stem(forms[0]); got != want {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: the forms of one word must meet", w, got, forms[0], want)
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"fall", "fail"}, {"call", "cal"}, {"cancel", "cancer"}, {"spell", "spel"}} {
+		if stem(pair[0]) == stem(pair[1]) {
+			t.Errorf("stem(%q) = stem(%q) = %q: different words must stay apart", pair[0], pair[1], stem(pair[0]))
+		}
+	}
+}
+
 func TestProse(t *testing.T) {
 	for in, want := range map[string]string{
 		"see [the tools](server/tools.md#mod_read_doc) and [x](y)": "see [the tools] and [x]",

@@ -29,6 +29,10 @@ const maxTerms = 64
 type Question struct {
 	terms  []term
 	groups []string // per group: the word as the question has it, folded
+	// absent marks the groups of identifiers that no section holds as
+	// written (set by the index that ranks the question): their parts
+	// stand for them, each as a plain word.
+	absent []bool
 }
 
 // term is one word of a question.
@@ -154,14 +158,15 @@ func (ix *Index) Top(q Question, prefix string, k int) []Hit {
 	if k <= 0 {
 		return nil
 	}
-	cands, idf := ix.candidates(q, prefix, max(k, rerankDepth))
+	cands, idf := ix.candidates(&q, prefix, max(k, rerankDepth))
 	return rerank(q, cands, idf, k)
 }
 
 // candidates returns the k sections that best answer q, as Top describes,
 // scored from the index alone, each with its BM25F score (before the
 // question's coverage is weighed in), and each term's rarity (its IDF).
-func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64) {
+// It marks the identifiers of q that no section holds (see absent).
+func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64) {
 	if q.Empty() || ix.secs == 0 {
 		return nil, nil
 	}
@@ -175,7 +180,6 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 	defer s.release()
 
 	n := float64(ix.secs)
-	avg := max(float64(ix.words)/n, 1)
 	// Each term's postings and rarity first, then the terms from the
 	// rarest: a common word (in a tenth of the sections of a large tree) adds to
 	// the sections a rarer one found, and finds no new ones, unless no
@@ -190,9 +194,8 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 		lists[ti] = make([][]byte, len(ix.shards))
 		for i, sh := range ix.shards {
 			if lists[ti][i] = sh.postings(key); lists[ti][i] != nil {
-				secs, rest := uvarint(lists[ti][i])
-				ndocs, _ := uvarint(rest)
-				dfs[ti] += int(secs + ndocs)
+				nsec, ndocs, _, _ := counts(lists[ti][i])
+				dfs[ti] += int(nsec + ndocs)
 			}
 		}
 		// A word in the titles of many docs can count more than there are
@@ -202,6 +205,7 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 			idf[ti] = math.Log(1 + (n-float64(dfs[ti])+0.5)/(float64(dfs[ti])+0.5))
 		}
 	}
+	ix.markAbsent(q, dfs)
 	order := make([]int, len(q.terms))
 	for i := range order {
 		order[i] = i
@@ -222,7 +226,7 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 			if dlo >= dhi {
 				continue
 			}
-			ix.accumulate(s, sh, ix.bases[i], lists[ti][i], sh.first[dlo], sh.first[dhi], avg, w, bit, grow)
+			ix.accumulate(s, sh, ix.bases[i], lists[ti][i], sh.first[dlo], sh.first[dhi], w, bit, grow)
 		}
 	}
 
@@ -237,14 +241,17 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 	if total == 0 {
 		return nil, nil
 	}
-	covs := map[uint64]float64{} // by the terms held: a question has few sets of them
+	// The coverage of each set of terms held, worked out once: a question
+	// has few sets of them (a slot each, by a hash of the set).
+	var covBits [64]uint64
+	var covs [64]float64
 	for _, id := range s.touched {
 		bits := s.bits[id]
-		cov, ok := covs[bits]
-		if !ok {
-			cov = q.coverage(bits, weights) / total
-			covs[bits] = cov
+		slot := bits * 0x9E3779B97F4A7C15 >> 58
+		if covBits[slot] != bits {
+			covBits[slot], covs[slot] = bits, q.coverage(bits, weights)/total
 		}
+		cov := covs[slot]
 		sc := float64(s.score[id]) * cov
 		if len(best) == k && sc < best[k-1].score {
 			continue
@@ -273,16 +280,14 @@ func (ix *Index) candidates(q Question, prefix string, k int) ([]Hit, []float64)
 // accumulate adds one term's part of the score of the sections from to
 // to (within shard sh, whose first section is base) from its postings
 // list: each section that holds the word in a field, and each section of
-// a doc whose title, front matter or file name holds it.
+// a doc whose title, front matter or file name holds it. The two parts
+// add up in either order, so each list is walked alone.
 // When grow is false, only the sections found already are added to.
-func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, avg, w float64, bit uint64, grow bool) {
-	nsec, rest := uvarint(list)
-	ndocs, rest := uvarint(rest)
-	secBytes, rest := uvarint(rest)
-	secs, docList := rest[:secBytes], rest[secBytes:]
+func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, w float64, bit uint64, grow bool) {
+	nsec, ndocs, secs, docList := counts(list)
 
-	add := func(sec uint32, tf float64) {
-		if sec < from || sec >= to {
+	add := func(sec uint32, tf float32) {
+		if sec-from >= to-from { // sec < from or sec >= to
 			return
 		}
 		id := base + sec
@@ -293,43 +298,28 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 			s.touched = append(s.touched, id)
 		}
 		s.bits[id] |= bit
-		s.score[id] += float32(w * tf)
+		s.score[id] += float32(w) * tf
 	}
 	// A word's part in a section: its count in the body, saturated and
 	// normalised by the body's length (BM25), plus the weight of each
-	// other field that holds it.
-	fieldTF := func(sec uint32, flags byte) float64 {
-		var tf float64
-		if c := float64(flags >> tfShift); c > 0 {
-			c /= 1 - b + b*float64(sh.lens[sec])/avg
-			tf = c / (k1 + c)
-		}
-		if flags&inHeading != 0 {
-			tf += weightHeading
-		}
-		if flags&inTrail != 0 {
-			tf += weightTrail
-		}
-		return tf
-	}
-	// Walk the sections' postings and the docs' together, both in order.
-	var (
-		left = int(nsec)
-		cur  uint32 // the next section posting's section, when left > 0
-		last uint32
-	)
-	next := func() (uint32, byte) {
+	// heading field that holds it (see tfTable).
+	tab, cls := ix.tf, sh.cls
+	var last uint32
+	for range nsec {
 		var v uint64
-		v, secs = uvarint(secs)
-		last += uint32(v >> flagBits)
-		left--
-		return last - 1, byte(v & (1<<flagBits - 1))
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		add(sec, tab[int(cls[sec])<<flagBits|int(flags)])
 	}
-	var curFlags byte
-	if left > 0 {
-		cur, curFlags = next()
-	}
-	have := nsec > 0
 	var lastDoc uint32
 	for range ndocs {
 		var v uint64
@@ -337,7 +327,7 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		flags := byte(v & (1<<flagBits - 1))
 		lastDoc += uint32(v >> flagBits)
 		doc := lastDoc - 1
-		meta := 0.0
+		var meta float32
 		if flags&inTitle != 0 {
 			meta += weightTitle
 		}
@@ -350,28 +340,35 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		if flags&inKeyword != 0 {
 			meta += weightKeyword
 		}
-		dfrom, dto := sh.first[doc], sh.first[doc+1]
-		for have && cur < dfrom {
-			add(cur, fieldTF(cur, curFlags))
-			if have = left > 0; have {
-				cur, curFlags = next()
-			}
-		}
-		for sec := dfrom; sec < dto; sec++ {
-			tf := meta
-			if have && cur == sec {
-				tf += fieldTF(cur, curFlags)
-				if have = left > 0; have {
-					cur, curFlags = next()
-				}
-			}
-			add(sec, tf)
+		for sec := sh.first[doc]; sec < sh.first[doc+1]; sec++ {
+			add(sec, meta)
 		}
 	}
-	for have {
-		add(cur, fieldTF(cur, curFlags))
-		if have = left > 0; have {
-			cur, curFlags = next()
+}
+
+// markAbsent marks the identifiers of q that no section holds as written
+// (dfs: each term's sections) and that have parts: their parts weigh as
+// plain words (a question's std::vector::at, where the docs say vector
+// and at apart), and q's terms become its own.
+func (ix *Index) markAbsent(q *Question, dfs []int) {
+	var absent []bool
+	for ti, t := range q.terms {
+		if t.part || dfs[ti] > 0 || ti+1 == len(q.terms) || !q.terms[ti+1].part || q.terms[ti+1].group != t.group {
+			continue
+		}
+		if absent == nil {
+			absent = make([]bool, len(q.groups))
+		}
+		absent[t.group] = true
+	}
+	if absent == nil {
+		return
+	}
+	q.absent = absent
+	q.terms = slices.Clone(q.terms)
+	for i, t := range q.terms {
+		if t.part && absent[t.group] {
+			q.terms[i].weight = 1
 		}
 	}
 }
@@ -381,7 +378,7 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 func (q Question) groupWeights(idf []float64) ([]float64, float64) {
 	ws := make([]float64, len(q.groups))
 	for i, t := range q.terms {
-		if !t.part {
+		if !t.part || q.absent != nil && q.absent[t.group] {
 			ws[t.group] = max(ws[t.group], t.weight*idf[i])
 		}
 	}
@@ -417,6 +414,9 @@ func (q Question) coverage(bits uint64, weights []float64) float64 {
 		c := credit[g]
 		if c == 0 && parts[g] > 0 {
 			c = 0.5 * float64(held[g]) / float64(parts[g])
+			if q.absent != nil && q.absent[g] {
+				c *= 2
+			}
 		}
 		cov += w * c
 	}
@@ -434,6 +434,19 @@ func (ix *Index) hit(id uint32, score float64, bits uint64) Hit {
 		heading--
 	}
 	return Hit{Doc: sh.docs[d], Heading: heading, Score: score, bits: bits}
+}
+
+// counts reads the head of a word's postings (see posting): how many
+// sections and docs hold it, and their postings.
+func counts(list []byte) (nsec, ndocs uint64, secs, docList []byte) {
+	h, rest := uvarint(list)
+	nsec = h >> 1
+	if h&1 == 0 {
+		return nsec, 0, rest, nil
+	}
+	ndocs, rest = uvarint(rest)
+	secBytes, rest := uvarint(rest)
+	return nsec, ndocs, rest[:secBytes], rest[secBytes:]
 }
 
 func uvarint(b []byte) (uint64, []byte) {

@@ -77,6 +77,11 @@ type Index struct {
 	bases  []uint32 // shard i's first section, over the whole index
 	secs   int      // sections in all
 	words  uint64   // body words in all
+	// tf is a word's part in a section by the section's length class and
+	// the posting's flags (tf[cls<<flagBits|flags], see fieldTF): the
+	// body's count saturated and normalised, plus the headings' weights,
+	// worked out once for the index rather than for each posting read.
+	tf []float32
 }
 
 // shard holds the sections of a run of docs (in path order) and the
@@ -85,7 +90,7 @@ type shard struct {
 	docs  []*docs.Doc
 	first []uint32 // doc d's sections are first[d] to first[d+1]-1
 	pre   []bool   // doc d's first section is its text above its first heading
-	lens  []uint16 // per section, words in its body (saturated)
+	cls   []uint8  // per section, its body's length class (see lenClass)
 	words uint64   // body words in all
 
 	keys []uint64 // word hashes, sorted
@@ -93,18 +98,24 @@ type shard struct {
 	data []byte   // per word: see posting
 }
 
-// A word's postings: the number of sections that hold it, the number of
-// docs whose title, front matter or file name hold it, the length in
-// bytes of the sections' postings; then each section as its number (from
-// 1 + the previous one) shifted left by 4 above its 4 bits of flags, then
-// each doc likewise. All numbers are uvarints: a common word's posting is
-// one byte.
+// A word's postings: the number of sections that hold it, shifted left by
+// 1 above a bit set when docs hold it too in their title, front matter or
+// file name, and then the number of those docs and the length in bytes of
+// the sections' postings; then each section as its number (from
+// 1 + the previous one) shifted left by 2 above a code: 0 to 2 for a word
+// used once to three times in the body and in no heading (most postings),
+// 3 for a byte of flags after it; then each doc as its number (from 1 +
+// the previous one) shifted left by flagBits above its flags. All numbers
+// are uvarints: the posting of a word in one section in thirty is one
+// byte.
 const (
 	inHeading = 1 << 0 // section flags: the word is in the section's heading
 	inTrail   = 1 << 1 // in a heading above it (the title's excepted)
 	tfShift   = 2      // the word's count in the body, saturated at maxTF, above the flags
 	maxTF     = 15     // BM25's count saturates: the fifteenth use adds a fiftieth of the first
 	flagBits  = 6      // a posting's flags: the count (4 bits) and two fields
+	codeBits  = 2      // a section posting's code: its count, or flags to follow
+	flagsNext = 3      // the code of a section posting whose flags follow it
 
 	inTitle    = 1 << 0 // doc flags
 	inMeta     = 1 << 1
@@ -124,8 +135,9 @@ func (ix *Index) Stats() Stats {
 	st := Stats{Docs: len(ix.snap.Docs()), Sections: ix.secs}
 	for _, sh := range ix.shards {
 		st.Words += len(sh.keys)
-		st.Bytes += 8*len(sh.keys) + 4*len(sh.at) + len(sh.data) + 4*len(sh.first) + len(sh.pre) + 2*len(sh.lens)
+		st.Bytes += 8*len(sh.keys) + 4*len(sh.at) + len(sh.data) + 4*len(sh.first) + len(sh.pre) + len(sh.cls)
 	}
+	st.Bytes += 4 * len(ix.tf)
 	return st
 }
 
@@ -180,10 +192,59 @@ func New(snap *docs.Snapshot, prev *Index) (*Index, error) {
 	for i, sh := range ix.shards {
 		ix.offs[i], ix.bases[i] = off, uint32(ix.secs)
 		off += len(sh.docs)
-		ix.secs += len(sh.lens)
+		ix.secs += len(sh.cls)
 		ix.words += sh.words
 	}
+	ix.tf = tfTable(max(float64(ix.words)/float64(max(ix.secs, 1)), 1))
 	return ix, nil
+}
+
+// classStep is the ratio of the lengths of two length classes past the
+// first 64 (a class per length up to 63 words): a body's length is known
+// to 2%, which moves its normalised count by less than 1%.
+const classStep = 1.04
+
+// lenClass is the length class of a body of n words: n up to 63, then one
+// class per classStep.
+func lenClass(n uint64) uint8 {
+	if n < 64 {
+		return uint8(n)
+	}
+	return uint8(min(64+math.Round(math.Log(float64(n)/64)/math.Log(classStep)), math.MaxUint8))
+}
+
+// classLen is the length a length class stands for.
+func classLen(c uint8) float64 {
+	if c < 64 {
+		return float64(c)
+	}
+	return 64 * math.Pow(classStep, float64(c-64))
+}
+
+// tfTable works out a word's part in a section for each length class and
+// posting flags, for bodies avg words long on average: its count in the
+// body, saturated and normalised by the body's length (BM25), plus the
+// weight of each heading field that holds it.
+func tfTable(avg float64) []float32 {
+	tab := make([]float32, (math.MaxUint8+1)<<flagBits)
+	for c := range math.MaxUint8 + 1 {
+		norm := 1 - b + b*classLen(uint8(c))/avg
+		for f := range 1 << flagBits {
+			var tf float64
+			if n := float64(f >> tfShift); n > 0 {
+				n /= norm
+				tf = n / (k1 + n)
+			}
+			if f&inHeading != 0 {
+				tf += weightHeading
+			}
+			if f&inTrail != 0 {
+				tf += weightTrail
+			}
+			tab[c<<flagBits|f] = float32(tf)
+		}
+	}
+	return tab
 }
 
 // run is a run of docs that becomes one shard: reuse when the previous
@@ -270,7 +331,7 @@ func newShard(seed maphash.Seed, run []*docs.Doc) (*shard, error) {
 		t, _ := d.TextIn(&text)
 		bd.doc(i, d.Path, t)
 	}
-	bd.sh.first = append(bd.sh.first, uint32(len(bd.sh.lens)))
+	bd.sh.first = append(bd.sh.first, uint32(len(bd.sh.cls)))
 	if err := bd.encode(); err != nil {
 		return nil, err
 	}
@@ -280,7 +341,7 @@ func newShard(seed maphash.Seed, run []*docs.Doc) (*shard, error) {
 // doc adds the sections of doc i, at docPath, whose text is given.
 func (bd *builder) doc(i int, docPath, text string) {
 	sh := bd.sh
-	sh.first = append(sh.first, uint32(len(sh.lens)))
+	sh.first = append(sh.first, uint32(len(sh.cls)))
 	clear(bd.meta)
 	addMeta := func(s string, flag uint8) {
 		terms.Each(s, &bd.buf, func(w terms.Word) { bd.meta[keyOf(bd.seed, w.Text)] |= flag })
@@ -318,8 +379,8 @@ func (bd *builder) doc(i int, docPath, text string) {
 		if sec < 0 {
 			sh.pre[i] = true
 		}
-		id := uint32(len(sh.lens))
-		sh.lens = append(sh.lens, uint16(min(n, math.MaxUint16)))
+		id := uint32(len(sh.cls))
+		sh.cls = append(sh.cls, lenClass(n))
 		sh.words += n
 		for k, c := range bd.tf {
 			f := bd.head[k]
@@ -427,13 +488,18 @@ func (bd *builder) encode() error {
 		// The counts first, and the sections' postings' length, so that
 		// a word's rarity is read without its postings, and its docs'
 		// postings without the sections'.
-		secs := appendPostings(bd.scratch[:0], ps[i:k])
+		secs := appendSections(bd.scratch[:0], ps[i:k])
 		bd.scratch = secs
-		data = binary.AppendUvarint(data, uint64(k-i))
-		data = binary.AppendUvarint(data, uint64(j-k))
-		data = binary.AppendUvarint(data, uint64(len(secs)))
-		data = append(data, secs...)
-		data = appendPostings(data, ps[k:j])
+		if k == j { // no doc postings
+			data = binary.AppendUvarint(data, uint64(k-i)<<1)
+			data = append(data, secs...)
+		} else {
+			data = binary.AppendUvarint(data, uint64(k-i)<<1|1)
+			data = binary.AppendUvarint(data, uint64(j-k))
+			data = binary.AppendUvarint(data, uint64(len(secs)))
+			data = append(data, secs...)
+			data = appendPostings(data, ps[k:j])
+		}
 		if len(data) > math.MaxUint32 {
 			return fmt.Errorf("rank docs: the postings of %d docs pass 4 GiB", len(sh.docs))
 		}
@@ -450,8 +516,26 @@ func (bd *builder) encode() error {
 // two words of one tree is about as likely as a cosmic ray's bit flip).
 func keyOf(seed maphash.Seed, w string) uint64 { return maphash.String(seed, w) }
 
-// appendPostings appends ps (in order), each as its number from 1 + the
-// previous one above its 4 bits of flags.
+// appendSections appends the section postings ps (in order), each as its
+// number from 1 + the previous one above its code (see flagsNext).
+func appendSections(data []byte, ps []posting) []byte {
+	last := uint32(0)
+	for _, p := range ps {
+		code := uint8(flagsNext)
+		if n := p.flags >> tfShift; p.flags&(inHeading|inTrail) == 0 && n >= 1 && n <= flagsNext {
+			code = n - 1
+		}
+		data = binary.AppendUvarint(data, uint64(p.id+1-last)<<codeBits|uint64(code))
+		if code == flagsNext {
+			data = append(data, p.flags)
+		}
+		last = p.id + 1
+	}
+	return data
+}
+
+// appendPostings appends the doc postings ps (in order), each as its
+// number from 1 + the previous one above its flags.
 func appendPostings(data []byte, ps []posting) []byte {
 	last := uint32(0)
 	for _, p := range ps {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
 )
 
 func TestMetaValues(t *testing.T) {
@@ -146,6 +148,15 @@ func TestRules(t *testing.T) {
 			"b.md": "# B\n\n## Reload\n\nThe watcher reloads docs.\n",
 		},
 		question: "what happens when how which reload", want: "b.md#Reload",
+	}, {
+		rule: "an identifier no section holds as written counts by its parts, as plain words",
+		files: map[string]string{
+			"a.md": "# Invalidate\n\n## Invalidate\n\nWhat may invalidate a list, and when to invalidate.\n",
+			"b.md": "# Containers\n\n## Erase\n\nThe std vector erase member can invalidate them.\n",
+			"c.md": "# Other\n\n## Other\n\nNothing here at all.\n",
+			"d.md": "# More\n\n## More\n\nNothing here either.\n",
+		},
+		question: "std::vector::erase invalidate", want: "b.md#Erase",
 	}, {
 		rule: "sections of equal score come in path and line order",
 		files: map[string]string{
@@ -310,5 +321,43 @@ func TestParseLongIdentifier(t *testing.T) {
 	}
 	if hits := ix.Top(q, "", 3); len(hits) != 1 {
 		t.Errorf("%d hits, want 1", len(hits))
+	}
+}
+
+// TestPairFilter checks that the filter rerank passes lines through never
+// drops a line that holds a word: for each line of this repository's docs
+// and some hard ones, and each word cut from the line, a filter of that
+// word alone lets the line through.
+func TestPairFilter(t *testing.T) {
+	lines := []string{
+		"Cancelled, CANCELLING and cancels", "getElementById ReadDoc2Go", "__init__ _private_", "std::vector<int>::at",
+		"policies ties Ties", "\u212Aelvin", "İstanbul", "ÜBER straße", "[link](a/b.md) the label", "C2065 LNK1104",
+	}
+	docsDir := "../../../docs"
+	err := fs.WalkDir(os.DirFS(docsDir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		b, err := fs.ReadFile(os.DirFS(docsDir), p)
+		lines = append(lines, strings.Split(string(b), "\n")...)
+		return err
+	})
+	if err != nil || len(lines) < 1000 {
+		t.Fatalf("%d lines: %v", len(lines), err)
+	}
+	var buf []byte
+	for _, line := range lines {
+		terms.Each(terms.Prose(line), &buf, func(w terms.Word) {
+			var pf pairFilter
+			pf.add(w.Text)
+			if !pf.may(line) {
+				t.Errorf("%q holds %q, and the filter drops it", line, w.Text)
+			}
+		})
+	}
+	var pf pairFilter
+	pf.add("cancel")
+	if pf.may("nothing of it here") {
+		t.Error("a line without the word's first two letters passes the filter")
 	}
 }

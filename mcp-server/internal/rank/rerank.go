@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
@@ -38,8 +39,10 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 		return cands[:min(k, len(cands))]
 	}
 	index := map[string]int{}
+	var pf pairFilter
 	for i, t := range q.terms {
 		index[t.text] = i
+		pf.add(t.text)
 	}
 	var buf []byte
 	bitsOf := func(s string) uint64 {
@@ -108,7 +111,10 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 				end()
 				continue
 			}
-			lb := bitsOf(terms.Prose(line))
+			var lb uint64
+			if pf.may(line) {
+				lb = bitsOf(terms.Prose(line))
+			}
 			if c := q.coverage(lb, weights); c > bestLineCov {
 				bestLine, bestLineCov = l, c
 			}
@@ -147,4 +153,41 @@ func sortHits(hits []Hit) {
 		}
 		return cmp.Compare(a.StartLine, b.StartLine)
 	})
+}
+
+// pairFilter tells the lines that may hold a word of a question from those
+// that cannot, without cutting them into words: a word's first two bytes,
+// folded, are the same after its stem is taken (a stem keeps at least
+// two), and an ASCII line holds them, as they are or in upper case, one
+// after the other. A line with other bytes may fold into anything (the
+// Kelvin sign is k): it may hold any word.
+type pairFilter [1 << 16 / 64]uint64
+
+func (pf *pairFilter) add(word string) {
+	if len(word) >= 2 {
+		p := uint16(word[0])<<8 | uint16(word[1])
+		pf[p/64] |= 1 << (p % 64)
+	}
+}
+
+func (pf *pairFilter) may(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if line[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for i := 0; i+1 < len(line); i++ {
+		p := uint16(lowerASCII(line[i]))<<8 | uint16(lowerASCII(line[i+1]))
+		if pf[p/64]&(1<<(p%64)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

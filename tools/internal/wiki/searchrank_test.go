@@ -108,6 +108,9 @@ var wordTexts = []string{
 	"end. Next a. .b a..b a.-b a:/b a:: a_.b a._b", "foo\u200bbar foo\u00a0bar", "\U0001E5D0abc a\U0001E5D0b \u0295x",
 	"", "ab", "AB", "Ab", "aB", "a1B", "1a", "A1", "ABc", "abC", "ab12CD", "x.y.z-w", "GET /health 503",
 	"pulling pulled fussed fizzing hopped hoping sees agreed feed",
+	"cancel cancels cancelled cancelling canceled install installed installing control controlled model modelling",
+	"label labelled travel travelling fall falling call called spell spelling poll polled overall yell yelling ally allying",
+	"ÜBERALL überall naïvell Stall STALLING",
 }
 
 // TestSearchWordsMatchTerms runs search.js's port of terms.Each and
@@ -420,6 +423,22 @@ func TestSearchRules(t *testing.T) {
 			md("b.md", "# Errors\n\n## C2065\n\nThe error C2065 is this one.\n"),
 		},
 		query: "what is C2065", want: "docs/b.md",
+	}, {
+		rule: "a code of the question (letters and digits) weighs as an identifier",
+		pages: []map[string]any{
+			md("a.md", "# A\n\n## Undeclared\n\nundeclared names here.\n"),
+			md("b.md", "# B\n\n## C2065\n\nThe error C2065 here.\n"),
+		},
+		query: "undeclared C2065", want: "docs/b.md",
+	}, {
+		rule: "an identifier no section holds as written counts by its parts, as plain words",
+		pages: []map[string]any{
+			md("a.md", "# Invalidate\n\n## Invalidate\n\nWhat may invalidate a list, and when to invalidate.\n"),
+			md("b.md", "# Containers\n\n## Erase\n\nThe std vector erase member can invalidate them.\n"),
+			md("c.md", "# Other\n\n## Other\n\nNothing here at all.\n"),
+			md("d.md", "# More\n\n## More\n\nNothing here either.\n"),
+		},
+		query: "std::vector::erase invalidate ", want: "docs/b.md",
 	}, {
 		rule: "an identifier of the question beats its parts apart",
 		pages: []map[string]any{

@@ -119,7 +119,22 @@
     else if (ends(w, "ches") || ends(w, "shes") || ends(w, "xes")) return w.slice(0, -2);
     else if (ends(w, "s") && !ends(w, "ss") && !ends(w, "us") && !ends(w, "is")) w = w.slice(0, -1);
     if (byteLen(w) > 4 && w.slice(-1) === "e") w = w.slice(0, -1);
+    if (ends(w, "ll") && measure(w) > 1) w = w.slice(0, -1);
     return w;
+  }
+
+  // terms.measure: Porter's m of an ASCII word (a vowel followed by a
+  // consonant, y a vowel after a consonant); 0 for any other word.
+  function measure(w) {
+    var m = 0, vowel = false;
+    for (var i = 0; i < w.length; i++) {
+      var c = w.charAt(i);
+      if (w.charCodeAt(i) >= 0x80) return 0;
+      var v = "aeiou".indexOf(c) >= 0 || (c === "y" && i > 0 && !vowel);
+      if (vowel && !v) m++;
+      vowel = v;
+    }
+    return m;
   }
 
   // terms.undouble: a doubled final ASCII consonant off (stopp, stop); a
@@ -234,7 +249,7 @@
 
   // --- Queries. ---
 
-  // The weights of ranking.md: an identifier in the query, one of its
+  // The weights of ranking.md: an identifier or a code in the query, one of its
   // parts, a longer word the last word begins while it is typed.
   var WEIGHT_IDENT = 2, WEIGHT_PART = 0.5, WEIGHT_PREFIX = 0.5;
   var MAX_TERMS = 64;
@@ -283,7 +298,8 @@
       if (t.part) {
         t.weight = WEIGHT_PART;
       } else {
-        if (w.ident) { t.weight = WEIGHT_IDENT; ident = w; }
+        if (w.ident) ident = w;
+        if (w.ident || isCode(w.text)) t.weight = WEIGHT_IDENT;
         q.groups.push(w.text);
       }
       t.group = q.groups.length - 1;
@@ -306,6 +322,18 @@
       }
     }
     return q;
+  }
+
+  // rank.isCode: a plain word of letters and digits (C2065, LNK1104, x64),
+  // an error code or a name, weighs as an identifier.
+  function isCode(w) {
+    var letter = false, digit = false;
+    for (var ch of w) {
+      var c = classOf(ch.codePointAt(0));
+      if (c & IS_DIGIT) digit = true;
+      else if (c & IS_LETTER) letter = true;
+    }
+    return letter && digit;
   }
 
   // addTerm adds t to q, or raises the weight of the same word met before.
@@ -842,9 +870,21 @@
     var sKey = [], sScore = [], sLo = [], sHi = [], sHookLo = [], sHookHi = [], sIntro = [];
     var metaScore = new Float64Array(pages), metaLo = new Int32Array(pages), metaHi = new Int32Array(pages);
     var best = new Map(), bestMeta = new Map();
-    found.forEach(function (lists, ti) {
+    var dfs = found.map(function (lists) {
       var df = 0;
       lists.forEach(function (l) { df += l.sections.length / 2 + l.fields.length; });
+      return df;
+    });
+    // rank.markAbsent: an identifier that no section holds as written, and
+    // that has parts, counts by its parts, each as a plain word.
+    var absent = q.groups.map(function () { return false; });
+    q.terms.forEach(function (t, ti) {
+      var next = q.terms[ti + 1];
+      if (!t.part && t.group >= 0 && !dfs[ti] && next && next.part && next.group === t.group) absent[t.group] = true;
+    });
+    q.terms.forEach(function (t) { if (t.part && absent[t.group]) t.weight = 1; });
+    found.forEach(function (lists, ti) {
+      var df = dfs[ti];
       if (!df) return;
       df = Math.min(df, n); // a word in many titles: in every section (rank's rule)
       idf[ti] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -901,7 +941,7 @@
     // must hold to hold every word.
     var weights = q.groups.map(function () { return 0; });
     q.terms.forEach(function (t, i) {
-      if (!t.part && t.group >= 0) weights[t.group] = Math.max(weights[t.group], t.weight * idf[i]);
+      if ((!t.part || absent[t.group]) && t.group >= 0) weights[t.group] = Math.max(weights[t.group], t.weight * idf[i]);
     });
     var total = weights.reduce(function (a, b) { return a + b; }, 0);
     q.live = [];
@@ -914,7 +954,8 @@
       if (j) return j;
       var has = q.terms.map(function (_, i) { return held(lo, hi, i); });
       // rank.coverage: a group counts whole when its word is held, half
-      // for the share of its parts held when it is not.
+      // for the share of its parts held when it is not (whole when the
+      // word is nowhere, see absent).
       var cov = 0;
       weights.forEach(function (w, g) {
         if (!w) return;
@@ -923,7 +964,7 @@
           if (t.group !== g) return;
           if (!t.part) { if (has[i]) credit = 1; } else { parts++; if (has[i]) partsHeld++; }
         });
-        if (!credit && parts) credit = 0.5 * partsHeld / parts;
+        if (!credit && parts) credit = (absent[g] ? 1 : 0.5) * partsHeld / parts;
         cov += w * credit;
       });
       var all = q.live.length ? q.live.every(function (g) { return holdsGroup(q, has, g); }) : has.some(Boolean);
