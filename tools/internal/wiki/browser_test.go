@@ -283,8 +283,12 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("search result %s: landed on %s", hitHref, loc)
 	}
 	if strings.Contains(hitHref, "#") {
-		if !get(b, "find the section", chromedp.Evaluate[bool](`document.getElementById(decodeURIComponent(location.hash.slice(1))) !== null`)) {
-			t.Errorf("search result %s: no element for its fragment", hitHref)
+		// The address changes before the page has loaded (it did, with the
+		// browser tests in parallel): wait for the element a minute.
+		found := chromedp.Poll[chromedp.Void](`document.getElementById(decodeURIComponent(location.hash.slice(1))) !== null`,
+			chromedp.WithPollingTimeout(time.Minute))
+		if _, err := chromedp.Run(b.ctx, found); err != nil {
+			t.Errorf("search result %s: no element for its fragment: %v", hitHref, err)
 		}
 	}
 
