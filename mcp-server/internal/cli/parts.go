@@ -28,7 +28,6 @@ type parts struct {
 	skills   *corpus.Corpus    // nil without a skills folder
 	git      *gitdocs.Repo     // nil outside a git repository
 	releases *versions.Set     // nil without --versions (or a repository)
-	history  chan struct{}     // closed once the history is walked for provenance (with git)
 	ran      chan struct{}     // closed once the corpus's Run has returned, a failed load told (see start)
 	srv      *mcpserver.Server // the MCP server
 	metrics  *metrics.Metrics  // HTTP mode serves them at /metrics; nil over stdio
@@ -46,7 +45,7 @@ func build(cfg config, log *slog.Logger) *parts {
 		corpusCfg.Observer, opts.Tracer = p.metrics, p.metrics.Tracer()
 	}
 	p.openGit(cfg, &corpusCfg)
-	opts.Git, opts.Releases = p.git, p.releases
+	opts.Releases = p.releases
 	p.corp = corpus.New(corpusCfg)
 	if p.skills = skillsCorpus(log, cfg, p.corp); p.skills != nil {
 		opts.Skills = p.skills
@@ -66,9 +65,10 @@ func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
 		}
 		return
 	}
-	p.git, p.history = git, make(chan struct{})
-	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs) // for provenance: no answer hashes a doc
-	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.history)
+	// For provenance, the corpus attaches each doc's blob id and keeps
+	// their last commits at HEAD: no answer hashes a doc or walks history.
+	p.git, corpusCfg.Git = git, git
+	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs)
 	if cfg.Versions == nil {
 		return
 	}
@@ -87,9 +87,9 @@ func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
 	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.releases.Loaded())
 }
 
-// start runs the parts' background work: the walk of the history, the
-// corpus (the docs loaded and followed on disk, the server told of each
-// change; a failed load stops serving), the skills and the releases. A
+// start runs the parts' background work: the corpus (the docs loaded and
+// followed on disk, their history followed at HEAD, the server told of
+// each change; a failed load stops serving), the skills and the releases. A
 // signal stops serving, not them: the requests in flight are answered
 // while the server drains, and those sent before the docs were loaded
 // wait for them. The function returned stops them all and waits for
@@ -102,12 +102,6 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 		go func() {
 			defer close(ch)
 			f()
-		}()
-	}
-	if p.git != nil {
-		go func() {
-			defer close(p.history)
-			p.srv.ReadHistory()
 		}()
 	}
 	goRun(p.ran, func() {
@@ -133,7 +127,6 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 			<-ch
 		}
 		if p.git != nil {
-			<-p.history
 			p.git.Close()
 		}
 	}

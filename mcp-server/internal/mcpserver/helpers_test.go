@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -69,6 +71,26 @@ func newServer(t *testing.T, dataRoot string, edits ...func(*Config)) *Server {
 		edit(&cfg)
 	}
 	return New(cfg, openCorpus(loadDocs(t, docsDir), corpus.DefaultConfig()))
+}
+
+// newGitServer is newServer of the git repository repo at dataRoot (nil:
+// not a repository), as cli wires one: its corpus follows the history at
+// HEAD (read every 10 ms here), walked once before the server is returned.
+func newGitServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, edits ...func(*Config)) *Server {
+	t.Helper()
+	cfg, docsDir := withFixture(t, dataRoot)
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	cc := corpus.DefaultConfig()
+	cc.DataRoot, cc.DocsPath, cc.Git, cc.PollInterval = cfg.DataRoot, docsDir, repo, 10*time.Millisecond
+	c := openCorpus(loadDocs(t, docsDir), cc)
+	mcptest.Background(t, "following the history", func(ctx context.Context) error {
+		c.FollowHistory(ctx)
+		return nil
+	})
+	<-c.HistoryWalked()
+	return New(cfg, c)
 }
 
 // withFixture is DefaultConfig pointed at the repository dataRoot, as the

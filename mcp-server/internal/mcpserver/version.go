@@ -129,7 +129,7 @@ func (s *Server) releaseProvenance(rel *versions.Release, h *gitdocs.History, d 
 	if h == nil {
 		return p
 	}
-	if c, ok := h.Last(path.Join(s.hist.docsDir, d.Path)); ok {
+	if c, ok := h.Last(path.Join(s.corpus.DocsDir(), d.Path)); ok {
 		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
 	}
 	return p

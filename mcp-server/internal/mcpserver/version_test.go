@@ -73,7 +73,7 @@ func versionedClient(t *testing.T, r *mcptest.GitRepo, sel string) *client.Clien
 		set.Run(ctx)
 		return nil
 	})
-	return newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	return connect(t, newGitServer(t, r.Dir, repo, func(c *Config) { c.Releases = set }))
 }
 
 func TestVersionedTools(t *testing.T) {
@@ -325,8 +325,8 @@ func TestReleasesLoadingHoldNoTurn(t *testing.T) {
 		set.Run(ctx)
 		return nil
 	})
-	srv := newServer(t, r.Dir, func(c *Config) {
-		c.Git, c.Releases = repo, set
+	srv := newGitServer(t, r.Dir, repo, func(c *Config) {
+		c.Releases = set
 		c.Work = budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 100 * time.Millisecond}
 	})
 	waiting, other := connect(t, srv), connect(t, srv)
@@ -426,7 +426,7 @@ func TestDocsChangesKept(t *testing.T) {
 		set.Run(ctx)
 		return nil
 	})
-	srv := newServer(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	srv := newGitServer(t, r.Dir, repo, func(c *Config) { c.Releases = set })
 	c := connect(t, srv)
 	in := DocsChangesInput{From: "v2.1.0", To: "latest"}
 	first, text := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
@@ -499,7 +499,7 @@ func TestVersionErrors(t *testing.T) {
 		set.Run(ctx)
 		return nil
 	})
-	c := newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	c := connect(t, newGitServer(t, r.Dir, repo, func(c *Config) { c.Releases = set }))
 
 	msg := mcptest.CallErr(t, c, "mod_read_doc", ReadDocInput{Path: "doc0.md", Version: "v1.2.10"})
 	if want := `no version "v1.2.10"; the nearest of the 41 versions served: v1.2.1, v1.2.0, v1.3.1, v1.3.0, v1.2.9 (mod_list_versions lists them all;`; !strings.Contains(msg, want) {
