@@ -9,25 +9,22 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
-// parts are what run serves: the corpus of the docs (and of the skills),
-// the releases and the git history when the data root is a repository,
-// and the MCP server over them.
+// parts are what run serves: the corpus of the docs (with, when the data
+// root is a repository, their history and the releases), the corpus of
+// the skills, and the MCP server over them.
 type parts struct {
 	log      *slog.Logger
 	dataRoot string
 	corp     *corpus.Corpus
 	skills   *corpus.Corpus    // nil without a skills folder
 	git      *gitdocs.Repo     // nil outside a git repository
-	releases *versions.Set     // nil without --versions (or a repository)
 	ran      chan struct{}     // closed once the corpus's Run has returned, a failed load told (see start)
 	srv      *mcpserver.Server // the MCP server
 	metrics  *metrics.Metrics  // HTTP mode serves them at /metrics; nil over stdio
@@ -45,8 +42,8 @@ func build(cfg config, log *slog.Logger) *parts {
 		corpusCfg.Observer, opts.Tracer = p.metrics, p.metrics.Tracer()
 	}
 	p.openGit(cfg, &corpusCfg)
-	opts.Releases = p.releases
 	p.corp = corpus.New(corpusCfg)
+	opts.Releases = p.corp.Releases()
 	if p.skills = skillsCorpus(log, cfg, p.corp); p.skills != nil {
 		opts.Skills = p.skills
 	}
@@ -69,22 +66,11 @@ func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
 	// their last commits at HEAD: no answer hashes a doc or walks history.
 	p.git, corpusCfg.Git = git, git
 	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs)
-	if cfg.Versions == nil {
-		return
+	if cfg.Versions != nil {
+		vc := *cfg.Versions
+		vc.Logger = p.log
+		corpusCfg.Versions = &vc // loaded in the corpus's run, stacked on its docs
 	}
-	vc := *cfg.Versions
-	vc.Repo, vc.Logger = git, p.log
-	// Releases share the working tree's docs and index.
-	vc.WorkingTree = func(ctx context.Context) *docs.Snapshot {
-		select {
-		case <-p.corp.Opened():
-			return p.corp.Snapshot()
-		case <-ctx.Done():
-			return nil
-		}
-	}
-	p.releases = versions.New(vc)
-	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.releases.Loaded())
 }
 
 // start runs the parts' background work: the corpus (the docs loaded and
@@ -117,9 +103,6 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 				p.log.Warn("no skills served", "path", filepath.Join(p.dataRoot, skills.Dir), "err", err)
 			}
 		})
-	}
-	if p.releases != nil {
-		goRun(make(chan struct{}), func() { p.releases.Run(bg) }) // release tags loaded beside the working tree, and followed
 	}
 	return func() {
 		stopBg()

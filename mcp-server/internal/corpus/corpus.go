@@ -46,6 +46,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -78,6 +79,10 @@ type Config struct {
 	// HEAD (History), walked again when HEAD moves, read every
 	// PollInterval.
 	Git *gitdocs.Repo
+	// Versions, when set, are the release tags served beside the working
+	// tree (--versions): the corpus makes their set (Releases), stacked on
+	// its own docs, and loads and follows them in its run. Its Repo is Git.
+	Versions *versions.Config
 
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
@@ -129,6 +134,8 @@ type Corpus struct {
 	walked     chan struct{}
 	walkedOnce sync.Once
 
+	releases *versions.Set // nil without Config.Versions
+
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
 	settled  chan struct{}  // closed once Run's start-up is over (Settled)
@@ -156,7 +163,7 @@ type Corpus struct {
 // New returns a corpus that has no docs yet: call Run to load them and
 // follow them on disk, or (in tests) Open with docs loaded already.
 func New(cfg Config) *Corpus {
-	return &Corpus{
+	c := &Corpus{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		store:   docs.NewStore(nil),
@@ -167,6 +174,25 @@ func New(cfg Config) *Corpus {
 		docsDir: docsDirOf(cfg),
 		watcher: watch.New(watchConfig(cfg)),
 	}
+	if cfg.Versions != nil {
+		vc := *cfg.Versions
+		vc.Repo, vc.WorkingTree = cfg.Git, c.workingTree
+		c.releases = versions.New(vc)
+	}
+	return c
+}
+
+// Releases are the release tags served beside the working tree, loaded
+// and followed by Run: nil without Config.Versions.
+func (c *Corpus) Releases() *versions.Set { return c.releases }
+
+// workingTree is the snapshot served, once there is one, for the releases
+// to share its docs and index (versions.Config.WorkingTree).
+func (c *Corpus) workingTree(ctx context.Context) *docs.Snapshot {
+	if c.await(ctx) != nil {
+		return nil
+	}
+	return c.Snapshot()
 }
 
 // watchConfig is the watcher's part of cfg.
@@ -239,6 +265,15 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 			c.log.Error("not following changes to the docs; restart to see edits", "err", err)
 		}
 	}()
+	releasesRun := make(chan struct{})
+	go func() {
+		// The releases load beside the working tree, stacked on its docs
+		// once it has them, and are followed as tags come and go.
+		defer close(releasesRun)
+		if c.releases != nil {
+			c.releases.Run(ctx)
+		}
+	}()
 	go func() {
 		// The history is walked beside the load (on 40,000 docs and ten
 		// commits, about 1.5 s of CPU), its scratch returned with the
@@ -250,6 +285,7 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 		stop()
 		<-followed
 		<-histFollowed
+		<-releasesRun
 		close(c.stopped)
 		c.reports.Wait()
 	}()
@@ -291,7 +327,11 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	// leaves before then (a short stdio session) still leaves the cache
 	// of what was loaded, once its index is built: each doc in it is
 	// checked against the disk at the next start anyway.
-	for _, done := range append([]<-chan struct{}{indexed, ranked, rescanned, c.walked, c.startupHeld}, c.cfg.StartupWork...) {
+	startup := []<-chan struct{}{indexed, ranked, rescanned, c.walked, c.startupHeld}
+	if c.releases != nil {
+		startup = append(startup, c.releases.Loaded())
+	}
+	for _, done := range append(startup, c.cfg.StartupWork...) {
 		if done == nil {
 			continue
 		}
