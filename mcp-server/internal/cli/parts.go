@@ -43,7 +43,6 @@ func build(cfg config, log *slog.Logger) *parts {
 	}
 	p.openGit(cfg, &corpusCfg)
 	p.corp = corpus.New(corpusCfg)
-	opts.Releases = p.corp.Releases()
 	if p.skills = skillsCorpus(log, cfg, p.corp); p.skills != nil {
 		opts.Skills = p.skills
 	}

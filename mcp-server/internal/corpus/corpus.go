@@ -81,7 +81,8 @@ type Config struct {
 	Git *gitdocs.Repo
 	// Versions, when set, are the release tags served beside the working
 	// tree (--versions): the corpus makes their set (Releases), stacked on
-	// its own docs, and loads and follows them in its run. Its Repo is Git.
+	// its own docs (unless its WorkingTree is set), and loads and follows
+	// them in its run. Its Repo is Git.
 	Versions *versions.Config
 
 	// CacheFile is where the docs and their index are kept between runs
@@ -176,7 +177,10 @@ func New(cfg Config) *Corpus {
 	}
 	if cfg.Versions != nil {
 		vc := *cfg.Versions
-		vc.Repo, vc.WorkingTree = cfg.Git, c.workingTree
+		vc.Repo = cfg.Git
+		if vc.WorkingTree == nil {
+			vc.WorkingTree = c.workingTree
+		}
 		c.releases = versions.New(vc)
 	}
 	return c

@@ -39,10 +39,6 @@ type Config struct {
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	DocsPath         string // absolute path of the docs folder, to find its docs in Git
-	// Releases are the release tags served beside the working tree
-	// (--versions), which the tools' version argument names; nil: the
-	// working tree only.
-	Releases *versions.Set
 	// Skills is the corpus of the repository's skills folder (skills/),
 	// served by the Skills extension (skills.go); nil: no skills. Hand
 	// it its changes with PublishSkills.
@@ -103,6 +99,10 @@ type Corpus interface {
 	// until it is walked. Its paths begin with DocsDir.
 	History() *gitdocs.History
 	DocsDir() string // the docs folder relative to the repository's root
+	// Releases are the release tags served beside the working tree
+	// (--versions), which the tools' version argument names, loaded and
+	// followed by the corpus; nil: the working tree only.
+	Releases() *versions.Set
 }
 
 // Server holds what the MCP handlers share.
