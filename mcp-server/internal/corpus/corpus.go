@@ -175,6 +175,10 @@ func New(cfg Config) *Corpus {
 		docsDir: docsDirOf(cfg),
 		watcher: watch.New(watchConfig(cfg)),
 	}
+	if cfg.Git == nil || c.docsDir == "" {
+		close(c.walked) // no history to walk
+		c.walkedOnce.Do(func() {})
+	}
 	if cfg.Versions != nil {
 		vc := *cfg.Versions
 		vc.Repo = cfg.Git

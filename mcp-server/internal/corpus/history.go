@@ -12,12 +12,12 @@ import (
 // History is the last commit of each doc at HEAD (gitdocs.LastCommits over
 // the docs folder, its paths relative to the repository's root), as the
 // corpus last walked it: nil without Config.Git, and until the first walk
-// is over. A request reads it and never walks the history itself; while
-// it is nil an answer goes without provenance.
+// is over (HistoryWalked). A request reads it and never walks the history
+// itself.
 func (c *Corpus) History() *gitdocs.History { return c.hist.Load() }
 
-// HistoryWalked is closed once History holds the first walk (or
-// FollowHistory returned without one).
+// HistoryWalked is closed once History holds the first walk, or
+// FollowHistory returned without one; at once without Config.Git.
 func (c *Corpus) HistoryWalked() <-chan struct{} { return c.walked }
 
 // DocsDir is the docs folder relative to the repository's root,

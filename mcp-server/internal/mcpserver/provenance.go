@@ -24,9 +24,10 @@ type Provenance struct {
 }
 
 // history is the last commit of each doc at HEAD, as the corpus walked it
-// beside the requests (corpus.FollowHistory): nil when there is none to
-// tell (not a repository, or not walked yet), and the answer then goes
-// without provenance rather than wait. No request walks the history.
+// beside the requests (corpus.FollowHistory; requests wait for its first
+// walk with the docs, awaitDocs): nil when there is none to tell (not a
+// repository, or its history could not be read), and the answer then goes
+// without provenance. No request walks the history.
 func (s *Server) history() *gitdocs.History { return s.corpus.History() }
 
 // docCommit tells a working-tree doc's last commit: ok is false when there

@@ -1,17 +1,20 @@
 package mcpserver
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -174,5 +177,41 @@ func TestNoProvenanceOutsideGit(t *testing.T) {
 	got, text := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", ReadDocInput{Path: "a.md"})
 	if got.Provenance != nil || strings.Contains(text, "[From the") {
 		t.Errorf("provenance outside a repository: %+v\n%s", got.Provenance, text)
+	}
+}
+
+// TestFirstAnswerWaitsForHistory: a call sent before the corpus has
+// walked the history the first time waits for it, as for the docs, and
+// tells its doc's commit: a lone call at start (docs/server/tools.md's
+// example over stdio) gets provenance.
+func TestFirstAnswerWaitsForHistory(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n\nAlpha text.\n"})
+	first := r.Commit("first")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, docsDir := withFixture(t, r.Dir)
+	cc := corpus.DefaultConfig()
+	cc.DataRoot, cc.DocsPath, cc.Git = cfg.DataRoot, docsDir, repo
+	corp := openCorpus(loadDocs(t, docsDir), cc)
+	c := connect(t, New(cfg, corp))
+	answered := make(chan *Provenance, 1)
+	go func() {
+		got, _ := mcptest.CallOK[ReadDocOutput](t, c, "mod_read_doc", ReadDocInput{Path: "a.md"})
+		answered <- got.Provenance
+	}()
+	select {
+	case p := <-answered:
+		t.Fatalf("answered before the history was walked, with provenance %+v", p)
+	case <-time.After(100 * time.Millisecond): // the call is waiting, or not sent yet: either way it must tell the commit
+	}
+	mcptest.Background(t, "following the history", func(ctx context.Context) error {
+		corp.FollowHistory(ctx)
+		return nil
+	})
+	if p := <-answered; p == nil || p.Commit != first[:7] {
+		t.Errorf("the first answer's provenance: %+v, want commit %s", p, first[:7])
 	}
 }

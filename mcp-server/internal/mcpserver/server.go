@@ -98,7 +98,8 @@ type Corpus interface {
 	// walked it (corpus.FollowHistory): nil outside a repository, and
 	// until it is walked. Its paths begin with DocsDir.
 	History() *gitdocs.History
-	DocsDir() string // the docs folder relative to the repository's root
+	HistoryWalked() <-chan struct{} // closed once History is walked at start (at once outside a repository)
+	DocsDir() string                // the docs folder relative to the repository's root
 	// Releases are the release tags served beside the working tree
 	// (--versions), which the tools' version argument names, loaded and
 	// followed by the corpus; nil: the working tree only.

@@ -21,9 +21,29 @@ import (
 // without (their load failed, and the server is stopping).
 var errNoDocs = errors.New("no docs: the server stopped before they were loaded")
 
-// awaitDocs waits until the server has its docs, or ctx ends, or the corpus
-// stops without them (errNoDocs).
+// awaitDocs waits until the server has its docs and, in a repository,
+// their history walked once, or ctx ends, or the corpus stops without
+// them (errNoDocs). It waits outside the work queue.
 func (s *Server) awaitDocs(ctx context.Context) error {
+	if err := s.awaitOpened(ctx); err != nil {
+		return err
+	}
+	// The first walk of the history too, which runs beside the load, so
+	// that the first answers tell their docs' commits as later ones do.
+	// Once it is walked no request waits: when HEAD moves, answers tell
+	// the commits walked before until the corpus has walked again.
+	select {
+	case <-s.corpus.HistoryWalked():
+		return nil
+	case <-s.corpus.Stopped():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// awaitOpened waits until the corpus has its docs.
+func (s *Server) awaitOpened(ctx context.Context) error {
 	opened := s.corpus.Opened()
 	select {
 	case <-opened:
