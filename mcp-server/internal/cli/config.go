@@ -96,7 +96,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "watch", EnvVars: []string{envName("watch")}, Value: string(watch.Auto),
 			Usage: "follow edits to the docs, the registry and CONTRIBUTING.md while running: auto (file events, polling where they cannot be used), poll, or off"},
 		&cli.DurationFlag{Name: "watch-poll-interval", EnvVars: []string{envName("watch-poll-interval")}, Value: docsCfg.PollInterval,
-			Usage: "with --watch poll (or auto falling back to it), how often every file's size and time are checked"},
+			Usage: "with --watch poll (or auto falling back to it), how often every file's size and time are checked; in a git repository, also how often HEAD is read for the docs' last commits"},
 		&cli.StringFlag{Name: "cache-dir", EnvVars: []string{envName("cache-dir")}, DefaultText: "docs-mcp in the user's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows)",
 			Usage: "where the docs and their search index are kept between runs, one file per docs folder, so that a start on unchanged docs reads one file and builds no index; a cache that is damaged or of another build is ignored with a warning and written again"},
 		&cli.BoolFlag{Name: "no-cache", EnvVars: []string{envName("no-cache")},

@@ -9,26 +9,22 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/mcpserver"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/metrics"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/skills"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/transport"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
-// parts are what run serves: the corpus of the docs (and of the skills),
-// the releases and the git history when the data root is a repository,
-// and the MCP server over them.
+// parts are what run serves: the corpus of the docs (with, when the data
+// root is a repository, their history and the releases), the corpus of
+// the skills, and the MCP server over them.
 type parts struct {
 	log      *slog.Logger
 	dataRoot string
 	corp     *corpus.Corpus
 	skills   *corpus.Corpus    // nil without a skills folder
 	git      *gitdocs.Repo     // nil outside a git repository
-	releases *versions.Set     // nil without --versions (or a repository)
-	history  chan struct{}     // closed once the history is walked for provenance (with git)
 	ran      chan struct{}     // closed once the corpus's Run has returned, a failed load told (see start)
 	srv      *mcpserver.Server // the MCP server
 	metrics  *metrics.Metrics  // HTTP mode serves them at /metrics; nil over stdio
@@ -46,7 +42,6 @@ func build(cfg config, log *slog.Logger) *parts {
 		corpusCfg.Observer, opts.Tracer = p.metrics, p.metrics.Tracer()
 	}
 	p.openGit(cfg, &corpusCfg)
-	opts.Git, opts.Releases = p.git, p.releases
 	p.corp = corpus.New(corpusCfg)
 	if p.skills = skillsCorpus(log, cfg, p.corp); p.skills != nil {
 		opts.Skills = p.skills
@@ -66,30 +61,20 @@ func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
 		}
 		return
 	}
-	p.git, p.history = git, make(chan struct{})
-	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs) // for provenance: no answer hashes a doc
-	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.history)
-	if cfg.Versions == nil {
-		return
+	// For provenance, the corpus attaches each doc's blob id and keeps
+	// their last commits at HEAD: no answer hashes a doc or walks history.
+	p.git, corpusCfg.Git = git, git
+	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs)
+	if cfg.Versions != nil {
+		vc := *cfg.Versions
+		vc.Logger = p.log
+		corpusCfg.Versions = &vc // loaded in the corpus's run, stacked on its docs
 	}
-	vc := *cfg.Versions
-	vc.Repo, vc.Logger = git, p.log
-	// Releases share the working tree's docs and index.
-	vc.WorkingTree = func(ctx context.Context) *docs.Snapshot {
-		select {
-		case <-p.corp.Opened():
-			return p.corp.Snapshot()
-		case <-ctx.Done():
-			return nil
-		}
-	}
-	p.releases = versions.New(vc)
-	corpusCfg.StartupWork = append(corpusCfg.StartupWork, p.releases.Loaded())
 }
 
-// start runs the parts' background work: the walk of the history, the
-// corpus (the docs loaded and followed on disk, the server told of each
-// change; a failed load stops serving), the skills and the releases. A
+// start runs the parts' background work: the corpus (the docs loaded and
+// followed on disk, their history followed at HEAD, the server told of
+// each change; a failed load stops serving), the skills and the releases. A
 // signal stops serving, not them: the requests in flight are answered
 // while the server drains, and those sent before the docs were loaded
 // wait for them. The function returned stops them all and waits for
@@ -102,12 +87,6 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 		go func() {
 			defer close(ch)
 			f()
-		}()
-	}
-	if p.git != nil {
-		go func() {
-			defer close(p.history)
-			p.srv.ReadHistory()
 		}()
 	}
 	goRun(p.ran, func() {
@@ -124,16 +103,12 @@ func (p *parts) start(ctx context.Context, stopServing context.CancelCauseFunc) 
 			}
 		})
 	}
-	if p.releases != nil {
-		goRun(make(chan struct{}), func() { p.releases.Run(bg) }) // release tags loaded beside the working tree, and followed
-	}
 	return func() {
 		stopBg()
 		for _, ch := range done {
 			<-ch
 		}
 		if p.git != nil {
-			<-p.history
 			p.git.Close()
 		}
 	}

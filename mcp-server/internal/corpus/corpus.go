@@ -19,6 +19,10 @@
 // wait for it; every later one only once its index is built, the one
 // before it served meanwhile.
 //
+// In a repository (Config.Git), it also keeps the last commit of each doc
+// at HEAD (History, history.go), walked beside the load and again when
+// HEAD moves, so that no request walks the history.
+//
 // A server can answer before the docs are there: until Open, Snapshot is
 // nil and Opened is not closed, and a request that needs the docs waits
 // for Opened, for as long as its context allows.
@@ -38,9 +42,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
@@ -67,6 +73,17 @@ type Config struct {
 	// shares the docs loaded): the memory settles once it is done too, so
 	// that its scratch goes back to the system with theirs.
 	StartupWork []<-chan struct{}
+
+	// Git, when set, is the repository the docs are of (its work tree
+	// DataRoot): the corpus then keeps the last commit of each doc at
+	// HEAD (History), walked again when HEAD moves, read every
+	// PollInterval.
+	Git *gitdocs.Repo
+	// Versions, when set, are the release tags served beside the working
+	// tree (--versions): the corpus makes their set (Releases), stacked on
+	// its own docs (unless its WorkingTree is set), and loads and follows
+	// them in its run. Its Repo is Git.
+	Versions *versions.Config
 
 	// CacheFile is where the docs and their index are kept between runs
 	// (see CacheFile and cache.go); "" keeps no cache.
@@ -111,6 +128,15 @@ type Corpus struct {
 
 	servedSince atomic.Int64 // when the snapshot served was put in the store, Unix nanoseconds
 
+	// hist is the docs' last commits at HEAD (FollowHistory), nil until
+	// walked; walked is closed once the first walk is over.
+	hist       atomic.Pointer[gitdocs.History]
+	docsDir    string // the docs folder relative to the repository's root
+	walked     chan struct{}
+	walkedOnce sync.Once
+
+	releases *versions.Set // nil without Config.Versions
+
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
 	settled  chan struct{}  // closed once Run's start-up is over (Settled)
@@ -138,15 +164,43 @@ type Corpus struct {
 // New returns a corpus that has no docs yet: call Run to load them and
 // follow them on disk, or (in tests) Open with docs loaded already.
 func New(cfg Config) *Corpus {
-	return &Corpus{
+	c := &Corpus{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		store:   docs.NewStore(nil),
 		opened:  make(chan struct{}),
 		settled: make(chan struct{}),
 		stopped: make(chan struct{}),
+		walked:  make(chan struct{}),
+		docsDir: docsDirOf(cfg),
 		watcher: watch.New(watchConfig(cfg)),
 	}
+	if cfg.Git == nil || c.docsDir == "" {
+		close(c.walked) // no history to walk
+		c.walkedOnce.Do(func() {})
+	}
+	if cfg.Versions != nil {
+		vc := *cfg.Versions
+		vc.Repo = cfg.Git
+		if vc.WorkingTree == nil {
+			vc.WorkingTree = c.workingTree
+		}
+		c.releases = versions.New(vc)
+	}
+	return c
+}
+
+// Releases are the release tags served beside the working tree, loaded
+// and followed by Run: nil without Config.Versions.
+func (c *Corpus) Releases() *versions.Set { return c.releases }
+
+// workingTree is the snapshot served, once there is one, for the releases
+// to share its docs and index (versions.Config.WorkingTree).
+func (c *Corpus) workingTree(ctx context.Context) *docs.Snapshot {
+	if c.await(ctx) != nil {
+		return nil
+	}
+	return c.Snapshot()
 }
 
 // watchConfig is the watcher's part of cfg.
@@ -212,16 +266,34 @@ func (c *Corpus) Watching() string { return string(c.watcher.Method()) }
 // serving what it loaded.
 func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	ctx, stop := context.WithCancel(ctx)
-	followed := make(chan struct{})
+	followed, histFollowed := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(followed)
 		if err := c.follow(ctx, c.watcher, publish); err != nil {
 			c.log.Error("not following changes to the docs; restart to see edits", "err", err)
 		}
 	}()
+	releasesRun := make(chan struct{})
+	go func() {
+		// The releases load beside the working tree, stacked on its docs
+		// once it has them, and are followed as tags come and go.
+		defer close(releasesRun)
+		if c.releases != nil {
+			c.releases.Run(ctx)
+		}
+	}()
+	go func() {
+		// The history is walked beside the load (on 40,000 docs and ten
+		// commits, about 1.5 s of CPU), its scratch returned with the
+		// start-up's, and again when HEAD moves.
+		defer close(histFollowed)
+		c.FollowHistory(ctx)
+	}()
 	defer func() {
 		stop()
 		<-followed
+		<-histFollowed
+		<-releasesRun
 		close(c.stopped)
 		c.reports.Wait()
 	}()
@@ -263,7 +335,11 @@ func (c *Corpus) Run(ctx context.Context, publish func(docs.Change)) error {
 	// leaves before then (a short stdio session) still leaves the cache
 	// of what was loaded, once its index is built: each doc in it is
 	// checked against the disk at the next start anyway.
-	for _, done := range append([]<-chan struct{}{indexed, ranked, rescanned, c.startupHeld}, c.cfg.StartupWork...) {
+	startup := []<-chan struct{}{indexed, ranked, rescanned, c.walked, c.startupHeld}
+	if c.releases != nil {
+		startup = append(startup, c.releases.Loaded())
+	}
+	for _, done := range append(startup, c.cfg.StartupWork...) {
 		if done == nil {
 			continue
 		}

@@ -191,10 +191,10 @@ func (s *Server) tree(rel *versions.Release) (fsys fs.FS, done func(), err error
 // maxDocBytes is the cap of a doc read (--max-doc-bytes): of the releases,
 // which have it from the command line as the working tree has.
 func (s *Server) maxDocBytes() int64 {
-	if s.opts.Releases == nil {
+	if s.corpus.Releases() == nil {
 		return docs.DefaultMaxDocBytes
 	}
-	return s.opts.Releases.MaxDocBytes()
+	return s.corpus.Releases().MaxDocBytes()
 }
 
 // changesKey names a comparison of two releases by their tags and commits.

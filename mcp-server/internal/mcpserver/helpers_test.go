@@ -7,12 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
 
@@ -69,6 +72,47 @@ func newServer(t *testing.T, dataRoot string, edits ...func(*Config)) *Server {
 		edit(&cfg)
 	}
 	return New(cfg, openCorpus(loadDocs(t, docsDir), corpus.DefaultConfig()))
+}
+
+// newGitServer is newServer of the git repository repo at dataRoot (nil:
+// not a repository), as cli wires one: its corpus follows the history at
+// HEAD (read every 10 ms here), walked once before the server is returned.
+func newGitServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, edits ...func(*Config)) *Server {
+	t.Helper()
+	srv, _ := gitServer(t, dataRoot, repo, nil, edits...)
+	return srv
+}
+
+// newReleasesServer is newGitServer with the releases of vc, which its
+// corpus makes (its Repo is repo's) and the test runs, as the corpus's
+// Run would.
+func newReleasesServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, vc versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
+	t.Helper()
+	return gitServer(t, dataRoot, repo, &vc, edits...)
+}
+
+// gitServer is newGitServer, with releases when vc is not nil.
+func gitServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, vc *versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
+	t.Helper()
+	cfg, docsDir := withFixture(t, dataRoot)
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	cc := corpus.DefaultConfig()
+	cc.DataRoot, cc.DocsPath, cc.Git, cc.PollInterval, cc.Versions = cfg.DataRoot, docsDir, repo, 10*time.Millisecond, vc
+	c := openCorpus(loadDocs(t, docsDir), cc)
+	mcptest.Background(t, "following the history", func(ctx context.Context) error {
+		c.FollowHistory(ctx)
+		return nil
+	})
+	if set := c.Releases(); set != nil {
+		mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
+			set.Run(ctx)
+			return nil
+		})
+	}
+	<-c.HistoryWalked()
+	return New(cfg, c), c.Releases()
 }
 
 // withFixture is DefaultConfig pointed at the repository dataRoot, as the

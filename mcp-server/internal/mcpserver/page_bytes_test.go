@@ -16,14 +16,11 @@ import (
 // carries no data-URI icon.
 func TestSearchPageBytes(t *testing.T) {
 	root := repoRoot(t)
-	var edits []func(*Config)
-	switch repo, err := gitdocs.Open(root); {
-	case err == nil:
-		edits = append(edits, func(c *Config) { c.Git = repo })
-	case !errors.Is(err, gitdocs.ErrNotRepository):
+	repo, err := gitdocs.Open(root)
+	if err != nil && !errors.Is(err, gitdocs.ErrNotRepository) {
 		t.Fatal(err)
 	}
-	srv := newServer(t, root, edits...)
+	srv := newGitServer(t, root, repo)
 	answer := rawAnswer(t, srv)
 	const search = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"the","limit":50}`
 	answer(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
@@ -41,7 +38,7 @@ func TestSearchPageBytes(t *testing.T) {
 		if n := out.count(); n != 50 {
 			t.Fatalf("%s: %d matches for \"the\", want a full page of 50: %.300s", rev, n, got)
 		}
-		if d := out.Docs[0]; len(edits) > 0 && d.Commit == "" && !d.Uncommitted {
+		if d := out.Docs[0]; repo != nil && d.Commit == "" && !d.Uncommitted {
 			t.Fatalf("%s: %s has no provenance: %.300s", rev, d.Path, got)
 		}
 		t.Logf("%s: a page of 50 matches for \"the\", %d bytes", rev, len(got))

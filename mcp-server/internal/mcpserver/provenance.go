@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
@@ -24,53 +23,12 @@ type Provenance struct {
 	Uncommitted bool   `json:"uncommitted,omitempty" jsonschema:"True when the doc on disk differs from its last commit (or was never committed)."`
 }
 
-// history keeps the last commit of every doc at HEAD (gitdocs.LastCommits),
-// made once per HEAD: an answer asks git where HEAD is (two small files
-// read) and walks the history again only when HEAD moved, so an answer
-// never costs a walk of history unless a commit was made since the last.
-type history struct {
-	repo    *gitdocs.Repo // nil: the data root is not a git repository
-	docsDir string        // the docs folder, relative to the repository's root
-
-	mu   sync.Mutex
-	last *gitdocs.History
-}
-
-// history returns the history for HEAD as it is, nil when there is none to
-// tell (not a repository, or git cannot be read: logged, and the answer
-// goes without provenance rather than failing).
-func (s *Server) history() *gitdocs.History {
-	h := &s.hist
-	if h.repo == nil {
-		return nil
-	}
-	head, err := h.repo.Head()
-	if err != nil {
-		s.log.Warn("provenance: cannot read HEAD", "err", err)
-		return nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.last != nil && h.last.Head == head {
-		return h.last
-	}
-	began := time.Now()
-	last, err := h.repo.LastCommits(h.docsDir)
-	if err != nil {
-		s.log.Warn("provenance: cannot read the history", "err", err)
-		return nil
-	}
-	s.log.Debug("provenance: history read", "head", last.Head, "docs", last.Files(), "took", time.Since(began))
-	h.last = last
-	return last
-}
-
-// ReadHistory walks the history for provenance now, so that the first
-// answer need not: cli runs it at start, beside the docs' load and index
-// build (on 40,000 docs and ten commits, about 1.5 s of CPU), whose
-// garbage the memory policy returns with theirs. Without a repository it
-// does nothing.
-func (s *Server) ReadHistory() { s.history() }
+// history is the last commit of each doc at HEAD, as the corpus walked it
+// beside the requests (corpus.FollowHistory; requests wait for its first
+// walk with the docs, awaitDocs): nil when there is none to tell (not a
+// repository, or its history could not be read), and the answer then goes
+// without provenance. No request walks the history.
+func (s *Server) history() *gitdocs.History { return s.corpus.History() }
 
 // docCommit tells a working-tree doc's last commit: ok is false when there
 // is no history to tell. The doc's blob id (its text hashed as git hashes
@@ -79,7 +37,7 @@ func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitd
 	if h == nil {
 		return gitdocs.Commit{}, false, false
 	}
-	p := path.Join(s.hist.docsDir, d.Path)
+	p := path.Join(s.corpus.DocsDir(), d.Path)
 	blob, committed := h.Blob(p)
 	if !committed {
 		return gitdocs.Commit{}, true, true

@@ -19,7 +19,8 @@ import (
 // (a page of 50 matches of a common word, on 2,000 generated small docs,
 // committed) without provenance (off: the data root is not read as a
 // repository), with it as served (on: each doc's blob id attached to the
-// snapshot by the corpus, its last commit walked once for HEAD), and as
+// snapshot by the corpus, its last commit walked by the corpus for HEAD,
+// which it reads every 2 s beside the calls), and as
 // it was before the corpus attached the ids (hashed: each doc on the page
 // decoded and hashed by the call). on should cost what off does, plus the
 // commits' text; each reports cpu-ns/op and the answer's bytes.
@@ -47,13 +48,19 @@ func BenchmarkSearchProvenance(b *testing.B) {
 			cc.Derive = append(cc.Derive, corpus.DeriveBlobIDs)
 		}
 		cfg := DefaultConfig()
-		cfg.DataRoot, cfg.DocsPath, cfg.Git = r.Dir, filepath.Join(r.Dir, "docs"), git
-		srv := New(cfg, openCorpus(snap, cc))
+		cfg.DataRoot, cfg.DocsPath = r.Dir, filepath.Join(r.Dir, "docs")
+		cc.DataRoot, cc.DocsPath, cc.Git = cfg.DataRoot, cfg.DocsPath, git
+		c := openCorpus(snap, cc)
+		mcptest.Background(b, "following the history", func(ctx context.Context) error {
+			c.FollowHistory(ctx)
+			return nil
+		})
+		srv := New(cfg, c)
 		<-search.Build(snap, nil).Done()
 		if err := corpus.AwaitBlobIDs(ctx, snap); err != nil {
 			b.Fatal(err)
 		}
-		srv.ReadHistory()
+		<-c.HistoryWalked()
 		return srv
 	}
 	msg := json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"player","limit":50}}}`)

@@ -94,7 +94,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
-	if s.opts.Releases != nil { // with --versions only
+	if s.corpus.Releases() != nil { // with --versions only
 		s.addVersionTemplate(m)
 		s.addSkillVersionTemplate(m)
 	}

@@ -143,7 +143,7 @@ func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs
 		of := ""
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		defer cancel()
-		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.opts.Releases != nil {
+		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.corpus.Releases() != nil {
 			rel, err := s.awaitRelease(wait, version)
 			if err != nil {
 				if ctx.Err() != nil {

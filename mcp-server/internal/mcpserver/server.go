@@ -39,14 +39,6 @@ type Config struct {
 	RegistryPath     string // absolute path of mod_hooks.json
 	ContributingPath string // absolute path of CONTRIBUTING.md
 	DocsPath         string // absolute path of the docs folder, to find its docs in Git
-	// Git is the data root's git repository, from which answers tell the
-	// last commit of each doc (provenance.go); nil when the data root is
-	// not one, and answers then say nothing of commits.
-	Git *gitdocs.Repo
-	// Releases are the release tags served beside the working tree
-	// (--versions), which the tools' version argument names; nil: the
-	// working tree only.
-	Releases *versions.Set
 	// Skills is the corpus of the repository's skills folder (skills/),
 	// served by the Skills extension (skills.go); nil: no skills. Hand
 	// it its changes with PublishSkills.
@@ -102,6 +94,16 @@ type Corpus interface {
 	// BlobID is the git blob id the corpus attached to d, a doc of snap
 	// (corpus.DeriveBlobIDs); ok is false when it attached none (yet).
 	BlobID(snap *docs.Snapshot, d *docs.Doc) (id gitdocs.BlobID, ok bool)
+	// History is the last commit of each doc at HEAD, as the corpus last
+	// walked it (corpus.FollowHistory): nil outside a repository, and
+	// until it is walked. Its paths begin with DocsDir.
+	History() *gitdocs.History
+	HistoryWalked() <-chan struct{} // closed once History is walked at start (at once outside a repository)
+	DocsDir() string                // the docs folder relative to the repository's root
+	// Releases are the release tags served beside the working tree
+	// (--versions), which the tools' version argument names, loaded and
+	// followed by the corpus; nil: the working tree only.
+	Releases() *versions.Set
 }
 
 // Server holds what the MCP handlers share.
@@ -117,7 +119,6 @@ type Server struct {
 	mcp          *server.MCPServer
 	subs         *subscriptions
 	work         *budget.Queue // tool calls and doc reads take turns here
-	hist         history       // the last commit of each doc, for provenance
 	// skillProblems logs the skills not served once per catalogue.
 	skillProblems loggedOnce
 }
@@ -128,9 +129,6 @@ type Server struct {
 func New(cfg Config, c Corpus) *Server {
 	cfg.Budgets.Define(budget.Notifications, int64(cfg.MaxQueued), nil)
 	s := &Server{opts: cfg, corpus: c, log: cfg.Logger, work: budget.NewQueue(cfg.Work, cfg.Budgets)}
-	if rel, err := filepath.Rel(cfg.DataRoot, cfg.DocsPath); cfg.Git != nil && err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-		s.hist.repo, s.hist.docsDir = cfg.Git, filepath.ToSlash(rel)
-	}
 	s.subs = newSubscriptions(cfg.MaxSubscriptions, s.serves, cfg.Budgets, cfg.Logger)
 	hooks := &server.Hooks{}
 	s.subs.hook(hooks)

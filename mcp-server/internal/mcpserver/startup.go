@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -21,9 +22,43 @@ import (
 // without (their load failed, and the server is stopping).
 var errNoDocs = errors.New("no docs: the server stopped before they were loaded")
 
-// awaitDocs waits until the server has its docs, or ctx ends, or the corpus
-// stops without them (errNoDocs).
+// awaitDocs waits until the server has its docs and, in a repository,
+// their history walked once, or ctx ends, or the corpus stops without
+// them (errNoDocs). It waits outside the work queue.
 func (s *Server) awaitDocs(ctx context.Context) error {
+	if err := s.awaitOpened(ctx); err != nil {
+		return err
+	}
+	// The first walk of the history too, which runs beside the load, so
+	// that the first answers tell their docs' commits as later ones do,
+	// for firstWalkWait at most: a long history (cpp-docs' 22,920
+	// commits) answers without provenance rather than hold the call. Once
+	// it is walked no request waits: when HEAD moves, answers tell the
+	// commits walked before until the corpus has walked again.
+	walked := s.corpus.HistoryWalked()
+	select {
+	case <-walked:
+		return nil
+	default:
+	}
+	wait := time.NewTimer(firstWalkWait)
+	defer wait.Stop()
+	select {
+	case <-walked:
+	case <-wait.C:
+	case <-s.corpus.Stopped():
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// firstWalkWait is how long a request waits for the first walk of the
+// history once the docs are there (see awaitDocs).
+const firstWalkWait = 5 * time.Second
+
+// awaitOpened waits until the corpus has its docs.
+func (s *Server) awaitOpened(ctx context.Context) error {
 	opened := s.corpus.Opened()
 	select {
 	case <-opened:

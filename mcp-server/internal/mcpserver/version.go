@@ -39,10 +39,10 @@ func isWorkingTree(version string) bool { return version == "" || version == Wor
 // release returns the release a version argument names, if it is served
 // now: one still loading is a tool error that says so, at once.
 func (s *Server) release(_ context.Context, version string) (*versions.Release, error) {
-	if s.opts.Releases == nil {
+	if s.corpus.Releases() == nil {
 		return nil, inputErrorf("no version %q: this server serves the working tree only (start it with --versions to serve release tags)", version)
 	}
-	rel, err := s.opts.Releases.Lookup(version)
+	rel, err := s.corpus.Releases().Lookup(version)
 	return rel, releaseError(err)
 }
 
@@ -54,12 +54,12 @@ const releaseWait = indexWait
 // most releaseWait, then a tool error saying how far the loading is. It
 // holds nothing while it waits: call it before a turn of work.
 func (s *Server) awaitRelease(ctx context.Context, version string) (*versions.Release, error) {
-	if s.opts.Releases == nil {
+	if s.corpus.Releases() == nil {
 		return s.release(ctx, version)
 	}
 	wait, cancel := context.WithTimeout(ctx, releaseWait)
 	defer cancel()
-	rel, err := s.opts.Releases.Wait(wait, version)
+	rel, err := s.corpus.Releases().Wait(wait, version)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -90,7 +90,7 @@ type versionArgs interface{ versions() []string }
 // queue (see awaitRelease): the call then finds them at once in its turn.
 func (s *Server) awaitVersions(ctx context.Context, in any) error {
 	va, ok := in.(versionArgs)
-	if !ok || s.opts.Releases == nil {
+	if !ok || s.corpus.Releases() == nil {
 		return nil
 	}
 	for _, v := range va.versions() {
@@ -129,7 +129,7 @@ func (s *Server) releaseProvenance(rel *versions.Release, h *gitdocs.History, d 
 	if h == nil {
 		return p
 	}
-	if c, ok := h.Last(path.Join(s.hist.docsDir, d.Path)); ok {
+	if c, ok := h.Last(path.Join(s.corpus.DocsDir(), d.Path)); ok {
 		p.Commit, p.Date = c.Short(), c.Date.UTC().Format(time.RFC3339)
 	}
 	return p
@@ -221,11 +221,11 @@ func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*vers
 // releases served whose name starts with prefix, newest first.
 func (s *Server) completeVersion(prefix string) *mcp.Completion {
 	var out []string
-	if s.opts.Releases != nil {
+	if s.corpus.Releases() != nil {
 		if strings.HasPrefix(versions.Latest, prefix) {
 			out = append(out, versions.Latest)
 		}
-		for _, r := range s.opts.Releases.List() {
+		for _, r := range s.corpus.Releases().List() {
 			if strings.HasPrefix(r.Name, prefix) {
 				out = append(out, r.Name)
 			}
@@ -237,10 +237,10 @@ func (s *Server) completeVersion(prefix string) *mcp.Completion {
 // completeVersionedPath completes a path within the version the client
 // has chosen already (the context's arguments); nothing without one.
 func (s *Server) completeVersionedPath(version, prefix string) *mcp.Completion {
-	if version == "" || s.opts.Releases == nil {
+	if version == "" || s.corpus.Releases() == nil {
 		return &mcp.Completion{}
 	}
-	rel, err := s.opts.Releases.Lookup(version) // a completion does not wait for a release to load
+	rel, err := s.corpus.Releases().Lookup(version) // a completion does not wait for a release to load
 	if err != nil {
 		return &mcp.Completion{}
 	}

@@ -67,13 +67,10 @@ func versionedClient(t *testing.T, r *mcptest.GitRepo, sel string) *client.Clien
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := versions.New(versions.Config{Repo: repo, Selector: s, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
-		ContributingPath: "CONTRIBUTING.md", PollInterval: 20 * time.Millisecond})
-	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
-		set.Run(ctx)
-		return nil
-	})
-	return newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	vc := versions.Config{Repo: repo, Selector: s, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		ContributingPath: "CONTRIBUTING.md", PollInterval: 20 * time.Millisecond}
+	srv, _ := newReleasesServer(t, r.Dir, repo, vc)
+	return connect(t, srv)
 }
 
 func TestVersionedTools(t *testing.T) {
@@ -312,7 +309,7 @@ func TestReleasesLoadingHoldNoTurn(t *testing.T) {
 	}
 	sel, _ := gitdocs.ParseSelector("v*")
 	proceed := make(chan struct{}) // the releases load once it is closed
-	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+	vc := versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
 		PollInterval: 20 * time.Millisecond,
 		WorkingTree: func(ctx context.Context) *docs.Snapshot {
 			select {
@@ -320,13 +317,8 @@ func TestReleasesLoadingHoldNoTurn(t *testing.T) {
 			case <-ctx.Done():
 			}
 			return nil
-		}})
-	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
-		set.Run(ctx)
-		return nil
-	})
-	srv := newServer(t, r.Dir, func(c *Config) {
-		c.Git, c.Releases = repo, set
+		}}
+	srv, set := newReleasesServer(t, r.Dir, repo, vc, func(c *Config) {
 		c.Work = budget.WorkLimits{Running: 1, PerClient: 1, MaxWait: 100 * time.Millisecond}
 	})
 	waiting, other := connect(t, srv), connect(t, srv)
@@ -421,12 +413,8 @@ func TestDocsChangesKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel, _ := gitdocs.ParseSelector("v*")
-	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json", PollInterval: 20 * time.Millisecond})
-	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
-		set.Run(ctx)
-		return nil
-	})
-	srv := newServer(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	vc := versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json", PollInterval: 20 * time.Millisecond}
+	srv, set := newReleasesServer(t, r.Dir, repo, vc)
 	c := connect(t, srv)
 	in := DocsChangesInput{From: "v2.1.0", To: "latest"}
 	first, text := mcptest.CallOK[DocsChangesOutput](t, c, "mod_docs_changes", in)
@@ -493,13 +481,10 @@ func TestVersionErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel, _ := gitdocs.ParseSelector("v*")
-	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
-		MaxDocBytes: 100, PollInterval: 20 * time.Millisecond})
-	mcptest.Background(t, "following the release tags", func(ctx context.Context) error {
-		set.Run(ctx)
-		return nil
-	})
-	c := newClient(t, r.Dir, func(c *Config) { c.Git, c.Releases = repo, set })
+	vc := versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json",
+		MaxDocBytes: 100, PollInterval: 20 * time.Millisecond}
+	srv, _ := newReleasesServer(t, r.Dir, repo, vc)
+	c := connect(t, srv)
 
 	msg := mcptest.CallErr(t, c, "mod_read_doc", ReadDocInput{Path: "doc0.md", Version: "v1.2.10"})
 	if want := `no version "v1.2.10"; the nearest of the 41 versions served: v1.2.1, v1.2.0, v1.3.1, v1.3.0, v1.2.9 (mod_list_versions lists them all;`; !strings.Contains(msg, want) {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +65,7 @@ func BenchmarkTagChurn(b *testing.B) {
 		slices.Sort(names)
 		return names
 	}
-	serve := func() (pid int, served func() []string, search func()) {
+	serve := func() (pid int, addr string, served func() []string, search func()) {
 		cmd, addr := mcptest.ServeHTTP(b, bin, "--data-root", r.Dir, "--versions", "v*", "--no-cache")
 		c, err := client.NewStreamableHttpClient("http://" + addr + "/mcp")
 		if err != nil {
@@ -96,9 +99,9 @@ func BenchmarkTagChurn(b *testing.B) {
 				}
 			}
 		}
-		return cmd.Process.Pid, served, search
+		return cmd.Process.Pid, addr, served, search
 	}
-	settled := func(pid int, served func() []string) float64 {
+	settled := func(pid int, addr string, served func() []string) float64 {
 		want := tags()
 		mcptest.Eventually(b, "the final tags served", func() bool { return slices.Equal(served(), want) })
 		time.Sleep(10 * time.Second) // five polls of the tags, and the collector's rounds
@@ -106,10 +109,11 @@ func BenchmarkTagChurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Logf("VmRSS %.1f MiB; the runtime's memory: %s", float64(rss)/(1<<20), goMemory(b, addr))
 		return float64(rss) / (1 << 20)
 	}
 	for b.Loop() {
-		pid, served, search := serve()
+		pid, addr, served, search := serve()
 		mcptest.Eventually(b, "the 60 tags served", func() bool { return len(served()) == 60 })
 		start, err := mcptest.ProcMemory(pid, "VmRSS")
 		if err != nil {
@@ -139,9 +143,9 @@ func BenchmarkTagChurn(b *testing.B) {
 				b.Logf("after %d operations: VmRSS %.1f MiB", i+1, float64(rss)/(1<<20))
 			}
 		}
-		churned := settled(pid, served)
-		freshPid, freshServed, _ := serve()
-		fresh := settled(freshPid, freshServed)
+		churned := settled(pid, addr, served)
+		freshPid, freshAddr, freshServed, _ := serve()
+		fresh := settled(freshPid, freshAddr, freshServed)
 		b.ReportMetric(float64(start)/(1<<20), "start-MiB")
 		b.ReportMetric(churned, "churned-MiB")
 		b.ReportMetric(fresh, "fresh-MiB")
@@ -149,4 +153,33 @@ func BenchmarkTagChurn(b *testing.B) {
 		b.Logf("%d tag operations, %d tags at the end: %.1f MiB after them (%.1f MiB at start), %.1f MiB served afresh",
 			*churnOps, len(tags()), churned, float64(start)/(1<<20), fresh)
 	}
+}
+
+// goMemory is where the Go runtime of the server at addr says its memory
+// is, from its /metrics (go_memstats_*, in MiB): the heap in use, the
+// heap's pages free but not returned to the system (idle less released),
+// the goroutines' stacks, and what the runtime holds from the system.
+func goMemory(b *testing.B, addr string) string {
+	b.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := map[string]float64{}
+	for line := range strings.Lines(string(body)) {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if ok && strings.HasPrefix(name, "go_memstats_") {
+			v[strings.TrimPrefix(name, "go_memstats_")], _ = strconv.ParseFloat(value, 64)
+		}
+	}
+	const mib = 1 << 20
+	return fmt.Sprintf("heap alloc %.1f, in use %.1f, free unreturned %.1f, stacks %.1f, other %.1f, sys %.1f MiB",
+		v["heap_alloc_bytes"]/mib, v["heap_inuse_bytes"]/mib, (v["heap_idle_bytes"]-v["heap_released_bytes"])/mib,
+		v["stack_inuse_bytes"]/mib, (v["mspan_inuse_bytes"]+v["mcache_inuse_bytes"]+v["buck_hash_sys_bytes"]+v["gc_sys_bytes"]+v["other_sys_bytes"])/mib,
+		v["sys_bytes"]/mib)
 }

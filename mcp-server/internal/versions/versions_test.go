@@ -474,3 +474,48 @@ func TestSameCommitShared(t *testing.T) {
 		t.Errorf("v1.0.1 (%s, docs %p) and v1.0.0 (%s, docs %p): want one tree, shared", v101.Commit, v101.Docs, v100.Commit, v100.Docs)
 	}
 }
+
+// TestSameRegistryChecked once: releases of different commits whose
+// registry is the same file hold one check of it (a release searched
+// checks its registry, about 1.5 MB for this repository's); a release
+// whose registry differs has its own.
+func TestSameRegistryCheckedOnce(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	const reg = `{"hooks":[{"name":"on_start","file":"a.go","line":1}]}`
+	r.Write(map[string]string{"docs/a.md": "# A\n", "framework/mod_hooks.json": reg})
+	r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	r.Write(map[string]string{"docs/a.md": "# A, edited\n"})
+	r.Commit("two: the same registry")
+	r.Git("tag", "v1.1.0")
+	r.Write(map[string]string{"framework/mod_hooks.json": `{"hooks":[]}`})
+	r.Commit("three: another registry")
+	r.Git("tag", "v2.0.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json"})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]any{}
+	for _, name := range []string{"v1.0.0", "v1.1.0", "v2.0.0"} {
+		rel, err := set.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := rel.CheckedRegistry() // its problems (no framework, no version) do not matter here
+		if c == nil {
+			t.Fatalf("%s has no registry", name)
+		}
+		checked[name] = c
+	}
+	if checked["v1.0.0"] != checked["v1.1.0"] {
+		t.Error("v1.0.0 and v1.1.0, whose registry is the same file, each checked it")
+	}
+	if checked["v2.0.0"] == checked["v1.0.0"] {
+		t.Error("v2.0.0, whose registry differs, has v1.0.0's")
+	}
+}
