@@ -283,6 +283,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err := b.render(ctx, res, tree, nil, tmp, base, b.params, newest); err != nil {
 		return nil, err
 	}
+	if err := plan.share(tmp, ""); err != nil {
+		return nil, err
+	}
 	if err := plan.claim(tmp); err != nil {
 		return nil, err
 	}
@@ -304,6 +307,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
 		if err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
+			return nil, fmt.Errorf("version %s: %w", v.name, err)
+		}
+		if err := plan.share(dir, v.name); err != nil {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
 		fmt.Fprintf(progress, "wiki: %s: %d docs built at %s in %s\n", v.name, len(v.tree.Docs), plan.base(v.name), time.Since(start).Round(time.Millisecond))
