@@ -81,6 +81,10 @@ func TestBrowserLongNames(t *testing.T) {
 			at := func(what string) string { return fmt.Sprintf("%s %s %dpx", what, scheme, width) }
 			for _, p := range []string{page, older} {
 				b.do(at(p), view, colorScheme(scheme), chromedp.Navigate(server+p), shown(`article`))
+				if p == older {
+					// The page's script fills the switcher, then adds the banner.
+					b.do(at(p)+": the banner", shown(`.version-banner`))
+				}
 				if width < 500 {
 					w := get(b, "measure the search box", chromedp.Evaluate[float64](`document.querySelector(".search-form input").getBoundingClientRect().width`))
 					if w < 120 {

@@ -62,14 +62,19 @@ func changesFor(older, newer changesSide, fsOlder, fsNewer fs.FS) ([]byte, error
 	return changesMarkdown(d, older, newer), nil
 }
 
+// changesTitle is the title of the "What changed" page of version newer
+// (working: the working tree) next to older.
+func changesTitle(newer string, working bool, older string) string {
+	if working {
+		return "What changed since " + older
+	}
+	return "What changed in " + newer
+}
+
 // changesMarkdown is the page changesFor writes.
 func changesMarkdown(d *gitdocs.Diff, older, newer changesSide) []byte {
 	var b bytes.Buffer
-	title := "What changed in " + newer.label
-	if newer.date == "" {
-		title = "What changed since " + older.label
-	}
-	fmt.Fprintf(&b, "---\ntitle: %s\nwikiExtra: true\n---\n\n", strconv.Quote(title))
+	fmt.Fprintf(&b, "---\ntitle: %s\nwikiExtra: true\n---\n\n", strconv.Quote(changesTitle(newer.label, newer.date == "", older.label)))
 	fmt.Fprintf(&b, "The docs of %s next to those of [%s](<%s>): %s added, %s removed, %s changed",
 		newer.named(), older.named(), older.url, count(len(d.Added), "doc"), count(len(d.Removed), "doc"), count(len(d.Changed), "doc"))
 	if d.Hooks.Changed {

@@ -1,12 +1,14 @@
 package wiki
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // linkIdentical stores the files under dir that are identical (the same
@@ -71,4 +73,40 @@ func fileSum(name string) ([sha256.Size]byte, error) {
 	}
 	copy(sum[:], h.Sum(nil))
 	return sum, nil
+}
+
+// relativeLinks makes the links of the HTML pages under dir, a site Hugo
+// wrote for the URL path base (ending in /), relative to each page: an
+// attribute value starting with base (href="/wiki/v1.2.0/x/") starts with
+// the way up to the site's top instead (href="../x/"). A versioned build's
+// pages then hold no version's URL, so a page whose doc and navigation did
+// not change is the same bytes in every version, stored once. 404.html is
+// left as it is: a server sends it for a missing page at any depth.
+func relativeLinks(dir, base string) error {
+	attr := []byte(`="` + base)
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".html") || d.Name() == "404.html" {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(b, attr) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		up := strings.Repeat("../", strings.Count(filepath.ToSlash(rel), "/"))
+		if up == "" {
+			up = "./"
+		}
+		b = bytes.ReplaceAll(b, attr, []byte(`="`+up))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return fmt.Errorf("relative links: %w", err)
+		}
+		return nil
+	})
 }

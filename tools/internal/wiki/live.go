@@ -30,7 +30,7 @@ type generation struct {
 	stage  string            // Hugo's destination; emptied by every publish
 	cfg    string            // the generated config file
 	data   []byte            // data/wiki.json as last written
-	titles map[string]string // each doc's titleKey, by path under docs/
+	titles map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
 	ready  bool              // the first build is published
 	start  time.Time
 	builds chan hugoBuild // each build Hugo finishes
@@ -57,6 +57,8 @@ var hugoDone = regexp.MustCompile(`^(?:Built|Total|Rebuilt) in (\d+ ms)$`)
 // startGeneration scans the tree, writes what Hugo reads of it and starts
 // Hugo on it.
 func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*generation, error) {
+	params := b.params
+	params.LiveSince = time.Now() // before the scan reads the dates
 	tree, err := b.scan(ctx, b.opt.root(), "")
 	if err != nil {
 		return nil, err
@@ -65,12 +67,12 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		return nil, err
 	}
 	g := &generation{tree: tree, start: time.Now(), builds: make(chan hugoBuild, 16), exited: make(chan error, 1), titles: map[string]string{}}
-	for _, doc := range tree.Docs {
-		text, err := os.ReadFile(filepath.Join(tree.Root, "docs", filepath.FromSlash(doc)))
+	for _, rel := range slices.Concat(prefixed("docs/", tree.Docs), prefixed(skillsFolder+"/", tree.Skills)) {
+		text, err := os.ReadFile(filepath.Join(tree.Root, filepath.FromSlash(rel)))
 		if err != nil {
 			return nil, err
 		}
-		g.titles[doc] = titleKey(text)
+		g.titles[rel] = titleKey(text)
 	}
 	if g.gen, err = os.MkdirTemp("", "wiki-gen-*"); err != nil {
 		return nil, err
@@ -79,7 +81,7 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		g.remove()
 		return nil, err
 	}
-	if g.cfg, err = tree.writeGenerated(g.gen, b.site, b.params); err != nil {
+	if g.cfg, err = tree.writeGenerated(g.gen, b.site, params); err != nil {
 		g.remove()
 		return nil, err
 	}
@@ -167,12 +169,12 @@ func (g *generation) take() (string, error) {
 }
 
 // structural reports whether going from tree a to tree b changes more than
-// the text of files Hugo already builds: docs or other files added, moved
-// or removed, a doc that Hugo now misreads or no longer does (Copied), the
+// the text of files Hugo already builds: docs, skills or other files
+// added, moved or removed, a doc that Hugo now misreads or no longer does (Copied), the
 // contribution guide added or removed. Hugo follows an edit; the rest
 // starts a new generation.
 func structural(a, b *Tree) bool {
-	return !slices.Equal(a.Docs, b.Docs) || !slices.Equal(a.Files, b.Files) ||
+	return !slices.Equal(a.Docs, b.Docs) || !slices.Equal(a.Files, b.Files) || !slices.Equal(a.Skills, b.Skills) ||
 		!slices.Equal(a.Copied, b.Copied) || a.Contributing != b.Contributing
 }
 
@@ -190,13 +192,14 @@ func titleKey(text []byte) string {
 	return string(text[:n])
 }
 
-// retitled reports whether one of the docs changed (slash paths from the
-// root) has a title other than the generation's, or cannot be read.
+// retitled reports whether one of the docs or skills changed (slash paths
+// from the root) has a title other than the generation's, or cannot be
+// read. A skill's front matter (its name and description) is also what the
+// skills' generated page lists.
 func (g *generation) retitled(changed []string) bool {
 	for _, p := range changed {
-		doc, ok := strings.CutPrefix(p, "docs/")
-		old, known := g.titles[doc]
-		if !ok || !known {
+		old, known := g.titles[p]
+		if !known {
 			continue
 		}
 		text, err := os.ReadFile(filepath.Join(g.tree.Root, filepath.FromSlash(p)))
@@ -454,4 +457,13 @@ func copyFile(src, dst string) error {
 func pathExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
+}
+
+// prefixed is each of names after prefix.
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
 }

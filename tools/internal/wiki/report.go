@@ -63,17 +63,13 @@ func parseReport(line string) (report, bool) {
 	return report{kind: m[1], dest: dest, file: file, detail: m[4]}, true
 }
 
-// problems turns the reports into located problems. A "repo link" (a link
-// from a doc to a repository file outside docs/) is only a problem when the
-// file does not exist in repo (the repository's tree: the working tree
-// through an os.Root, or a release's tree at its tag).
-func problems(repo fs.FS, reports []report) []Problem {
-	return treeProblems(repo, reports, nil)
-}
-
-// treeProblems is problems for a build of tree, whose redirects (nil: none)
-// name the links that follow one.
-func treeProblems(repo fs.FS, reports []report, tree *Tree) []Problem {
+// problems turns the reports of a build of tree into located problems. A
+// "repo link" (a link from a doc to a repository file outside docs/) is
+// only a problem when the file does not exist in repo (the repository's
+// tree: the working tree through an os.Root, or a release's tree at its
+// tag); the tree's redirects (none when tree is nil) name the links that
+// follow one.
+func problems(repo fs.FS, reports []report, tree *Tree) []Problem {
 	var out []Problem
 	seen := map[report]bool{}
 	for _, r := range reports {

@@ -46,7 +46,7 @@ func TestProblemsLocateLines(t *testing.T) {
 		{kind: "repo link", dest: "../README.md", file: "docs/a.md", detail: "README.md"},                // exists
 		{kind: "repo link", dest: "../NOPE.md", file: "docs/a.md", detail: "NOPE.md"},                    // does not
 		{kind: "broken link", dest: "elsewhere.md", file: "docs/a.md", detail: "docs/elsewhere.md does not exist"},
-	})
+	}, nil)
 	want := []Problem{
 		{File: "docs/a.md", Line: 0, Msg: `broken link "../NOPE.md": NOPE.md does not exist`},
 		{File: "docs/a.md", Line: 0, Msg: `broken link "elsewhere.md": docs/elsewhere.md does not exist`},

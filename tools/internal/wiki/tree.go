@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -436,6 +437,11 @@ type siteParams struct {
 	Icon        string // the docs-mcp icon, published as favicon.svg; empty: none
 	Title       string // the site's name; empty: hugo.toml's
 	Logo        *logo  // shown before the title; nil: none
+	// LiveSince is when wiki watch's Hugo was started: a doc changed
+	// since shows its file's day as its last update (source.html), so
+	// that an edit does not rewrite data/wiki.json, which every page
+	// reads. Zero for a build.
+	LiveSince time.Time
 }
 
 // writeGenerated writes the generated part of the site into dir: the folder
@@ -621,6 +627,9 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 		"wikiVersion":     p.Version,                     // layouts/baseof.html
 		"wikiEditURL":     p.EditURL,                     // layouts/_partials/doc-footer.html
 		"wikiIcon":        p.Icon != "",                  // layouts/baseof.html
+	}
+	if !p.LiveSince.IsZero() {
+		c.Params["wikiLiveSince"] = p.LiveSince.Unix() // layouts/_partials/source.html
 	}
 	if l := p.Logo; l != nil {
 		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html

@@ -94,6 +94,28 @@ const NewestLabel = "working tree"
 // with an older one gets (content/what-changed.md in the generated part).
 const changesPage = "/what-changed"
 
+// versionsPage is the logical path of the page each version gets that
+// lists every version (content/all-versions.md in the generated part):
+// where the switcher leads without JavaScript.
+const versionsPage = "/all-versions"
+
+// versionsFile is the list of versions at the top of every version's site,
+// the same bytes in each (so stored once, see linkIdentical): the page
+// script fills the switcher and the banner from it (assets/js/wiki.js), so
+// that a page's HTML does not name the version it is in, and a page whose
+// doc and navigation did not change is the same file in every version.
+const versionsFile = "versions.json"
+
+// versionRef is one version in versionsFile.
+type versionRef struct {
+	Path  string `json:"path"`  // its folder under the site's base, with a slash; "" for the working tree
+	Label string `json:"label"` // what the switcher shows
+	Date  string `json:"date,omitempty"`
+	// Changes is the title of its "What changed" page, "" when it has none
+	// (the oldest version).
+	Changes string `json:"changes,omitempty"`
+}
+
 // versionName is what a version's name may be: it becomes a folder of the
 // site and part of every URL in it. Release tags fit (v1.2.0, 2026.11,
 // release/v3); a tag needing escapes in a URL does not.
@@ -266,10 +288,12 @@ func newVersionPlan(base string, newest *Tree, versions versionTrees) (*versionP
 				date = versions[i-1].date.UTC().Format(dateFormat)
 			}
 		}
-		taken := strings.TrimPrefix(changesPage, "/")
-		for _, doc := range t.Docs {
-			if d := strings.ToLower(doc); d == taken+".md" || strings.HasPrefix(d, taken+"/") {
-				return nil, fmt.Errorf("docs/%s: with versions, this path is taken by the \"What changed\" page; rename the file", doc)
+		for _, page := range []struct{ path, title string }{{changesPage, "What changed"}, {versionsPage, "All versions"}} {
+			taken := strings.TrimPrefix(page.path, "/")
+			for _, doc := range t.Docs {
+				if d := strings.ToLower(doc); d == taken+".md" || strings.HasPrefix(d, taken+"/") {
+					return nil, fmt.Errorf("docs/%s: with versions, this path is taken by the \"%s\" page; rename the file", doc, page.title)
+				}
 			}
 		}
 		e := versionEntry{Name: name, Label: label, URL: p.pathOf(name), Date: date, Pages: map[string]bool{}}
@@ -282,6 +306,7 @@ func newVersionPlan(base string, newest *Tree, versions versionTrees) (*versionP
 		if i < len(trees)-1 {
 			e.Pages[changesPage] = true
 		}
+		e.Pages[versionsPage] = true
 		p.entries = append(p.entries, e)
 	}
 	return p, nil
@@ -372,7 +397,7 @@ func (p *versionPlan) site(i int) (*versionSite, error) {
 	if err != nil {
 		return nil, err
 	}
-	site := &versionSite{current: p.entries[i].Name, data: data}
+	site := &versionSite{current: p.entries[i].Name, data: data, list: p.listPage(i)}
 	if i+1 < len(p.entries) {
 		newer, older := sideOf(p.entries[i], p.tree(i)), sideOf(p.entries[i+1], p.tree(i+1))
 		site.changes, err = changesFor(older, newer, p.fsys(i+1), p.fsys(i))
@@ -381,6 +406,57 @@ func (p *versionPlan) site(i int) (*versionSite, error) {
 		}
 	}
 	return site, nil
+}
+
+// refs is versionsFile's content: every version, newest first.
+func (p *versionPlan) refs() ([]byte, error) {
+	refs := make([]versionRef, len(p.entries))
+	for i, e := range p.entries {
+		refs[i] = versionRef{Path: escapeName(e.Name), Label: e.Label, Date: e.Date}
+		if i+1 < len(p.entries) {
+			refs[i].Changes = changesTitle(e.Label, i == 0, p.entries[i+1].Label)
+		}
+	}
+	return json.Marshal(struct {
+		List []versionRef `json:"list"`
+	}{refs})
+}
+
+// listPage is entry i's "All versions" page: every version's home, with
+// its day and its "What changed" page.
+func (p *versionPlan) listPage(i int) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ntitle: %q\nwikiExtra: true\n---\n\n", "All versions")
+	fmt.Fprintf(&b, "These docs are kept in %d versions, newest first; this page is in **%s**.\n\n", len(p.entries), p.entries[i].Label)
+	for j, e := range p.entries {
+		fmt.Fprintf(&b, "- [%s](<%s>)", e.Label, e.URL)
+		if e.Date != "" {
+			fmt.Fprintf(&b, " (%s)", e.Date)
+		}
+		if j+1 < len(p.entries) {
+			fmt.Fprintf(&b, ": [%s](<%s%s>)", changesTitle(e.Label, j == 0, p.entries[j+1].Label), e.URL, pageURL(changesPage))
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+// share readies the site of version name (the working tree: "") that
+// Hugo wrote to dir for sharing its pages with the other versions: it adds
+// versionsFile and makes the pages' links relative (relativeLinks). Nothing
+// without versions.
+func (p *versionPlan) share(dir, name string) error {
+	if len(p.entries) == 0 {
+		return nil
+	}
+	refs, err := p.refs()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, versionsFile), refs, 0o644); err != nil {
+		return fmt.Errorf("write the versions list: %w", err)
+	}
+	return relativeLinks(dir, p.pathOf(name))
 }
 
 // tree is entry i's tree.
@@ -407,6 +483,7 @@ type versionSite struct {
 	current string // the version built; "" for the working tree
 	data    []byte // data/versions.json
 	changes []byte // content/what-changed.md; nil for the oldest version
+	list    []byte // content/all-versions.md
 }
 
 // write adds s to the generated folder gen; a nil s writes nothing.
@@ -422,6 +499,10 @@ func (s *versionSite) write(gen string) error {
 		if err := os.WriteFile(name, s.changes, 0o644); err != nil {
 			return fmt.Errorf("generate the What changed page: %w", err)
 		}
+	}
+	name := filepath.Join(gen, "content", filepath.FromSlash(strings.TrimPrefix(versionsPage, "/"))+".md")
+	if err := os.WriteFile(name, s.list, 0o644); err != nil {
+		return fmt.Errorf("generate the All versions page: %w", err)
 	}
 	return nil
 }

@@ -3,9 +3,11 @@ package wiki
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -103,7 +105,7 @@ func appendTo(t *testing.T, root, name, text string) {
 // buildVersions builds the repository versionedRepo makes with its three
 // tags, served by docs-mcp under an absolute base URL (canonical links and
 // a sitemap), and returns the server's URL and the repository.
-func buildVersions(t *testing.T) (server string, repo *mcptest.GitRepo, days map[string]string) {
+func buildVersions(t *testing.T) (server, out string, repo *mcptest.GitRepo, days map[string]string) {
 	t.Helper()
 	repo, days = versionedRepo(t)
 	root := repo.Dir
@@ -121,7 +123,7 @@ func buildVersions(t *testing.T) (server string, repo *mcptest.GitRepo, days map
 	}
 	// The server opens its site folder on every request: it can start
 	// before the build, which needs its address for the base URL.
-	out := filepath.Join(t.TempDir(), "wiki")
+	out = filepath.Join(t.TempDir(), "wiki")
 	server = serveSite(t, out, root)
 	opt.BaseURL = server + "/wiki/"
 	res, err := Build(context.Background(), opt, out)
@@ -129,7 +131,7 @@ func buildVersions(t *testing.T) (server string, repo *mcptest.GitRepo, days map
 		t.Fatalf("Build: %v", err)
 	}
 	t.Logf("%d HTML pages in %d versions and the working tree; Hugo ran %s", res.Pages, res.Versions, res.Duration.Round(time.Millisecond))
-	return server, repo, days
+	return server, out, repo, days
 }
 
 // versionHomes are the versions' homes in the order the switcher lists
@@ -159,7 +161,7 @@ func versionOf(urlPath string) int {
 // only; a missing page under a version gets that version's 404 page; and
 // each "What changed" page lists what git's diff says changed.
 func TestVersions(t *testing.T) {
-	server, repo, days := buildVersions(t)
+	server, out, repo, days := buildVersions(t)
 	c := crawl.Crawler{Base: server + "/wiki/"}
 	res, err := c.Crawl(context.Background())
 	if err != nil {
@@ -200,6 +202,10 @@ func TestVersions(t *testing.T) {
 		}
 	}
 
+	// Every page's HTML names no version: its switcher links to its own
+	// version's "All versions" page (filled by the page's script from
+	// versions.json, TestBrowserVersions), and its canonical link goes to
+	// the newest page when there is one.
 	checked := 0
 	for u, p := range res.Pages {
 		v := versionOf(u)
@@ -211,68 +217,123 @@ func TestVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The switcher: each version's same page, else its home.
-		var got, want []string
-		for n := range descendants(doc) {
-			if n.Type == html.ElementNode && n.Data == "a" && hasAncestorClass(n, "versions") && !strings.Contains(attr(n, "class"), "versions-changes") {
-				cur := ""
-				if attr(n, "aria-current") == "page" {
-					cur = " (current)"
-				}
-				got = append(got, text(n)+" → "+attr(n, "href")+cur)
-			}
-		}
-		for i, o := range versionHomes {
-			href := o.home
-			if pages[i][rel] {
-				href += rel
-			}
-			label := o.label
-			if i > 0 {
-				label += " " + days[o.label]
-			}
-			cur := ""
-			if i == v {
-				cur = " (current)"
-			}
-			want = append(want, label+" → "+href+cur)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: switcher (-want +got):\n%s", u, diff)
-		}
-
-		// The banner, on older versions only, and the canonical link.
-		banner := ""
+		var switcher []string
 		canonical := ""
 		for n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "a" && hasAncestorClass(n, "versions") {
+				switcher = append(switcher, text(n)+" → "+resolve(t, server+u, attr(n, "href")))
+			}
 			if n.Type == html.ElementNode && n.Data == "div" && attr(n, "class") == "version-banner" {
-				for a := range descendants(n) {
-					if a.Type == html.ElementNode && a.Data == "a" {
-						banner = attr(a, "href")
-					}
-				}
+				t.Errorf("%s: a banner in the HTML; the page's script adds it", u)
 			}
 			if n.Type == html.ElementNode && n.Data == "link" && attr(n, "rel") == "canonical" {
 				canonical = attr(n, "href")
 			}
 		}
-		wantBanner, wantCanonical := "", server+u
-		if v > 0 {
-			wantBanner = "/wiki/"
-			if pages[0][rel] {
-				wantBanner += rel
-				wantCanonical = server + "/wiki/" + rel
-			}
+		if diff := cmp.Diff([]string{"All versions → " + server + versionHomes[v].home + "all-versions/"}, switcher); diff != "" {
+			t.Errorf("%s: switcher (-want +got):\n%s", u, diff)
 		}
-		if banner != wantBanner {
-			t.Errorf("%s: banner links to %q, want %q", u, banner, wantBanner)
+		wantCanonical := server + u
+		if v > 0 && pages[0][rel] {
+			wantCanonical = server + "/wiki/" + rel
 		}
 		if canonical != wantCanonical {
 			t.Errorf("%s: canonical %q, want %q", u, canonical, wantCanonical)
 		}
 		checked++
 	}
-	t.Logf("switcher, banner and canonical link checked on %d pages", checked)
+	t.Logf("switcher and canonical link checked on %d pages", checked)
+
+	// versions.json, the same at every version's top, lists them all.
+	var wantList []string
+	for i, o := range versionHomes {
+		line := o.label + " at " + strings.TrimPrefix(o.home, "/wiki/")
+		if i > 0 {
+			line += " " + days[o.label]
+		}
+		if i+1 < len(versionHomes) {
+			line += ": " + changesTitle(o.label, i == 0, versionHomes[i+1].label)
+		}
+		wantList = append(wantList, line)
+	}
+	first := ""
+	for _, o := range versionHomes {
+		body := fetch(t, server+o.home+versionsFile)
+		if first == "" {
+			first = body
+		} else if body != first {
+			t.Errorf("%s%s differs from the working tree's:\n%s\n%s", o.home, versionsFile, body, first)
+		}
+		var list struct{ List []versionRef }
+		if err := json.Unmarshal([]byte(body), &list); err != nil {
+			t.Fatalf("%s%s: %v", o.home, versionsFile, err)
+		}
+		var got []string
+		for _, r := range list.List {
+			line := r.Label + " at " + r.Path
+			if r.Date != "" {
+				line += " " + r.Date
+			}
+			if r.Changes != "" {
+				line += ": " + r.Changes
+			}
+			got = append(got, line)
+		}
+		if diff := cmp.Diff(wantList, got); diff != "" {
+			t.Errorf("%s%s (-want +got):\n%s", o.home, versionsFile, diff)
+		}
+		// The "All versions" page: each version's home, its day, its What changed page.
+		page, err := html.Parse(strings.NewReader(fetch(t, server+o.home+"all-versions/")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var homes []string
+		for n := range descendants(page) {
+			if n.Type == html.ElementNode && n.Data == "li" && hasAncestorClass(n, "doc") {
+				homes = append(homes, resolve(t, server+o.home+"all-versions/", firstHref(n)))
+			}
+		}
+		var wantHomes []string
+		for _, h := range versionHomes {
+			wantHomes = append(wantHomes, server+h.home)
+		}
+		if diff := cmp.Diff(wantHomes, homes); diff != "" {
+			t.Errorf("%sall-versions/: homes (-want +got):\n%s", o.home, diff)
+		}
+	}
+
+	// A page whose doc and navigation did not change between two versions is
+	// one file: v1.2.0 changed one doc and the hook registry, not the
+	// navigation, so every other doc's page of v1.1.0 is v1.2.0's.
+	changed := map[string]bool{}
+	for line := range strings.Lines(repo.Git("diff", "--name-only", "v1.1.0", "v1.2.0", "--", "docs")) {
+		changed[strings.TrimSpace(line)] = true
+	}
+	if len(changed) != 1 {
+		t.Fatalf("v1.1.0..v1.2.0 changed %v, want one doc", changed)
+	}
+	shared := 0
+	for rel := range pages[2] {
+		doc := "docs/" + strings.TrimSuffix(rel, "/") + ".md"
+		if !fileExists(filepath.Join(repo.Dir, filepath.FromSlash(doc))) || changed[doc] {
+			continue // a folder's page, or the doc that changed
+		}
+		var infos []os.FileInfo
+		for _, v := range []string{"v1.1.0", "v1.2.0"} {
+			fi, err := os.Stat(filepath.Join(out, v, filepath.FromSlash(rel), "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			infos = append(infos, fi)
+		}
+		if !os.SameFile(infos[0], infos[1]) {
+			t.Errorf("%s: v1.1.0's and v1.2.0's pages are two files: their HTML differs", doc)
+		}
+		shared++
+	}
+	if shared < 5 {
+		t.Errorf("%d pages of unchanged docs compared, want the fixture's", shared)
+	}
 
 	// A release's page was last updated when its doc last changed up to
 	// the tag, not on the tag's day.
@@ -344,7 +405,7 @@ func TestVersions(t *testing.T) {
 	} {
 		want := gitDocChanges(t, repo, c.from, c.to)
 		want = append(want, c.sections...)
-		got := changesListed(t, []byte(fetch(t, server+c.page)))
+		got := changesListed(t, server+c.page, []byte(fetch(t, server+c.page)))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (%s..%s) (-want +got):\n%s", c.page, c.from, c.to, diff)
 		}
@@ -397,7 +458,7 @@ func gitDocChanges(t *testing.T, repo *mcptest.GitRepo, from, to string) []strin
 // changesListed reads a "What changed" page back into the lines
 // gitDocChanges makes, followed by the changed sections ("docs/x.md:
 // changed: Heading → URL") and hooks ("hooks: changed: name → URL").
-func changesListed(t *testing.T, page []byte) []string {
+func changesListed(t *testing.T, pageURL string, page []byte) []string {
 	t.Helper()
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
@@ -427,10 +488,10 @@ func changesListed(t *testing.T, page []byte) []string {
 		case "h3":
 			h3 = heading(n)
 			if h2 == "changed" {
-				docs = append(docs, "changed: "+h3+" → "+firstHref(n))
+				docs = append(docs, "changed: "+h3+" → "+pathOf(t, pageURL, firstHref(n)))
 			}
 		case "li":
-			item, link := text(n), firstHref(n)
+			item, link := text(n), pathOf(t, pageURL, firstHref(n))
 			switch h2 {
 			case "added", "removed":
 				docs = append(docs, h2+": "+item+" → "+link)
@@ -442,6 +503,34 @@ func changesListed(t *testing.T, page []byte) []string {
 		}
 	}
 	return append(docs, sections...)
+}
+
+// resolve is href as a browser on page follows it.
+func resolve(t *testing.T, page, href string) string {
+	t.Helper()
+	base, err := url.Parse(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := base.Parse(href)
+	if err != nil {
+		t.Fatalf("%s: link %q: %v", page, href, err)
+	}
+	return u.String()
+}
+
+// pathOf is href's path and fragment as a browser on page follows it.
+func pathOf(t *testing.T, page, href string) string {
+	t.Helper()
+	if href == "" {
+		return ""
+	}
+	u, err := url.Parse(resolve(t, page, href))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Scheme, u.Host = "", ""
+	return u.String()
 }
 
 func firstHref(n *html.Node) string {

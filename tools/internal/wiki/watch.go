@@ -77,17 +77,23 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	for i, rel := range sources {
 		files[i] = filepath.Join(root, filepath.FromSlash(rel))
 	}
-	cfg := watch.DefaultConfig()
-	cfg.Mode, cfg.Dir, cfg.Files, cfg.PollInterval = watch.Poll, filepath.Join(root, "docs"), files, poll
 	polls := make(chan struct{})
-	go func() {
-		_ = watch.New(cfg).Run(ctx, func(ctx context.Context, _ watch.Batch) {
-			select {
-			case polls <- struct{}{}:
-			case <-ctx.Done():
-			}
-		})
-	}()
+	// docs/ with the files beside it, and skills/: a watcher follows one folder.
+	for _, dir := range []string{"docs", skillsFolder} {
+		cfg := watch.DefaultConfig()
+		cfg.Mode, cfg.Dir, cfg.PollInterval = watch.Poll, filepath.Join(root, dir), poll
+		if dir == "docs" {
+			cfg.Files = files
+		}
+		go func() {
+			_ = watch.New(cfg).Run(ctx, func(ctx context.Context, _ watch.Batch) {
+				select {
+				case polls <- struct{}{}:
+				case <-ctx.Done():
+				}
+			})
+		}()
+	}
 	for {
 		var builds <-chan hugoBuild
 		var exited <-chan error
@@ -216,18 +222,10 @@ func (w *watcher) take(ctx context.Context, changed []string) {
 // structurally the generation's.
 func (w *watcher) edit(ctx context.Context, tree *Tree, changed []string) error {
 	g := w.g
-	var dated []string
-	for _, p := range changed {
-		if _, ok := g.tree.Updated[p]; ok {
-			dated = append(dated, p)
-		}
-	}
-	updated, err := lastUpdated(ctx, w.root, dated)
-	if err != nil {
-		return err
-	}
-	tree.Updated = maps.Clone(g.tree.Updated)
-	maps.Copy(tree.Updated, updated)
+	// The dates stay the generation's: a doc changed since Hugo started
+	// shows its file's day (params.wikiLiveSince, source.html), so that
+	// an edit does not rewrite data/wiki.json, which every page reads.
+	tree.Updated = g.tree.Updated
 	for _, doc := range tree.Copied {
 		if slices.Contains(changed, "docs/"+doc) {
 			if err := tree.writeCopy(g.gen, doc); err != nil {
@@ -242,8 +240,8 @@ func (w *watcher) edit(ctx context.Context, tree *Tree, changed []string) error 
 	if b, err := json.MarshalIndent(data, "", "  "); err != nil {
 		return err
 	} else if !bytes.Equal(b, g.data) {
-		// A new date or hook: every page reads data/wiki.json, and Hugo
-		// renders them all again.
+		// A new hook: every page reads data/wiki.json, and Hugo renders
+		// them all again.
 		file := filepath.Join(g.gen, "data", "wiki.json")
 		if err := os.WriteFile(file+".new", b, 0o644); err != nil {
 			return err
@@ -260,7 +258,7 @@ func (w *watcher) edit(ctx context.Context, tree *Tree, changed []string) error 
 // built publishes a build Hugo finished and says what it did.
 func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 	g, progress := w.g, w.b.opt.progress()
-	for _, p := range problems(os.DirFS(w.root), hb.reports) {
+	for _, p := range problems(os.DirFS(w.root), hb.reports, g.tree) {
 		fmt.Fprintln(progress, "wiki: "+p.String())
 	}
 	for _, l := range hb.errors {
@@ -331,20 +329,43 @@ func stampOf(info fs.FileInfo) stamp {
 	return stamp{size: info.Size(), mod: info.ModTime().UnixNano(), mode: info.Mode()}
 }
 
-// stamps reads the size, time and mode of every file under root/docs (but
-// hidden ones, which builds skip too), of CONTRIBUTING.md and of the hook
-// registry.
+// stamps reads the size, time and mode of every file under root/docs and
+// root/skills (but hidden ones, which builds skip too), of CONTRIBUTING.md
+// and of the hook registry. A tree without skills/ has none.
 func stamps(root string) (snapshot, error) {
 	s := snapshot{}
-	docs := filepath.Join(root, "docs")
-	err := filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+	if err := stampDir(s, root, "docs"); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(filepath.Join(root, skillsFolder)); err == nil && fi.IsDir() {
+		if err := stampDir(s, root, skillsFolder); err != nil {
+			return nil, err
+		}
+	}
+	for _, rel := range sources {
+		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
-			if p != docs && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		}
+		s[rel] = stampOf(info)
+	}
+	return s, nil
+}
+
+// stampDir adds to s the stamp of every file under root/dir but hidden ones.
+func stampDir(s snapshot, root, dir string) error {
+	folder := filepath.Join(root, dir)
+	err := filepath.WalkDir(folder, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != folder && errors.Is(err, fs.ErrNotExist) {
 				return nil // removed while walking: the next poll sees it gone
 			}
 			return err
 		}
-		if p != docs && strings.HasPrefix(d.Name(), ".") {
+		if p != folder && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -368,19 +389,9 @@ func stamps(root string) (snapshot, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", docs, err)
+		return fmt.Errorf("read %s: %w", folder, err)
 	}
-	for _, rel := range sources {
-		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", rel, err)
-		}
-		s[rel] = stampOf(info)
-	}
-	return s, nil
+	return nil
 }
 
 // changes lists, sorted, the paths added, removed or changed from s to now.

@@ -19,7 +19,8 @@ import (
 // new line. The tree is WIKI_WATCH_ROOT, which the benchmark edits (give it
 // a scratch copy), else a copy of the test fixture; the doc is
 // WIKI_WATCH_DOC (a path under docs/), else the tree's first doc that is not
-// a folder's page. Hugo's first build is not counted.
+// a folder's page. Hugo's first build is not counted. With WIKI_WATCH_LIST set,
+// it logs the files each edit had written into the site.
 //
 //	WIKI_WATCH_ROOT=/tmp/cpp WIKI_WATCH_DOC=build/reference/eh-exception-handling-model.md \
 //	  go test -run '^$' -bench WatchEdit -benchtime 10x -timeout 30m ./tools/internal/wiki/
@@ -96,6 +97,19 @@ func BenchmarkWatchEdit(b *testing.B) {
 			return indexHolds(out, mark)
 		})
 		index += time.Since(start)
+		if os.Getenv("WIKI_WATCH_LIST") != "" {
+			var names []string
+			filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".br") {
+					if fi, err := d.Info(); err == nil && fi.ModTime().After(start) {
+						rel, _ := filepath.Rel(out, p)
+						names = append(names, rel)
+					}
+				}
+				return nil
+			})
+			b.Logf("written after edit %d: %d %v", i, len(names), names)
+		}
 		b.StartTimer()
 	}
 	b.Log(log.String()) // the first build's time, and what each edit rebuilt

@@ -106,6 +106,39 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// TestWatchSkills: the repository's skills (skills/, a section of the
+// wiki) are followed as the docs are: an edit of a skill shows in its page,
+// and a new skill gets one.
+func TestWatchSkills(t *testing.T) {
+	root := fixture(t)
+	wave := filepath.Join(root, "skills", "wave", "SKILL.md")
+	mcptest.WriteFile(t, wave, "---\nname: wave\ndescription: Wave at players who leave.\n---\n\n# Wave\n\nWave.\n")
+	opt := options(t, root)
+	var log mcptest.Buffer
+	opt.Progress = &log
+	out := filepath.Join(t.TempDir(), "wiki")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, opt, out, 20*time.Millisecond) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Watch: %v", err)
+		}
+	}()
+	page := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel), "index.html") }
+	waitFor(t, &log, "the first build", func() bool { return exists(page("skills/wave")) })
+
+	mcptest.WriteFile(t, wave, mcptest.ReadFile(t, wave)+"\nWave twice at a friend.\n")
+	waitFor(t, &log, "the skill's edit", func() bool { return contains(page("skills/wave"), "Wave twice at a friend.") })
+
+	mcptest.WriteFile(t, filepath.Join(root, "skills", "bow", "SKILL.md"), "---\nname: bow\ndescription: Bow to the admins of the server.\n---\n\n# Bow\n\nBow low.\n")
+	waitFor(t, &log, "the new skill's page", func() bool {
+		return contains(page("skills/bow"), "Bow low.") && contains(page("skills"), "Bow to the admins of the server.")
+	})
+}
+
 // readWhole checks, until stopped, that the site at out is whole whenever
 // it is there at all, as a server reading it during rebuilds would see it:
 // its home page present and its search index complete JSON. On other

@@ -296,6 +296,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if len(b.redirects) > 0 {
 		fmt.Fprintf(progress, "wiki: %d redirect page(s) at the old addresses of redirected docs\n", len(b.redirects))
 	}
+	if err := plan.share(tmp, ""); err != nil {
+		return nil, err
+	}
 	if err := plan.claim(tmp); err != nil {
 		return nil, err
 	}
@@ -317,6 +320,9 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
 		if err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
+			return nil, fmt.Errorf("version %s: %w", v.name, err)
+		}
+		if err := plan.share(dir, v.name); err != nil {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
 		fmt.Fprintf(progress, "wiki: %s: %d docs built at %s in %s\n", v.name, len(v.tree.Docs), plan.base(v.name), time.Since(start).Round(time.Millisecond))
@@ -485,7 +491,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		repo = root.FS()
 	}
 	var probs, inexact []Problem
-	for _, p := range treeProblems(repo, reports, tree) {
+	for _, p := range problems(repo, reports, tree) {
 		if p.Warning {
 			inexact = append(inexact, p)
 		} else {

@@ -204,6 +204,80 @@
     });
   }
 
+  // The version switcher and, on an older version's page, the banner
+  // (wiki build -versions). A page's HTML names no version, so that a page
+  // that did not change is the same file in every version: versions.json,
+  // the same list at every version's top, says which versions there are.
+  // The version read is the one whose folder ends the path of this page's
+  // home (data-home, relative); the working tree's folder is the site's top.
+  // An entry leads to this page in that version when it has it (asked with
+  // HEAD on the click), else to its home. Without JavaScript the switcher
+  // links to the "All versions" page.
+  function setupVersions() {
+    var box = document.querySelector("details.versions[data-versions]");
+    if (!box || !window.fetch) return;
+    var home = new URL(box.getAttribute("data-home"), location.href).pathname;
+    fetch(new URL(box.getAttribute("data-versions"), location.href)).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (data) {
+      var list = data.list || [];
+      var cur = null;
+      list.forEach(function (v) {
+        if (home.slice(-v.path.length - 1) === "/" + v.path && (!cur || v.path.length > cur.path.length)) cur = v;
+      });
+      if (!cur) return;
+      var top = home.slice(0, home.length - cur.path.length);
+      var page = location.pathname.indexOf(home) === 0 ? location.pathname.slice(home.length) : "";
+      // go opens this page in version v, or v's home when v has no such page.
+      var go = function (v) {
+        var target = top + v.path + page;
+        fetch(target, { method: "HEAD" }).then(function (r) {
+          location.href = r.ok ? target : top + v.path;
+        }, function () { location.href = top + v.path; });
+      };
+      box.querySelector("[data-versions-for]").textContent = "Version: ";
+      box.querySelector(".versions-label").textContent = cur.label;
+      box.querySelector("summary").title = "Documentation version: " + cur.label;
+      var menu = box.querySelector(".versions-menu");
+      var ul = el("ul");
+      list.forEach(function (v) {
+        var a = el("a", null, v.label);
+        a.href = top + v.path + page;
+        if (v.date) { a.appendChild(document.createTextNode(" ")); a.appendChild(el("span", "versions-date", v.date)); }
+        if (v === cur) a.setAttribute("aria-current", "page");
+        else a.addEventListener("click", function (e) { e.preventDefault(); go(v); });
+        var li = el("li");
+        li.appendChild(a);
+        ul.appendChild(li);
+      });
+      menu.textContent = "";
+      menu.appendChild(ul);
+      if (cur.changes) {
+        var changes = el("a", "versions-changes", cur.changes);
+        changes.href = top + cur.path + "what-changed/";
+        menu.appendChild(changes);
+      }
+      var newest = list[0];
+      var main = document.getElementById("main");
+      if (cur === newest || !main) return;
+      var same = top + newest.path + page;
+      fetch(same, { method: "HEAD" }).then(function (r) { return r.ok; }, function () { return false; }).then(function (has) {
+        var banner = el("div", "version-banner");
+        banner.setAttribute("role", "note");
+        var p = el("p", null, "You are reading the docs of ");
+        p.appendChild(el("strong", null, cur.label));
+        p.appendChild(document.createTextNode((cur.date ? " (" + cur.date + ")" : "") + ", an older version. " + (has ? "" : "This page is not in the newest docs: ")));
+        var a = el("a", null, has ? "Read this page in the newest docs" : "go to the newest docs");
+        a.href = has ? same : top + newest.path;
+        p.appendChild(a);
+        p.appendChild(document.createTextNode(" (" + newest.label + ")."));
+        banner.appendChild(p);
+        main.insertBefore(banner, main.firstChild);
+      });
+    }).catch(function () { /* the switcher keeps its link to the versions list */ });
+  }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -216,4 +290,5 @@
   setupConnect();
   setupTocFollow();
   setupCopy();
+  setupVersions();
 })();
