@@ -19,20 +19,11 @@ import (
 
 func TestWatch(t *testing.T) {
 	root := fixture(t)
-	opt := options(t, root)
-	var log mcptest.Buffer
-	opt.Progress = &log
 	out := filepath.Join(t.TempDir(), "wiki")
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Watch(ctx, opt, out, 20*time.Millisecond) }()
+	log, stop := startWatch(t, options(t, root), out)
 	stopReading := readWhole(t, out)
 	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Watch: %v", err)
-		}
+		stop()
 		stopReading()
 		if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*")); len(left) > 0 {
 			t.Errorf("Watch left %q beside the site", left)
@@ -40,13 +31,13 @@ func TestWatch(t *testing.T) {
 	}()
 
 	page := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
-	waitFor(t, &log, "the first build", func() bool { return exists(page("getting-started/index.html")) })
+	waitFor(t, log, "the first build", func() bool { return exists(page("getting-started/index.html")) })
 
 	// An edit shows in the page, its Markdown twin and the search index,
 	// rendered by the running Hugo: the tree is not built again.
 	gs := filepath.Join(root, "docs", "getting-started.md")
 	mcptest.WriteFile(t, gs, mcptest.ReadFile(t, gs)+"\nA line written while the wiki is watched.\n")
-	waitFor(t, &log, "the edit", func() bool {
+	waitFor(t, log, "the edit", func() bool {
 		return contains(page("getting-started/index.html"), "A line written while the wiki is watched.") &&
 			contains(page("getting-started.md"), "A line written while the wiki is watched.") &&
 			indexHolds(out, "A line written while the wiki is watched.") &&
@@ -58,7 +49,7 @@ func TestWatch(t *testing.T) {
 
 	// A new doc gets a page, and its broken link is listed, not fatal.
 	mcptest.WriteFile(t, filepath.Join(root, "docs", "clients", "zed.md"), "# Zed\n\nSee [the old page](old.md).\n")
-	waitFor(t, &log, "the new doc", func() bool {
+	waitFor(t, log, "the new doc", func() bool {
 		return contains(page("clients/zed/index.html"), "<title>Zed · modkit wiki</title>") &&
 			contains(page("clients/zed.md"), "# Zed")
 	})
@@ -73,14 +64,14 @@ func TestWatch(t *testing.T) {
 	if err := os.Rename(filepath.Join(root, "docs", "clients", "zed.md"), filepath.Join(root, "docs", "editors", "zed.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, &log, "the moved doc", func() bool {
+	waitFor(t, log, "the moved doc", func() bool {
 		return contains(page("editors/zed/index.html"), "<title>Zed · modkit wiki</title>") && exists(page("editors/zed.md")) &&
 			!exists(page("clients/zed/index.html")) && !exists(page("clients/zed.md"))
 	})
 
 	// A new title shows in the folder's page, which lists the doc.
 	mcptest.WriteFile(t, filepath.Join(root, "docs", "editors", "zed.md"), "# Zed, the editor\n\nSee [the old page](old.md).\n")
-	waitFor(t, &log, "the new title in the folder's page", func() bool {
+	waitFor(t, log, "the new title in the folder's page", func() bool {
 		return contains(page("editors/index.html"), "Zed, the editor")
 	})
 
@@ -88,7 +79,7 @@ func TestWatch(t *testing.T) {
 	// builds again.
 	taken := filepath.Join(root, "docs", "search.md")
 	mcptest.WriteFile(t, taken, "# Search\n")
-	waitFor(t, &log, "the failed build's report", func() bool {
+	waitFor(t, log, "the failed build's report", func() bool {
 		return strings.Contains(log.String(), "(the last site stays served)")
 	})
 	if !exists(page("editors/zed/index.html")) {
@@ -100,7 +91,7 @@ func TestWatch(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, "docs", "clients", "vscode.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, &log, "the removed doc's page to go", func() bool { return !exists(page("clients/vscode/index.html")) })
+	waitFor(t, log, "the removed doc's page to go", func() bool { return !exists(page("clients/vscode/index.html")) })
 	if !exists(page("editors/zed/index.html")) {
 		t.Error("the rebuild after the fix lost the moved doc")
 	}
@@ -113,28 +104,17 @@ func TestWatchSkills(t *testing.T) {
 	root := fixture(t)
 	wave := filepath.Join(root, "skills", "wave", "SKILL.md")
 	mcptest.WriteFile(t, wave, "---\nname: wave\ndescription: Wave at players who leave.\n---\n\n# Wave\n\nWave.\n")
-	opt := options(t, root)
-	var log mcptest.Buffer
-	opt.Progress = &log
 	out := filepath.Join(t.TempDir(), "wiki")
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Watch(ctx, opt, out, 20*time.Millisecond) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Watch: %v", err)
-		}
-	}()
+	log, stop := startWatch(t, options(t, root), out)
+	defer stop()
 	page := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel), "index.html") }
-	waitFor(t, &log, "the first build", func() bool { return exists(page("skills/wave")) })
+	waitFor(t, log, "the first build", func() bool { return exists(page("skills/wave")) })
 
 	mcptest.WriteFile(t, wave, mcptest.ReadFile(t, wave)+"\nWave twice at a friend.\n")
-	waitFor(t, &log, "the skill's edit", func() bool { return contains(page("skills/wave"), "Wave twice at a friend.") })
+	waitFor(t, log, "the skill's edit", func() bool { return contains(page("skills/wave"), "Wave twice at a friend.") })
 
 	mcptest.WriteFile(t, filepath.Join(root, "skills", "bow", "SKILL.md"), "---\nname: bow\ndescription: Bow to the admins of the server.\n---\n\n# Bow\n\nBow low.\n")
-	waitFor(t, &log, "the new skill's page", func() bool {
+	waitFor(t, log, "the new skill's page", func() bool {
 		return contains(page("skills/bow"), "Bow low.") && contains(page("skills"), "Bow to the admins of the server.")
 	})
 }
@@ -315,6 +295,24 @@ func BenchmarkStamps(b *testing.B) {
 	for b.Loop() {
 		if _, err := stamps(root); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// startWatch runs Watch on opt into out, polling every 20 ms, and returns
+// its log and a stop that ends it, failing the test if it ended with an
+// error.
+func startWatch(t *testing.T, opt Options, out string) (*mcptest.Buffer, func()) {
+	t.Helper()
+	log := &mcptest.Buffer{}
+	opt.Progress = log
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, opt, out, 20*time.Millisecond) }()
+	return log, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Watch: %v", err)
 		}
 	}
 }
