@@ -30,12 +30,12 @@ var realTrees = []struct {
 // trees (snapshots of public repositories, with their .git for the tags)
 // in one folder:
 //
-//	DOCS_MCP_REAL_TREES=/work/trees go test -count=1 -timeout 30m -run TestRealTrees -v ./tools/internal/wiki
+//	DOCS_MCP_REAL_TREES=DIR go test -count=1 -timeout 30m -run TestRealTrees -v ./tools/internal/wiki
 func TestRealTrees(t *testing.T) {
 	dir := os.Getenv("DOCS_MCP_REAL_TREES")
 	if dir == "" {
 		t.Skip("DOCS_MCP_REAL_TREES is not set: the real trees are built by hand, with snapshots of cpp-docs, urfave/cli and mkdocs-material in one folder: " +
-			"DOCS_MCP_REAL_TREES=/work/trees go test -count=1 -timeout 30m -run TestRealTrees -v ./tools/internal/wiki")
+			"DOCS_MCP_REAL_TREES=DIR go test -count=1 -timeout 30m -run TestRealTrees -v ./tools/internal/wiki")
 	}
 	for _, rt := range realTrees {
 		t.Run(rt.dir, func(t *testing.T) {
@@ -89,6 +89,9 @@ func TestRealTrees(t *testing.T) {
 					has(v.Name, v.Name+":docs/"+doc, wikipage.Of(doc))
 				}
 				docs += len(vdocs)
+			}
+			if docs == 0 {
+				t.Errorf("%s: no docs found to check", rt.dir)
 			}
 			t.Logf("%s: %d docs (working tree and versions) and %d redirects checked, %d without a page", rt.dir, docs, len(tree.Redirects), missing)
 		})

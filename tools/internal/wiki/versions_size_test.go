@@ -23,7 +23,7 @@ import (
 // version's search index and llms texts (made from all its docs, so new
 // in every version that changed any).
 //
-//	WIKI_VERSIONS_ROOT=/work/trees/urfave-cli WIKI_VERSIONS='v*:47' \
+//	WIKI_VERSIONS_ROOT=path/to/urfave-cli WIKI_VERSIONS='v*:47' \
 //	  go test -run '^$' -bench VersionsSize -benchtime 1x -timeout 30m ./tools/internal/wiki/
 //
 // It needs WIKI_VERSIONS_ROOT, the top of a git work tree with tags

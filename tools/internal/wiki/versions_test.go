@@ -242,6 +242,9 @@ func TestVersions(t *testing.T) {
 		}
 		checked++
 	}
+	if checked == 0 {
+		t.Fatal("no page's switcher and canonical link checked")
+	}
 	t.Logf("switcher and canonical link checked on %d pages", checked)
 
 	// versions.json, the same at every version's top, lists them all.
