@@ -34,3 +34,25 @@ func ReadFile(t testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+// RepoDir is the repository's root: the nearest folder holding go.work at
+// or above the test's working directory (go test runs a test in its
+// package's folder). It is found from there, not from a source file's path
+// (runtime.Caller), which -trimpath (.ci/run's) makes a module path.
+func RepoDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.work at or above the working directory: run the tests in this repository")
+		}
+		dir = parent
+	}
+}

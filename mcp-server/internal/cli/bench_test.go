@@ -3,19 +3,12 @@ package cli
 import (
 	"context"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// repoRoot is this repository: the benchmarks serve its real docs.
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "../../..")
-}
 
 // BenchmarkStdioFirstResponse measures what a user waits for when their
 // client starts the server: process start to the answer to initialize, and
@@ -27,7 +20,7 @@ func BenchmarkStdioFirstResponse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	root := repoRoot()
+	root := mcptest.RepoDir(b)
 	ctx := context.Background()
 	for b.Loop() {
 		c, err := client.NewStdioMCPClient(bin, nil, "--stdio", "--data-root", root, "--log-level", "error")
@@ -57,7 +50,7 @@ func BenchmarkStdioSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := client.NewStdioMCPClient(bin, nil, "--stdio", "--data-root", repoRoot(), "--log-level", "error")
+	c, err := client.NewStdioMCPClient(bin, nil, "--stdio", "--data-root", mcptest.RepoDir(b), "--log-level", "error")
 	if err != nil {
 		b.Fatal(err)
 	}

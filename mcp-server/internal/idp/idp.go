@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -287,11 +286,7 @@ func FreePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// ScriptDir is mcp-server/testdata/idp, found from this source file.
+// ScriptDir is mcp-server/testdata/idp, for tests in any package.
 func ScriptDir(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("idp: cannot locate its source file")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "idp")
+	return filepath.Join(mcptest.RepoDir(t), "mcp-server", "testdata", "idp")
 }

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -45,14 +44,9 @@ func RunScript(t testing.TB, script string, args ...string) []byte {
 	return out
 }
 
-// scriptDir finds testdata/tsclient from this source file, so that tests in
-// any package can use it.
+// scriptDir is mcp-server/testdata/tsclient, for tests in any package.
 func scriptDir(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("tssdk: cannot locate its source file")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "tsclient")
+	return filepath.Join(mcptest.RepoDir(t), "mcp-server", "testdata", "tsclient")
 }
 
 // Summary is what smoke.mjs prints.
