@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -23,6 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	mcptest.SkipUnderRace(t, "its subject is the command line: each script runs the binary for its flags, messages and exit codes; the server's concurrent paths run under the detector in the stdio and HTTP tests")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
