@@ -126,24 +126,30 @@ type Hit struct {
 
 // scratch is a question's accumulators, one per section of the index.
 type scratch struct {
-	score   []float32
-	bits    []uint64 // which terms each section holds
+	acc     []acc
 	touched []uint32
+}
+
+// acc is one section's accumulator: its score and which terms it holds,
+// side by side, so that a posting reads and writes one cache line.
+type acc struct {
+	bits  uint64
+	score float32
 }
 
 var scratches sync.Pool
 
 func getScratch(n int) *scratch {
 	s, _ := scratches.Get().(*scratch)
-	if s == nil || len(s.score) < n {
-		return &scratch{score: make([]float32, n), bits: make([]uint64, n)}
+	if s == nil || len(s.acc) < n {
+		return &scratch{acc: make([]acc, n)}
 	}
 	return s
 }
 
 func (s *scratch) release() {
 	for _, id := range s.touched {
-		s.score[id], s.bits[id] = 0, 0
+		s.acc[id] = acc{}
 	}
 	s.touched = s.touched[:0]
 	scratches.Put(s)
@@ -246,13 +252,14 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 	var covBits [64]uint64
 	var covs [64]float64
 	for _, id := range s.touched {
-		bits := s.bits[id]
+		a := s.acc[id]
+		bits := a.bits
 		slot := bits * 0x9E3779B97F4A7C15 >> 58
 		if covBits[slot] != bits {
 			covBits[slot], covs[slot] = bits, q.coverage(bits, weights)/total
 		}
 		cov := covs[slot]
-		sc := float64(s.score[id]) * cov
+		sc := float64(a.score) * cov
 		if len(best) == k && sc < best[k-1].score {
 			continue
 		}
@@ -265,14 +272,14 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 		if i == k {
 			continue
 		}
-		best = slices.Insert(best, i, scored{id, sc, float64(s.score[id])})
+		best = slices.Insert(best, i, scored{id, sc, float64(a.score)})
 		if len(best) > k {
 			best = best[:k]
 		}
 	}
 	hits := make([]Hit, len(best))
 	for i, e := range best {
-		hits[i] = ix.hit(e.id, e.raw, s.bits[e.id])
+		hits[i] = ix.hit(e.id, e.raw, s.acc[e.id].bits)
 	}
 	return hits, idf
 }
@@ -285,24 +292,13 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 // When grow is false, only the sections found already are added to.
 func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, w float64, bit uint64, grow bool) {
 	nsec, ndocs, secs, docList := counts(list)
+	wf := float32(w)
+	accs := s.acc[base:]
 
-	add := func(sec uint32, tf float32) {
-		if sec-from >= to-from { // sec < from or sec >= to
-			return
-		}
-		id := base + sec
-		if s.bits[id] == 0 {
-			if !grow {
-				return
-			}
-			s.touched = append(s.touched, id)
-		}
-		s.bits[id] |= bit
-		s.score[id] += float32(w) * tf
-	}
 	// A word's part in a section: its count in the body, saturated and
 	// normalised by the body's length (BM25), plus the weight of each
-	// heading field that holds it (see tfTable).
+	// heading field that holds it (see tfTable). The sections' postings
+	// are most of a question's work: the loop is written out, with no call.
 	tab, cls := ix.tf, sh.cls
 	var last uint32
 	for range nsec {
@@ -318,7 +314,32 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		if v&(1<<codeBits-1) == flagsNext {
 			flags, secs = secs[0], secs[1:]
 		}
-		add(sec, tab[int(cls[sec])<<flagBits|int(flags)])
+		if sec-from >= to-from { // sec < from or sec >= to
+			continue
+		}
+		a := &accs[sec]
+		if a.bits == 0 {
+			if !grow {
+				continue
+			}
+			s.touched = append(s.touched, base+sec)
+		}
+		a.bits |= bit
+		a.score += wf * tab[int(cls[sec])<<flagBits|int(flags)]
+	}
+	add := func(sec uint32, tf float32) {
+		if sec-from >= to-from {
+			return
+		}
+		a := &accs[sec]
+		if a.bits == 0 {
+			if !grow {
+				return
+			}
+			s.touched = append(s.touched, base+sec)
+		}
+		a.bits |= bit
+		a.score += wf * tf
 	}
 	var lastDoc uint32
 	for range ndocs {
