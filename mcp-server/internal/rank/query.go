@@ -295,37 +295,11 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 	wf := float32(w)
 	accs := s.acc[base:]
 
-	// A word's part in a section: its count in the body, saturated and
-	// normalised by the body's length (BM25), plus the weight of each
-	// heading field that holds it (see tfTable). The sections' postings
-	// are most of a question's work: the loop is written out, with no call.
-	tab, cls := ix.tf, sh.cls
-	var last uint32
-	for range nsec {
-		var v uint64
-		if secs[0] < 0x80 {
-			v, secs = uint64(secs[0]), secs[1:]
-		} else {
-			v, secs = uvarint(secs)
-		}
-		last += uint32(v >> codeBits)
-		sec := last - 1
-		flags := byte(v&(1<<codeBits-1)+1) << tfShift
-		if v&(1<<codeBits-1) == flagsNext {
-			flags, secs = secs[0], secs[1:]
-		}
-		if sec-from >= to-from { // sec < from or sec >= to
-			continue
-		}
-		a := &accs[sec]
-		if a.bits == 0 {
-			if !grow {
-				continue
-			}
-			s.touched = append(s.touched, base+sec)
-		}
-		a.bits |= bit
-		a.score += wf * tab[int(cls[sec])<<flagBits|int(flags)]
+	// The sections' postings are most of a question's work.
+	if grow {
+		s.touched = growSections(accs, ix.tf, sh.cls, secs, nsec, from, to, wf, bit, base, s.touched)
+	} else {
+		addSections(accs, ix.tf, sh.cls, secs, nsec, from, to, wf, bit)
 	}
 	add := func(sec uint32, tf float32) {
 		if sec-from >= to-from {
@@ -364,6 +338,72 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		for sec := sh.first[doc]; sec < sh.first[doc+1]; sec++ {
 			add(sec, meta)
 		}
+	}
+}
+
+// growSections adds a word's part to the sections of its postings secs
+// (n of them, see posting) from to to: its count in the body, saturated and normalised
+// by the body's length (BM25), plus the weight of each heading field that
+// holds it (tab, by the body's length class, cls, and the posting's
+// flags; see tfTable), times wf. It appends the sections found for the
+// first time to touched (as base + their number) and returns it.
+func growSections(accs []acc, tab []float32, cls []uint8, secs []byte, n uint64, from, to uint32, wf float32, bit uint64, base uint32, touched []uint32) []uint32 {
+	var last uint32
+	for range n {
+		var v uint64
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		if sec-from >= to-from { // sec < from or sec >= to
+			continue
+		}
+		a := &accs[sec]
+		if a.bits == 0 {
+			touched = append(touched, base+sec)
+		}
+		a.bits |= bit
+		a.score += wf * tab[int(cls[sec])<<flagBits|int(flags)]
+	}
+	return touched
+}
+
+// addSections adds a word's part, as growSections does, to the sections of
+// its postings that were found already, and only to those: without a
+// branch, as whether one was found cannot be told in advance (a common
+// word's postings, walked after a rarer word's).
+func addSections(accs []acc, tab []float32, cls []uint8, secs []byte, n uint64, from, to uint32, wf float32, bit uint64) {
+	var last uint32
+	for range n {
+		var v uint64
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		if sec-from >= to-from {
+			continue
+		}
+		a := &accs[sec]
+		var on uint64
+		if a.bits != 0 {
+			on = 1
+		}
+		a.bits |= bit & -on
+		a.score += float32(on) * wf * tab[int(cls[sec])<<flagBits|int(flags)]
 	}
 }
 
