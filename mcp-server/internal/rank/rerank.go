@@ -159,19 +159,19 @@ func sortHits(hits []Hit) {
 // lineFilter tells the lines that may hold a word of a question from
 // those that cannot, without cutting them into words. A word of an ASCII
 // line is a run of its bytes, lower-cased (see terms.Each), and stemmed
-// when it is a plain word or a part; a stem less its last byte is a prefix
-// of the word it came from (an ending goes, -ies becomes -y, a doubled
-// consonant or a final e or l goes): a line that holds, lower-cased, none
-// of the question's words so shortened holds none of them. A line with
-// other bytes may fold into anything (the Kelvin sign is k): it may hold
-// any word.
+// when it is a plain word or a part; a stem is a prefix of the word it
+// came from (an ending goes, a doubled consonant or a final e or l goes),
+// but for -ies, which becomes -y: less that y, it is one. A line that
+// holds, lower-cased, none of the question's words (those ending in y less
+// the y) holds none of them. A line with other bytes may fold into
+// anything (the Kelvin sign is k): it may hold any word.
 type lineFilter struct {
 	probes []string
 	lower  []byte
 }
 
 func (lf *lineFilter) add(word string) {
-	if len(word) >= 3 {
+	if len(word) >= 3 && word[len(word)-1] == 'y' {
 		word = word[:len(word)-1]
 	}
 	lf.probes = append(lf.probes, word)
