@@ -342,10 +342,10 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 }
 
 // growSections adds a word's part to the sections of its postings secs
-// (n of them, see posting) from to to: its count in the body, saturated and normalised
-// by the body's length (BM25), plus the weight of each heading field that
-// holds it (tab, by the body's length class, cls, and the posting's
-// flags; see tfTable), times wf. It appends the sections found for the
+// (n of them, see posting) from to to: its count in the body, saturated
+// and normalised by the body's length (BM25), plus the weight of each
+// heading field that holds it (tab, by the body's length class, cls, and
+// the posting's flags; see tfTable), times wf. It appends the sections found for the
 // first time to touched (as base + their number) and returns it.
 func growSections(accs []acc, tab []float32, cls []uint8, secs []byte, n uint64, from, to uint32, wf float32, bit uint64, base uint32, touched []uint32) []uint32 {
 	var last uint32
