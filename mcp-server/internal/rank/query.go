@@ -126,24 +126,30 @@ type Hit struct {
 
 // scratch is a question's accumulators, one per section of the index.
 type scratch struct {
-	score   []float32
-	bits    []uint64 // which terms each section holds
+	acc     []acc
 	touched []uint32
+}
+
+// acc is one section's accumulator: its score and which terms it holds,
+// side by side, so that a posting reads and writes one cache line.
+type acc struct {
+	bits  uint64
+	score float32
 }
 
 var scratches sync.Pool
 
 func getScratch(n int) *scratch {
 	s, _ := scratches.Get().(*scratch)
-	if s == nil || len(s.score) < n {
-		return &scratch{score: make([]float32, n), bits: make([]uint64, n)}
+	if s == nil || len(s.acc) < n {
+		return &scratch{acc: make([]acc, n)}
 	}
 	return s
 }
 
 func (s *scratch) release() {
 	for _, id := range s.touched {
-		s.score[id], s.bits[id] = 0, 0
+		s.acc[id] = acc{}
 	}
 	s.touched = s.touched[:0]
 	scratches.Put(s)
@@ -246,13 +252,14 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 	var covBits [64]uint64
 	var covs [64]float64
 	for _, id := range s.touched {
-		bits := s.bits[id]
+		a := s.acc[id]
+		bits := a.bits
 		slot := bits * 0x9E3779B97F4A7C15 >> 58
 		if covBits[slot] != bits {
 			covBits[slot], covs[slot] = bits, q.coverage(bits, weights)/total
 		}
 		cov := covs[slot]
-		sc := float64(s.score[id]) * cov
+		sc := float64(a.score) * cov
 		if len(best) == k && sc < best[k-1].score {
 			continue
 		}
@@ -265,14 +272,14 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 		if i == k {
 			continue
 		}
-		best = slices.Insert(best, i, scored{id, sc, float64(s.score[id])})
+		best = slices.Insert(best, i, scored{id, sc, float64(a.score)})
 		if len(best) > k {
 			best = best[:k]
 		}
 	}
 	hits := make([]Hit, len(best))
 	for i, e := range best {
-		hits[i] = ix.hit(e.id, e.raw, s.bits[e.id])
+		hits[i] = ix.hit(e.id, e.raw, s.acc[e.id].bits)
 	}
 	return hits, idf
 }
@@ -285,40 +292,28 @@ func (ix *Index) candidates(q *Question, prefix string, k int) ([]Hit, []float64
 // When grow is false, only the sections found already are added to.
 func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, from, to uint32, w float64, bit uint64, grow bool) {
 	nsec, ndocs, secs, docList := counts(list)
+	wf := float32(w)
+	accs := s.acc[base:]
 
+	// The sections' postings are most of a question's work.
+	if grow {
+		s.touched = growSections(accs, ix.tf, sh.cls, secs, nsec, from, to, wf, bit, base, s.touched)
+	} else {
+		addSections(accs, ix.tf, sh.cls, secs, nsec, from, to, wf, bit)
+	}
 	add := func(sec uint32, tf float32) {
-		if sec-from >= to-from { // sec < from or sec >= to
+		if sec-from >= to-from {
 			return
 		}
-		id := base + sec
-		if s.bits[id] == 0 {
+		a := &accs[sec]
+		if a.bits == 0 {
 			if !grow {
 				return
 			}
-			s.touched = append(s.touched, id)
+			s.touched = append(s.touched, base+sec)
 		}
-		s.bits[id] |= bit
-		s.score[id] += float32(w) * tf
-	}
-	// A word's part in a section: its count in the body, saturated and
-	// normalised by the body's length (BM25), plus the weight of each
-	// heading field that holds it (see tfTable).
-	tab, cls := ix.tf, sh.cls
-	var last uint32
-	for range nsec {
-		var v uint64
-		if secs[0] < 0x80 {
-			v, secs = uint64(secs[0]), secs[1:]
-		} else {
-			v, secs = uvarint(secs)
-		}
-		last += uint32(v >> codeBits)
-		sec := last - 1
-		flags := byte(v&(1<<codeBits-1)+1) << tfShift
-		if v&(1<<codeBits-1) == flagsNext {
-			flags, secs = secs[0], secs[1:]
-		}
-		add(sec, tab[int(cls[sec])<<flagBits|int(flags)])
+		a.bits |= bit
+		a.score += wf * tf
 	}
 	var lastDoc uint32
 	for range ndocs {
@@ -343,6 +338,72 @@ func (ix *Index) accumulate(s *scratch, sh *shard, base uint32, list []byte, fro
 		for sec := sh.first[doc]; sec < sh.first[doc+1]; sec++ {
 			add(sec, meta)
 		}
+	}
+}
+
+// growSections adds a word's part to the sections of its postings secs
+// (n of them, see posting) from to to: its count in the body, saturated
+// and normalised by the body's length (BM25), plus the weight of each
+// heading field that holds it (tab, by the body's length class, cls, and
+// the posting's flags; see tfTable), times wf. It appends the sections found for the
+// first time to touched (as base + their number) and returns it.
+func growSections(accs []acc, tab []float32, cls []uint8, secs []byte, n uint64, from, to uint32, wf float32, bit uint64, base uint32, touched []uint32) []uint32 {
+	var last uint32
+	for range n {
+		var v uint64
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		if sec-from >= to-from { // sec < from or sec >= to
+			continue
+		}
+		a := &accs[sec]
+		if a.bits == 0 {
+			touched = append(touched, base+sec)
+		}
+		a.bits |= bit
+		a.score += wf * tab[int(cls[sec])<<flagBits|int(flags)]
+	}
+	return touched
+}
+
+// addSections adds a word's part, as growSections does, to the sections of
+// its postings that were found already, and only to those: without a
+// branch, as whether one was found cannot be told in advance (a common
+// word's postings, walked after a rarer word's).
+func addSections(accs []acc, tab []float32, cls []uint8, secs []byte, n uint64, from, to uint32, wf float32, bit uint64) {
+	var last uint32
+	for range n {
+		var v uint64
+		if secs[0] < 0x80 {
+			v, secs = uint64(secs[0]), secs[1:]
+		} else {
+			v, secs = uvarint(secs)
+		}
+		last += uint32(v >> codeBits)
+		sec := last - 1
+		flags := byte(v&(1<<codeBits-1)+1) << tfShift
+		if v&(1<<codeBits-1) == flagsNext {
+			flags, secs = secs[0], secs[1:]
+		}
+		if sec-from >= to-from {
+			continue
+		}
+		a := &accs[sec]
+		var on uint64
+		if a.bits != 0 {
+			on = 1
+		}
+		a.bits |= bit & -on
+		a.score += float32(on) * wf * tab[int(cls[sec])<<flagBits|int(flags)]
 	}
 }
 

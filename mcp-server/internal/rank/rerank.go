@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
@@ -39,10 +40,10 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 		return cands[:min(k, len(cands))]
 	}
 	index := map[string]int{}
-	var pf pairFilter
+	var lf lineFilter
 	for i, t := range q.terms {
 		index[t.text] = i
-		pf.add(t.text)
+		lf.add(t.text)
 	}
 	var buf []byte
 	bitsOf := func(s string) uint64 {
@@ -112,7 +113,7 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 				continue
 			}
 			var lb uint64
-			if pf.may(line) {
+			if lf.may(line) {
 				lb = bitsOf(terms.Prose(line))
 			}
 			if c := q.coverage(lb, weights); c > bestLineCov {
@@ -155,30 +156,40 @@ func sortHits(hits []Hit) {
 	})
 }
 
-// pairFilter tells the lines that may hold a word of a question from those
-// that cannot, without cutting them into words: a word's first two bytes,
-// folded, are the same after its stem is taken (a stem keeps at least
-// two), and an ASCII line holds them, as they are or in upper case, one
-// after the other. A line with other bytes may fold into anything (the
-// Kelvin sign is k): it may hold any word.
-type pairFilter [1 << 16 / 64]uint64
-
-func (pf *pairFilter) add(word string) {
-	if len(word) >= 2 {
-		p := uint16(word[0])<<8 | uint16(word[1])
-		pf[p/64] |= 1 << (p % 64)
-	}
+// lineFilter tells the lines that may hold a word of a question from
+// those that cannot, without cutting them into words. A word of an ASCII
+// line is a run of its bytes, lower-cased (see terms.Each), and stemmed
+// when it is a plain word or a part; a stem is a prefix of the word it
+// came from (an ending goes, a doubled consonant or a final e or l goes),
+// but for -ies, which becomes -y: less that y, it is one. A line that
+// holds, lower-cased, none of the question's words (those ending in y less
+// the y) holds none of them. A line with other bytes may fold into
+// anything (the Kelvin sign is k): it may hold any word.
+type lineFilter struct {
+	probes []string
+	lower  []byte
 }
 
-func (pf *pairFilter) may(line string) bool {
+func (lf *lineFilter) add(word string) {
+	if len(word) >= 3 && word[len(word)-1] == 'y' {
+		word = word[:len(word)-1]
+	}
+	lf.probes = append(lf.probes, word)
+}
+
+func (lf *lineFilter) may(line string) bool {
+	b := lf.lower[:0]
 	for i := 0; i < len(line); i++ {
-		if line[i] >= utf8.RuneSelf {
+		c := line[i]
+		if c >= utf8.RuneSelf {
 			return true
 		}
+		b = append(b, lowerASCII(c))
 	}
-	for i := 0; i+1 < len(line); i++ {
-		p := uint16(lowerASCII(line[i]))<<8 | uint16(lowerASCII(line[i+1]))
-		if pf[p/64]&(1<<(p%64)) != 0 {
+	lf.lower = b
+	lower := unsafe.String(unsafe.SliceData(b), len(b))
+	for _, p := range lf.probes {
+		if strings.Contains(lower, p) {
 			return true
 		}
 	}
