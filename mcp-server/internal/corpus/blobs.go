@@ -109,3 +109,22 @@ func AwaitBlobIDs(ctx context.Context, snap *docs.Snapshot) error {
 		return ctx.Err()
 	}
 }
+
+// BlobIDsMade is closed once snap's blob ids are made (DeriveBlobIDs); ok
+// is true when they are, or snap has none to wait for (nil, or a corpus
+// outside a repository).
+func (c *Corpus) BlobIDsMade(snap *docs.Snapshot) (made <-chan struct{}, ok bool) {
+	if snap == nil {
+		return nil, true
+	}
+	b, found := docs.Attached(snap, blobIDsKey)
+	if !found {
+		return nil, true
+	}
+	select {
+	case <-b.done:
+		return b.done, true
+	default:
+		return b.done, false
+	}
+}

@@ -1,0 +1,92 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
+)
+
+// BenchmarkFirstVersionedCall measures a versioned search (a page of 50
+// matches of a common word in the older of two releases of 2,000
+// generated small docs, committed with the fixture's registry; HEAD one
+// commit past the newer tag) as the first call about the release once
+// its set is loaded (first: a new server for each call), and as any call
+// after (next). What a release derives (its history, its registry
+// checked, its tree) is made as it loads, so first costs what next
+// does; each reports cpu-ns/op (the process's, all goroutines).
+//
+//	go test -run '^$' -bench FirstVersionedCall -benchtime 10x ./mcp-server/internal/mcpserver
+func BenchmarkFirstVersionedCall(b *testing.B) {
+	ctx := context.Background()
+	r := mcptest.NewGitRepo(b)
+	if _, err := corpusgen.Generate(ctx, filepath.Join(r.Dir, "docs"), corpusgen.Options{Seed: 1, Files: 2000, Shape: corpusgen.Small}); err != nil {
+		b.Fatal(err)
+	}
+	reg, err := os.ReadFile(filepath.Join(fixtureRoot, "framework", "mod_hooks.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.Write(map[string]string{"framework/mod_hooks.json": string(reg)})
+	r.Commit("v1.0.0")
+	r.Git("tag", "v1.0.0")
+	for i, tag := range []string{"v1.1.0", ""} {
+		r.Write(map[string]string{fmt.Sprintf("docs/edited%d.md", i): "# Edited\n\nA player page.\n"})
+		r.Commit("edit " + tag)
+		if tag != "" {
+			r.Git("tag", tag)
+		}
+	}
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	serve := func() *Server {
+		vc := versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", RegistryPath: "framework/mod_hooks.json", PollInterval: time.Hour}
+		srv, set := newReleasesServer(b, r.Dir, repo, vc)
+		<-set.Loaded()
+		return srv
+	}
+	msg := json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"player","limit":50,"version":"v1.0.0"}}}`)
+	call := func(b *testing.B, srv *Server) {
+		out, err := json.Marshal(srv.MCP().HandleMessage(ctx, msg))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !strings.Contains(string(out), `"commit":"`) || strings.Contains(string(out), `"isError":true`) {
+			b.Fatalf("no answer with provenance: %.300s", out)
+		}
+	}
+	b.Run("first", func(b *testing.B) {
+		var cpu time.Duration
+		for range b.N {
+			b.StopTimer()
+			srv := serve()
+			b.StartTimer()
+			began := mcptest.CPUTime()
+			call(b, srv)
+			cpu += mcptest.CPUTime() - began
+		}
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("next", func(b *testing.B) {
+		srv := serve()
+		call(b, srv)
+		cpu := mcptest.CPUTime()
+		for b.Loop() {
+			call(b, srv)
+		}
+		b.ReportMetric(float64(mcptest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+}
