@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -73,9 +74,10 @@ type Config struct {
 }
 
 // Release is one release served: its tag, its docs and the two files,
-// and what is derived from them, all made as the release loads (in the
-// set's run, before it is served): its index, its registry checked, its
-// root tree and the last commit of each doc. A request only reads them.
+// and what is derived from them, all made in the set's run: as the
+// release loads, before it is served, its index, its registry checked and
+// its root tree; once the releases of a Refresh are served, the last
+// commit of each doc. A request only reads them.
 type Release struct {
 	gitdocs.Version
 	Docs         *docs.Snapshot
@@ -88,8 +90,14 @@ type Release struct {
 	Skills                               *docs.Snapshot // the skills folder's files; nil when the release has none
 
 	tree *gitdocs.Tree
-	hist *gitdocs.History // nil when it could not be read (logged at load)
+	hist *attachedHistory // shared by the releases of one commit
 	reg  *sharedRegistry  // holds what Registry and its check share with the releases of the same registry
+}
+
+// attachedHistory is a release's history once walked (Refresh, after the
+// loads): nil until then, or when it could not be read.
+type attachedHistory struct {
+	p atomic.Pointer[gitdocs.History]
 }
 
 // shareRegistry makes r's registry reg's: its bytes, and its check.
@@ -177,11 +185,13 @@ func (r *Release) CheckedRegistry() (*registry.Registry, []registry.Problem) {
 func (r *Release) Tree() fs.FS { return r.tree.FS() }
 
 // History is the last commit of each doc of the release, up to its tag
-// (gitdocs.LastCommitsAt), walked as the release loaded: nil when it could
-// not be read. Beside a HEAD's history (Config.Head) it is kept as its
-// difference from it (History.Over), the docs changed between the two
-// rather than every doc; a release tagged at HEAD has HEAD's.
-func (r *Release) History() *gitdocs.History { return r.hist }
+// (gitdocs.LastCommitsAt), walked in the set's run once the releases
+// loaded with it are served: nil until then, or when it could not be read
+// (an answer then tells no commit; no request walks it). Beside a HEAD's
+// history (Config.Head) it is kept as its difference from it
+// (History.Over), the docs changed between the two rather than every doc;
+// a release tagged at HEAD has HEAD's.
+func (r *Release) History() *gitdocs.History { return r.hist.p.Load() }
 
 // Set is the releases served, newest first.
 type Set struct {
@@ -321,10 +331,6 @@ func (s *Set) Refresh(ctx context.Context) error {
 		return nil
 	}
 	began := time.Now()
-	var head *gitdocs.History
-	if s.cfg.Head != nil {
-		head = s.cfg.Head(ctx)
-	}
 	known := byKey{}
 	var prev *docs.Snapshot
 	if s.cfg.WorkingTree != nil {
@@ -348,6 +354,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 		byCommit[r.Commit] = r
 	}
 	var skipped []skippedFile
+	var walk []*Release // the releases loaded, whose histories are walked once all are served
 	loaded, pos := 0, 0 // pos: where in next the release of vs[i] goes
 	for i, v := range vs {
 		if r := have[keyOf(v)]; r != nil {
@@ -375,12 +382,12 @@ func (s *Set) Refresh(ctx context.Context) error {
 			continue
 		}
 		t := time.Now()
-		r, err := s.load(ctx, v, known, prev, head)
+		r, err := s.load(ctx, v, known, prev)
 		if err != nil && ctx.Err() == nil {
 			// go-git lists the packs once: a gc or a fetch since may have
 			// moved the objects into one it does not know. Reopened, once.
 			s.cfg.Repo.Forget()
-			r, err = s.load(ctx, v, known, prev, head)
+			r, err = s.load(ctx, v, known, prev)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -391,6 +398,7 @@ func (s *Set) Refresh(ctx context.Context) error {
 		}
 		s.cfg.Logger.Debug("release loaded", "version", r.Name, "docs", len(r.Docs.Docs()), "took", time.Since(t))
 		byCommit[v.Commit] = r
+		walk = append(walk, r)
 		skipped = append(skipped, s.skippedFiles(r)...)
 		next = insert(next, pos, r)
 		pos++
@@ -400,6 +408,30 @@ func (s *Set) Refresh(ctx context.Context) error {
 	}
 	s.cfg.Logger.Info("releases loaded", "loaded", loaded, "served", len(next), "took", time.Since(began))
 	s.warnSkippedFiles(skipped)
+	return s.walkHistories(ctx, walk)
+}
+
+// walkHistories walks the history of each release of rs, newest first,
+// once they are all served, and attaches it: until then a release's
+// answers tell no commit. Walked with each load, urfave/cli's 203 tags
+// were all served 3.3 s after the start rather than 0.2 to 0.9 s; walked
+// after, they are served in 0.5 s and their histories 3.4 to 5.5 s later.
+func (s *Set) walkHistories(ctx context.Context, rs []*Release) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	began := time.Now()
+	var head *gitdocs.History
+	if s.cfg.Head != nil {
+		head = s.cfg.Head(ctx)
+	}
+	for _, r := range rs {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r.hist.p.Store(s.history(r.Version, head))
+	}
+	s.cfg.Logger.Debug("release histories walked", "releases", len(rs), "took", time.Since(began))
 	return nil
 }
 
@@ -557,15 +589,15 @@ func (s *Set) index(r *Release, known byKey) {
 }
 
 // load loads the release of v: its files, its docs (sharing those of known,
-// stacked on prev) and their index, and its history (over head's, when not
-// nil).
-func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *docs.Snapshot, head *gitdocs.History) (*Release, error) {
+// stacked on prev) and their index; its history is walked after
+// (walkHistories).
+func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *docs.Snapshot) (*Release, error) {
 	root, err := s.cfg.Repo.Tree(v)
 	if err != nil {
 		return nil, err
 	}
 	tree := root.FS()
-	r := &Release{Version: v, tree: root}
+	r := &Release{Version: v, tree: root, hist: &attachedHistory{}}
 	if r.Registry, r.RegistryProblem, err = s.readFile(tree, s.cfg.RegistryPath); err != nil {
 		return nil, err
 	}
@@ -615,7 +647,6 @@ func (s *Set) load(ctx context.Context, v gitdocs.Version, known byKey, prev *do
 	}
 	indexed := search.BuildStacked(r.Docs, prev)
 	rank.Build(r.Docs, prev, indexed.Done()) // after the index; shares the shards whose docs are the release before's
-	r.hist = s.history(v, head)
 	return r, nil
 }
 
