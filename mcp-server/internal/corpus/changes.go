@@ -9,6 +9,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // Changes compares two versions' docs, hook registry and guide
@@ -17,7 +18,7 @@ import (
 // what was kept (changesCache), as both are what their tags name; with the
 // working tree it is compared afresh each time, as its files on disk may
 // have changed.
-func (c *Corpus) Changes(from, to *Release) (*gitdocs.Diff, error) {
+func (c *Corpus) Changes(from, to *release.Release) (*gitdocs.Diff, error) {
 	compare := func() (*gitdocs.Diff, error) {
 		a, closeA, err := c.tree(from)
 		if err != nil {
@@ -41,9 +42,13 @@ func (c *Corpus) Changes(from, to *Release) (*gitdocs.Diff, error) {
 // for gitdocs.ChangesWithin: the tag's objects, or the data root on disk
 // (through an os.Root, so that no link leads out of it). Call done when
 // finished with it.
-func (c *Corpus) tree(rel *Release) (fsys fs.FS, done func(), err error) {
+func (c *Corpus) tree(rel *release.Release) (fsys fs.FS, done func(), err error) {
 	if rel != nil {
-		return rel.rel.Tree(), func() {}, nil
+		v, err := c.loaded(rel)
+		if err != nil {
+			return nil, nil, err
+		}
+		return v.Tree(), func() {}, nil
 	}
 	root, err := os.OpenRoot(c.cfg.DataRoot)
 	if err != nil {

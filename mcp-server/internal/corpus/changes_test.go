@@ -8,6 +8,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
 )
@@ -38,7 +39,7 @@ func TestChangesKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	v1, err1 := c.Release("v1.0.0")
-	v2, err2 := c.Release(Latest)
+	v2, err2 := c.Release(release.Latest)
 	if err1 != nil || err2 != nil {
 		t.Fatalf("Release: %v, %v", err1, err2)
 	}

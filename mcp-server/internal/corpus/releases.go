@@ -3,72 +3,29 @@ package corpus
 import (
 	"context"
 	"errors"
+	"fmt"
 
-	"github.com/docs-mcp/docs-mcp/framework/registry"
-	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
-// Latest names the newest release served in a version argument.
-const Latest = versions.Latest
+// The release tags served beside the working tree (Config.Versions), as a
+// request reads them (package release): loaded, derived and followed by
+// the versions set the corpus runs; nothing here loads or walks.
 
-// Release is a release served, as a request sees it: its tag, its docs
-// and files, and what the corpus derived from them as it loaded (the
-// index and ranking of its docs, its registry checked, the last commit
-// of each doc). A request reads it; nothing in it is made on a request.
-type Release struct {
-	gitdocs.Version
-	Docs   *docs.Snapshot
-	Skills *docs.Snapshot // the skills folder's files; nil when the release has none
-	// The release's registry and guide: nil when it has none, or one not
-	// served, and then why (a symlink, not a regular file, over the cap).
-	Registry, Contributing               []byte
-	RegistryProblem, ContributingProblem string
-
-	rel *versions.Release
-}
-
-// releaseOf is r's view, nil for nil.
-func releaseOf(r *versions.Release) *Release {
+// releaseOf is r as a request reads it, nil for nil.
+func releaseOf(r *versions.Release) *release.Release {
 	if r == nil {
 		return nil
 	}
-	return &Release{Version: r.Version, Docs: r.Docs, Skills: r.Skills,
+	checked, problems := r.CheckedRegistry()
+	return &release.Release{Version: r.Version, Docs: r.Docs, Skills: r.Skills,
 		Registry: r.Registry, Contributing: r.Contributing,
-		RegistryProblem: r.RegistryProblem, ContributingProblem: r.ContributingProblem, rel: r}
+		RegistryProblem: r.RegistryProblem, ContributingProblem: r.ContributingProblem,
+		Checked: checked, Problems: problems, History: r.History}
 }
 
-// CheckedRegistry is the release's registry parsed and checked
-// (registry.Check), as it was when the release loaded.
-func (r *Release) CheckedRegistry() (*registry.Registry, []registry.Problem) {
-	return r.rel.CheckedRegistry()
-}
-
-// History is the last commit of each doc of the release, up to its tag,
-// walked as it loaded: nil when it could not be read. Its paths begin
-// with the docs folder (DocsDir).
-func (r *Release) History() *gitdocs.History { return r.rel.History() }
-
-// ReleaseStatus is what is known of the selected tags at a moment: those
-// loaded, loading, and not served.
-type ReleaseStatus = versions.Status
-
-// The kinds of error of a version argument, for errors.Is; the error's
-// text says which version and what to do.
-var (
-	// ErrUnknownVersion: no selected tag has that name (the text names
-	// the nearest ones).
-	ErrUnknownVersion = errors.New("unknown version")
-	// ErrReleaseLoading: the release is selected but not loaded yet.
-	ErrReleaseLoading = errors.New("release loading")
-	// ErrReleaseNotServed: the release is selected but cannot be served.
-	ErrReleaseNotServed = errors.New("release not served")
-	// ErrNoReleases: the corpus serves the working tree only.
-	ErrNoReleases = errors.New("no releases served")
-)
-
-// versionError is a versions error with its kind.
+// versionError is a versions error with its kind (release.ErrUnknown, ...).
 type versionError struct {
 	err, kind error
 }
@@ -83,11 +40,11 @@ func releaseError(err error) error {
 	case err == nil:
 		return nil
 	case isType[*versions.UnknownError](err):
-		kind = ErrUnknownVersion
+		kind = release.ErrUnknown
 	case isType[*versions.LoadingError](err):
-		kind = ErrReleaseLoading
+		kind = release.ErrLoading
 	case isType[*versions.SkippedError](err):
-		kind = ErrReleaseNotServed
+		kind = release.ErrNotServed
 	default:
 		return err
 	}
@@ -103,34 +60,34 @@ func isType[E error](err error) bool {
 // tree (Config.Versions).
 func (c *Corpus) ServesReleases() bool { return c.releases != nil }
 
-// Release returns the release name names (a tag, or Latest) if it is
-// served, at once; else an error of one of the kinds above.
-func (c *Corpus) Release(name string) (*Release, error) {
+// Release returns the release name names (a tag, or release.Latest) if it
+// is served, at once; else an error of one of release's kinds.
+func (c *Corpus) Release(name string) (*release.Release, error) {
 	if c.releases == nil {
-		return nil, ErrNoReleases
+		return nil, release.ErrNone
 	}
 	r, err := c.releases.Lookup(name)
 	return releaseOf(r), releaseError(err)
 }
 
 // AwaitRelease is Release, waiting while the release is loading, until
-// ctx ends (then ErrReleaseLoading, saying how far the loading is). It
+// ctx ends (then release.ErrLoading, saying how far the loading is). It
 // holds nothing while it waits: call it before a turn of work.
-func (c *Corpus) AwaitRelease(ctx context.Context, name string) (*Release, error) {
+func (c *Corpus) AwaitRelease(ctx context.Context, name string) (*release.Release, error) {
 	if c.releases == nil {
-		return nil, ErrNoReleases
+		return nil, release.ErrNone
 	}
 	r, err := c.releases.Wait(ctx, name)
 	return releaseOf(r), releaseError(err)
 }
 
 // ReleaseList is the releases served, newest first.
-func (c *Corpus) ReleaseList() []*Release {
+func (c *Corpus) ReleaseList() []*release.Release {
 	if c.releases == nil {
 		return nil
 	}
 	rs := c.releases.List()
-	out := make([]*Release, len(rs))
+	out := make([]*release.Release, len(rs))
 	for i, r := range rs {
 		out[i] = releaseOf(r)
 	}
@@ -138,11 +95,16 @@ func (c *Corpus) ReleaseList() []*Release {
 }
 
 // ReleaseStatus says which releases are loaded and which are not.
-func (c *Corpus) ReleaseStatus() ReleaseStatus {
+func (c *Corpus) ReleaseStatus() release.Status {
 	if c.releases == nil {
-		return ReleaseStatus{}
+		return release.Status{}
 	}
-	return c.releases.Status()
+	st := c.releases.Status()
+	out := release.Status{Listed: st.Listed, Selected: st.Selected, Loaded: st.Loaded, Pending: st.Pending}
+	for _, sk := range st.Skipped {
+		out.Skipped = append(out.Skipped, release.Skip{Name: sk.Name, Reason: sk.Reason})
+	}
+	return out
 }
 
 // ReleaseSelector is the text of the selector of the tags served ("" when
@@ -152,4 +114,20 @@ func (c *Corpus) ReleaseSelector() string {
 		return ""
 	}
 	return c.releases.Selector()
+}
+
+// loaded is the release served that r is (the same tag at the same
+// commit): an error when its tag has gone or moved since r was read.
+func (c *Corpus) loaded(r *release.Release) (*versions.Release, error) {
+	if c.releases == nil {
+		return nil, release.ErrNone
+	}
+	v, err := c.releases.Lookup(r.Name)
+	if err != nil {
+		return nil, releaseError(err)
+	}
+	if v.Commit != r.Commit {
+		return nil, &versionError{fmt.Errorf("version %q moved to another commit; ask again", r.Name), release.ErrLoading}
+	}
+	return v, nil
 }

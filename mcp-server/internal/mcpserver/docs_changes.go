@@ -8,8 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // DocsChangesInput are the arguments of mod_docs_changes.
@@ -126,7 +126,7 @@ func (s *Server) docsChanges(ctx context.Context, in DocsChangesInput) (DocsChan
 // once, then from what it kept, as both are what their tags name; with the
 // working tree afresh each time, as its files on disk may have changed.
 func (s *Server) changes(ctx context.Context, fromVersion, toVersion string) (d *gitdocs.Diff, fromName, toName string, err error) {
-	var fromRel, toRel *corpus.Release
+	var fromRel, toRel *release.Release
 	fromName, toName = WorkingTree, WorkingTree
 	if !isWorkingTree(fromVersion) {
 		if fromRel, err = s.release(ctx, fromVersion); err != nil {

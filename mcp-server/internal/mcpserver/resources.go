@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 const (
@@ -324,7 +324,7 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 		// the request is handed on): a doc of a tag being loaded is taken
 		// as served, as far as can be told yet.
 		_, _, frag, err := s.versionedDoc(ctx, uri, false)
-		return (err == nil || errors.Is(err, corpus.ErrReleaseLoading)) && frag == ""
+		return (err == nil || errors.Is(err, release.ErrLoading)) && frag == ""
 	}
 	if strings.HasPrefix(uri, skillScheme) || strings.HasPrefix(uri, skillVersionScheme) {
 		_, err := s.skillFile(ctx, uri)

@@ -22,9 +22,9 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
 )
 
@@ -107,14 +107,14 @@ type Corpus interface {
 	// the tools' version argument names, loaded and followed by the
 	// corpus (corpus.Corpus's methods of the same names).
 	ServesReleases() bool
-	Release(name string) (*corpus.Release, error)
-	AwaitRelease(ctx context.Context, name string) (*corpus.Release, error)
-	ReleaseList() []*corpus.Release
-	ReleaseStatus() corpus.ReleaseStatus
+	Release(name string) (*release.Release, error)
+	AwaitRelease(ctx context.Context, name string) (*release.Release, error)
+	ReleaseList() []*release.Release
+	ReleaseStatus() release.Status
 	ReleaseSelector() string
 	// Changes compares two versions (nil: the working tree), two releases
 	// once and then from what the corpus kept.
-	Changes(from, to *corpus.Release) (*gitdocs.Diff, error)
+	Changes(from, to *release.Release) (*gitdocs.Diff, error)
 }
 
 // Server holds what the MCP handlers share.

@@ -12,8 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // docsOf returns the docs of a version argument: the working tree's
@@ -21,7 +21,7 @@ import (
 // A version not served is a tool error naming those that are. It does not
 // wait: a tool's call waits for its release before its turn of work
 // (awaitVersions).
-func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *corpus.Release, error) {
+func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *release.Release, error) {
 	if isWorkingTree(version) {
 		return s.corpus.Snapshot(), nil, nil
 	}
@@ -37,7 +37,7 @@ func isWorkingTree(version string) bool { return version == "" || version == Wor
 
 // release returns the release a version argument names, if it is served
 // now: one still loading is a tool error that says so, at once.
-func (s *Server) release(_ context.Context, version string) (*corpus.Release, error) {
+func (s *Server) release(_ context.Context, version string) (*release.Release, error) {
 	if !s.corpus.ServesReleases() {
 		return nil, inputErrorf("no version %q: this server serves the working tree only (start it with --versions to serve release tags)", version)
 	}
@@ -52,7 +52,7 @@ const releaseWait = indexWait
 // awaitRelease is release, waiting while the release is loading, for at
 // most releaseWait, then a tool error saying how far the loading is. It
 // holds nothing while it waits: call it before a turn of work.
-func (s *Server) awaitRelease(ctx context.Context, version string) (*corpus.Release, error) {
+func (s *Server) awaitRelease(ctx context.Context, version string) (*release.Release, error) {
 	if !s.corpus.ServesReleases() {
 		return s.release(ctx, version)
 	}
@@ -70,9 +70,9 @@ func (s *Server) awaitRelease(ctx context.Context, version string) (*corpus.Rele
 // ones) or must wait for (one loading), or a tag the server cannot serve.
 func releaseError(err error) error {
 	switch {
-	case errors.Is(err, corpus.ErrUnknownVersion):
+	case errors.Is(err, release.ErrUnknown):
 		return inputErrorf("%s", err.Error())
-	case errors.Is(err, corpus.ErrReleaseLoading), errors.Is(err, corpus.ErrReleaseNotServed):
+	case errors.Is(err, release.ErrLoading), errors.Is(err, release.ErrNotServed):
 		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return err
@@ -104,7 +104,7 @@ func (s *Server) awaitVersions(ctx context.Context, in any) error {
 // releaseProvenance is a release's doc's provenance: the tag, and the last
 // commit up to it that changed the doc, as the release's history, walked
 // as it loaded, tells it.
-func (s *Server) releaseProvenance(rel *corpus.Release, d *docs.Doc) *Provenance {
+func (s *Server) releaseProvenance(rel *release.Release, d *docs.Doc) *Provenance {
 	p := &Provenance{Version: rel.Name}
 	h := rel.History()
 	if h == nil {
@@ -118,7 +118,7 @@ func (s *Server) releaseProvenance(rel *corpus.Release, d *docs.Doc) *Provenance
 
 // provenanceIn is a doc's provenance in the version read: rel's, or the
 // working tree's (nil outside a repository).
-func (s *Server) provenanceIn(rel *corpus.Release, d *docs.Doc) *Provenance {
+func (s *Server) provenanceIn(rel *release.Release, d *docs.Doc) *Provenance {
 	if rel != nil {
 		return s.releaseProvenance(rel, d)
 	}
@@ -162,9 +162,9 @@ func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceReque
 
 // versionedDoc is the release and the doc that a docs-version:// URI
 // names, and its #fragment. With wait, it waits for a release loading
-// (awaitRelease); without, a release loading is corpus.ErrReleaseLoading
+// (awaitRelease); without, a release loading is release.ErrLoading
 // (wrapped), at once.
-func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*corpus.Release, *docs.Doc, string, error) {
+func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*release.Release, *docs.Doc, string, error) {
 	rest, _ := strings.CutPrefix(uri, versionScheme)
 	escaped, docPart, ok := strings.Cut(rest, "/")
 	if !ok {
@@ -199,8 +199,8 @@ func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*corp
 func (s *Server) completeVersion(prefix string) *mcp.Completion {
 	var out []string
 	if s.corpus.ServesReleases() {
-		if strings.HasPrefix(corpus.Latest, prefix) {
-			out = append(out, corpus.Latest)
+		if strings.HasPrefix(release.Latest, prefix) {
+			out = append(out, release.Latest)
 		}
 		for _, r := range s.corpus.ReleaseList() {
 			if strings.HasPrefix(r.Name, prefix) {

@@ -3,12 +3,15 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpusgen"
@@ -89,4 +92,83 @@ func BenchmarkFirstVersionedCall(b *testing.B) {
 		}
 		b.ReportMetric(float64(mcptest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
+}
+
+var loadingTags = flag.Int("loading.tags", 5000, "release tags of BenchmarkCheapCallsWhileTagsLoad")
+
+// BenchmarkCheapCallsWhileTagsLoad serves a repository of many release tags
+// (-loading.tags, each on a commit of its own that edits one of 20 docs)
+// with the default work limits, while one client asks for the oldest
+// release (which waits for it, outside the work queue) and another makes
+// cheap calls (mod_list_doc_paths, mod_list_versions) one after the other
+// until every release is loaded and indexed and their histories walked.
+// It reports served-s (from the server's start until the oldest release
+// answers), load-s (until the loading is over), and the other client's
+// calls: answered, and refused as busy (it fails on one refused).
+//
+//	go test -run '^$' -bench CheapCallsWhileTagsLoad -benchtime 1x -timeout 30m ./mcp-server/internal/mcpserver
+func BenchmarkCheapCallsWhileTagsLoad(b *testing.B) {
+	r := mcptest.NewGitRepo(b)
+	name := func(i int) string { return fmt.Sprintf("v1.%d.%d", i/100, i%100) }
+	r.ReleaseTags(*loadingTags, 20, name)
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	sel, _ := gitdocs.ParseSelector("v*")
+	for b.Loop() {
+		began := time.Now()
+		vc := versions.Config{Repo: repo, Selector: sel, DocsDir: "docs", PollInterval: time.Hour}
+		srv, set := newReleasesServer(b, r.Dir, repo, vc)
+		waiting, _ := mcptest.InProcess(b, srv.MCP(), mcp.LATEST_PROTOCOL_VERSION)
+		other, _ := mcptest.InProcess(b, srv.MCP(), mcp.LATEST_PROTOCOL_VERSION)
+		oldest := make(chan error, 1)
+		var served time.Duration
+		go func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "mod_search_docs"
+			req.Params.Arguments = map[string]any{"query": "Written", "version": name(0), "limit": 5}
+			res, err := waiting.CallTool(context.Background(), req)
+			served = time.Since(began)
+			if err == nil && res.IsError { // it waited its longest (releaseWait) and was told the release is loading
+				err = fmt.Errorf("%s", mcptest.Text(res))
+			}
+			oldest <- err
+		}()
+		answered, busy := 0, 0
+		for i := 0; ; i++ {
+			select {
+			case <-set.Loaded():
+			default:
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "mod_list_doc_paths"
+				req.Params.Arguments = map[string]any{"limit": 5}
+				if i%2 == 1 {
+					req.Params.Name, req.Params.Arguments = "mod_list_versions", map[string]any{}
+				}
+				res, err := other.CallTool(context.Background(), req)
+				switch {
+				case err != nil && strings.Contains(err.Error(), "server busy"):
+					busy++
+				case err != nil || res.IsError:
+					b.Fatalf("%s: %v %v", req.Params.Name, err, res)
+				default:
+					answered++
+				}
+				continue
+			}
+			break
+		}
+		b.ReportMetric(time.Since(began).Seconds(), "load-s")
+		b.ReportMetric(float64(answered), "answered")
+		b.ReportMetric(float64(busy), "busy")
+		if err := <-oldest; err != nil {
+			b.Errorf("the call about the oldest release: %v", err)
+		}
+		b.ReportMetric(served.Seconds(), "served-s")
+		if busy > 0 {
+			b.Errorf("%d of the other client's %d calls refused as busy", busy, busy+answered)
+		}
+	}
 }
