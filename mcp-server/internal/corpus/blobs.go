@@ -28,9 +28,14 @@ type blobIDs struct {
 // for cpp-docs' 9,746 docs, 45 MB, on two loaded cores) are hashed beside
 // the start-up's other work, and BlobID says when they are not there yet.
 func DeriveBlobIDs(prev, next *docs.Snapshot) {
+	made := false
 	b := docs.Attach(next, blobIDsKey, func() *blobIDs {
+		made = true
 		return &blobIDs{done: make(chan struct{}), snap: next, ids: make([]gitdocs.BlobID, len(next.Docs()))}
 	})
+	if !made {
+		return // attached already (a corpus with Config.Git derives them itself; a Derive list may name it too)
+	}
 	var old *blobIDs
 	if prev != nil {
 		old, _ = docs.Attached(prev, blobIDsKey)
