@@ -326,6 +326,23 @@ func newerFirst(a, b Version) int {
 // listed (with fs.ModeSymlink, or as an irregular file) but cannot be
 // opened: a link is not followed, so nothing outside the tree is read.
 func (r *Repo) FS(v Version) (fs.FS, error) {
+	t, err := r.Tree(v)
+	if err != nil {
+		return nil, err
+	}
+	return t.FS(), nil
+}
+
+// Tree is a commit's root tree, read once (Repo.Tree): what a release
+// keeps to open its files later without reading its commit again.
+type Tree struct {
+	repo *Repo
+	root *object.Tree
+	mod  time.Time
+}
+
+// Tree reads the root tree of v's commit.
+func (r *Repo) Tree(v Version) (*Tree, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c, err := r.repo.CommitObject(plumbing.NewHash(v.Commit))
@@ -336,5 +353,9 @@ func (r *Repo) FS(v Version) (fs.FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("version %s: tree of %s: %w", v.Name, v.Commit, err)
 	}
-	return &treeFS{repo: r, root: t, mod: c.Committer.When}, nil
+	return &Tree{repo: r, root: t, mod: c.Committer.When}, nil
 }
+
+// FS is the tree as Repo.FS gives it, anew for each caller: the folders
+// it decodes are the caller's, and go with it.
+func (t *Tree) FS() fs.FS { return &treeFS{repo: t.repo, root: t.root, mod: t.mod} }

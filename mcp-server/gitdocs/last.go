@@ -181,21 +181,24 @@ func (r *Repo) LastCommits(dir string) (*History, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve HEAD: %w", err)
 	}
+	// What the walk read is not read again until HEAD moves: it does not
+	// stay for the life of the server.
+	defer r.forget()
 	return r.lastCommits(h, ref.Hash(), dir)
 }
 
 // LastCommitsAt is LastCommits from the commit named by its hex id (a
-// release's) rather than HEAD.
+// release's) rather than HEAD. Unlike LastCommits, it keeps what it read
+// of the objects: the releases' loads walk one history a release, and
+// Forget once they are all loaded.
 func (r *Repo) LastCommitsAt(commit, dir string) (*History, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.lastCommits(newHistory(), plumbing.NewHash(commit), dir)
 }
 
+// lastCommits walks from at; see LastCommits.
 func (r *Repo) lastCommits(h *History, at plumbing.Hash, dir string) (*History, error) {
-	// What the walk read is not read again until HEAD moves: it does not
-	// stay for the life of the server.
-	defer r.forget()
 	h.Head = at.String()
 	c, err := r.repo.CommitObject(at)
 	if err != nil {

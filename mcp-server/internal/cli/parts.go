@@ -64,7 +64,6 @@ func (p *parts) openGit(cfg config, corpusCfg *corpus.Config) {
 	// For provenance, the corpus attaches each doc's blob id and keeps
 	// their last commits at HEAD: no answer hashes a doc or walks history.
 	p.git, corpusCfg.Git = git, git
-	corpusCfg.Derive = append(corpusCfg.Derive, corpus.DeriveBlobIDs)
 	if cfg.Versions != nil {
 		vc := *cfg.Versions
 		vc.Logger = p.log

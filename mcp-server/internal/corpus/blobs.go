@@ -28,9 +28,14 @@ type blobIDs struct {
 // for cpp-docs' 9,746 docs, 45 MB, on two loaded cores) are hashed beside
 // the start-up's other work, and BlobID says when they are not there yet.
 func DeriveBlobIDs(prev, next *docs.Snapshot) {
+	made := false
 	b := docs.Attach(next, blobIDsKey, func() *blobIDs {
+		made = true
 		return &blobIDs{done: make(chan struct{}), snap: next, ids: make([]gitdocs.BlobID, len(next.Docs()))}
 	})
+	if !made {
+		return // attached already (a corpus with Config.Git derives them itself; a Derive list may name it too)
+	}
 	var old *blobIDs
 	if prev != nil {
 		old, _ = docs.Attached(prev, blobIDsKey)
@@ -107,5 +112,24 @@ func AwaitBlobIDs(ctx context.Context, snap *docs.Snapshot) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// BlobIDsMade is closed once snap's blob ids are made (DeriveBlobIDs); ok
+// is true when they are, or snap has none to wait for (nil, or a corpus
+// outside a repository).
+func (c *Corpus) BlobIDsMade(snap *docs.Snapshot) (made <-chan struct{}, ok bool) {
+	if snap == nil {
+		return nil, true
+	}
+	b, found := docs.Attached(snap, blobIDsKey)
+	if !found {
+		return nil, true
+	}
+	select {
+	case <-b.done:
+		return b.done, true
+	default:
+		return b.done, false
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/corpus"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/mcptest"
@@ -15,7 +16,8 @@ import (
 // TestBlobIDs: each doc's attached blob id is git's for its file (a file
 // with a byte order mark and CRLF lines included), for the first snapshot
 // and for the one after an edit, where the edited doc has its new id and
-// the others keep theirs.
+// the others keep theirs. The corpus, given the repository, derives them
+// itself; naming DeriveBlobIDs in Derive as well makes them once.
 func TestBlobIDs(t *testing.T) {
 	r := mcptest.NewGitRepo(t)
 	r.Write(map[string]string{
@@ -24,10 +26,14 @@ func TestBlobIDs(t *testing.T) {
 		"docs/sub/c.md": "# C\n",
 	})
 	r.Commit("docs")
+	var err error
 	cfg := corpus.DefaultConfig()
 	cfg.DataRoot, cfg.DocsPath = r.Dir, filepath.Join(r.Dir, "docs")
 	cfg.PollInterval = 20 * time.Millisecond
 	cfg.Derive = []func(prev, next *docs.Snapshot){corpus.DeriveBlobIDs}
+	if cfg.Git, err = gitdocs.Open(r.Dir); err != nil {
+		t.Fatal(err)
+	}
 	c := corpus.New(cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	changes := make(chan docs.Change, 8)

@@ -38,6 +38,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -136,6 +137,7 @@ type Corpus struct {
 	walkedOnce sync.Once
 
 	releases *versions.Set // nil without Config.Versions
+	changes  changesCache  // the last comparisons of two releases (Changes)
 
 	opened   chan struct{} // closed once the corpus has its docs (Open)
 	openOnce sync.Once
@@ -178,12 +180,19 @@ func New(cfg Config) *Corpus {
 	if cfg.Git == nil || c.docsDir == "" {
 		close(c.walked) // no history to walk
 		c.walkedOnce.Do(func() {})
+	} else {
+		// Each doc's blob id, for provenance: made once per snapshot,
+		// before it is served, so that no request hashes a doc.
+		c.cfg.Derive = append(slices.Clip(cfg.Derive), DeriveBlobIDs)
 	}
 	if cfg.Versions != nil {
 		vc := *cfg.Versions
 		vc.Repo = cfg.Git
 		if vc.WorkingTree == nil {
 			vc.WorkingTree = c.workingTree
+		}
+		if vc.Head == nil {
+			vc.Head = c.headHistory
 		}
 		c.releases = versions.New(vc)
 	}
@@ -193,6 +202,18 @@ func New(cfg Config) *Corpus {
 // Releases are the release tags served beside the working tree, loaded
 // and followed by Run: nil without Config.Versions.
 func (c *Corpus) Releases() *versions.Set { return c.releases }
+
+// headHistory is HEAD's history once its first walk is over (nil when
+// there is none, or ctx ended first), for the releases' histories to be
+// told as their difference from it (versions.Config.Head).
+func (c *Corpus) headHistory(ctx context.Context) *gitdocs.History {
+	select {
+	case <-c.walked:
+		return c.History()
+	case <-ctx.Done():
+		return nil
+	}
+}
 
 // workingTree is the snapshot served, once there is one, for the releases
 // to share its docs and index (versions.Config.WorkingTree).

@@ -132,7 +132,7 @@ func (s *Server) askDocs(ctx context.Context, in AskDocsInput) (AskDocsOutput, s
 	var hist *gitdocs.History
 	switch {
 	case rel != nil:
-		out.Version, hist = rel.Name, s.releaseHistory(rel)
+		out.Version, hist = rel.Name, rel.History()
 	default:
 		if hist = s.history(); hist != nil {
 			out.Version = WorkingTree
@@ -149,9 +149,9 @@ func (s *Server) askDocs(ctx context.Context, in AskDocsInput) (AskDocsOutput, s
 		var p *Provenance
 		switch {
 		case rel != nil:
-			p = s.releaseProvenance(rel, hist, h.Doc)
+			p = s.releaseProvenance(rel, h.Doc)
 		case hist != nil:
-			p = s.provenance(hist, h.Doc, h.Doc.Text())
+			p = s.provenance(hist, h.Doc)
 		}
 		if p != nil {
 			sec.Commit, sec.Date, sec.Uncommitted = p.Commit, p.Date, p.Uncommitted

@@ -3,17 +3,13 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // DocsChangesInput are the arguments of mod_docs_changes.
@@ -126,11 +122,11 @@ func (s *Server) docsChanges(ctx context.Context, in DocsChangesInput) (DocsChan
 	return out, strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// changes compares two versions: between two releases once, then from
-// the cache (changesCache), as both are what their tags name; with the
+// changes compares two versions, in the corpus: between two releases
+// once, then from what it kept, as both are what their tags name; with the
 // working tree afresh each time, as its files on disk may have changed.
 func (s *Server) changes(ctx context.Context, fromVersion, toVersion string) (d *gitdocs.Diff, fromName, toName string, err error) {
-	var fromRel, toRel *versions.Release
+	var fromRel, toRel *release.Release
 	fromName, toName = WorkingTree, WorkingTree
 	if !isWorkingTree(fromVersion) {
 		if fromRel, err = s.release(ctx, fromVersion); err != nil {
@@ -144,24 +140,7 @@ func (s *Server) changes(ctx context.Context, fromVersion, toVersion string) (d 
 		}
 		toName = toRel.Name
 	}
-	compare := func() (*gitdocs.Diff, error) {
-		from, closeFrom, err := s.tree(fromRel)
-		if err != nil {
-			return nil, err
-		}
-		defer closeFrom()
-		to, closeTo, err := s.tree(toRel)
-		if err != nil {
-			return nil, err
-		}
-		defer closeTo()
-		return gitdocs.ChangesWithin(from, to, s.maxDocBytes())
-	}
-	if fromRel == nil || toRel == nil {
-		d, err = compare()
-	} else {
-		d, err = s.changesCache.get(changesKey{fromRel.Name, fromRel.Commit, toRel.Name, toRel.Commit}, compare)
-	}
+	d, err = s.corpus.Changes(fromRel, toRel)
 	return d, fromName, toName, err
 }
 
@@ -170,123 +149,4 @@ func list(names []string) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
-}
-
-// tree is the whole tree of a release, or of the working tree (rel nil),
-// for gitdocs.ChangesWithin: the tag's objects, or the data root on disk
-// (through an os.Root, so that no link leads out of it). Call done when
-// finished with it.
-func (s *Server) tree(rel *versions.Release) (fsys fs.FS, done func(), err error) {
-	if rel != nil {
-		t, err := rel.Tree()
-		return t, func() {}, err
-	}
-	root, err := os.OpenRoot(s.opts.DataRoot)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open the data root: %w", err)
-	}
-	return root.FS(), func() { root.Close() }, nil
-}
-
-// maxDocBytes is the cap of a doc read (--max-doc-bytes): of the releases,
-// which have it from the command line as the working tree has.
-func (s *Server) maxDocBytes() int64 {
-	if s.corpus.Releases() == nil {
-		return docs.DefaultMaxDocBytes
-	}
-	return s.corpus.Releases().MaxDocBytes()
-}
-
-// changesKey names a comparison of two releases by their tags and commits.
-type changesKey struct{ fromName, fromCommit, toName, toCommit string }
-
-// The bounds of changesCache: the comparisons kept, and their size in all
-// (about: the bytes of their paths and anchors).
-const (
-	maxCachedChanges      = 8
-	maxCachedChangesBytes = 16 << 20
-)
-
-// changesCache keeps the last comparisons of two releases, the most
-// recently asked last, within maxCachedChanges and maxCachedChangesBytes:
-// comparing two trees of 200,000 docs costs about a second of a core,
-// which a client asking again (paging through versions, or several
-// clients asking the same) would pay each time. A comparison asked for
-// while it is computed waits for it rather than computing it again.
-type changesCache struct {
-	mu      sync.Mutex
-	entries []*changesEntry
-}
-
-type changesEntry struct {
-	key   changesKey
-	once  sync.Once
-	diff  *gitdocs.Diff
-	err   error
-	bytes int
-}
-
-// get returns the comparison of key, computed by compute once.
-func (c *changesCache) get(key changesKey, compute func() (*gitdocs.Diff, error)) (*gitdocs.Diff, error) {
-	c.mu.Lock()
-	i := slices.IndexFunc(c.entries, func(e *changesEntry) bool { return e.key == key })
-	var e *changesEntry
-	if i >= 0 {
-		e = c.entries[i]
-		c.entries = append(slices.Delete(c.entries, i, i+1), e)
-	} else {
-		e = &changesEntry{key: key}
-		c.entries = append(c.entries, e)
-	}
-	c.mu.Unlock()
-	e.once.Do(func() {
-		e.diff, e.err = compute()
-		if e.err == nil {
-			e.bytes = diffBytes(e.diff)
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if e.err != nil {
-			c.entries = slices.DeleteFunc(c.entries, func(x *changesEntry) bool { return x == e }) // tried again next time
-		}
-		c.trim()
-	})
-	return e.diff, e.err
-}
-
-// trim drops the least recently asked comparisons past the bounds (c.mu
-// held). One being computed counts as empty until it is done.
-func (c *changesCache) trim() {
-	total := 0
-	for _, e := range c.entries {
-		total += e.bytes
-	}
-	for len(c.entries) > maxCachedChanges || total > maxCachedChangesBytes && len(c.entries) > 0 {
-		total -= c.entries[0].bytes
-		c.entries = c.entries[1:]
-	}
-}
-
-// size is how many comparisons are kept.
-func (c *changesCache) size() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
-}
-
-// diffBytes is about what a Diff holds: its paths, anchors and headings.
-func diffBytes(d *gitdocs.Diff) int {
-	n := 0
-	for _, ps := range [][]string{d.Added, d.Removed, d.Hooks.Added, d.Hooks.Removed, d.Hooks.Edited} {
-		for _, p := range ps {
-			n += len(p) + 16
-		}
-	}
-	for _, c := range d.Changed {
-		n += len(c.Path) + 16
-		for _, sec := range c.Sections {
-			n += len(sec.Anchor) + len(sec.Heading) + len(sec.Change) + 48
-		}
-	}
-	return n
 }

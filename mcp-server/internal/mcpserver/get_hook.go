@@ -63,10 +63,10 @@ func (s *Server) hooksIn(ctx context.Context, version string) (*registry.Registr
 	if rel.Registry == nil {
 		return nil, s.noRegistry(rel)
 	}
-	// Checked once a release, and let go with it (a cache here, keyed
-	// by release, kept every release a client had asked of, and all it
-	// held, after its tag was gone).
-	reg, problems := rel.CheckedRegistry()
+	// Checked once, as the release loaded, and let go with it (a cache
+	// here, keyed by release, kept every release a client had asked of,
+	// and all it held, after its tag was gone).
+	reg, problems := rel.Checked, rel.Problems
 	if len(problems) > 0 {
 		return reg, invalidRegistryError(rel.Name+":"+s.rel(s.registryPath()), problems)
 	}

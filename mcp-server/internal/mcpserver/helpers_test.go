@@ -86,13 +86,13 @@ func newGitServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, edits ...fu
 // newReleasesServer is newGitServer with the releases of vc, which its
 // corpus makes (its Repo is repo's) and the test runs, as the corpus's
 // Run would.
-func newReleasesServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, vc versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
+func newReleasesServer(t testing.TB, dataRoot string, repo *gitdocs.Repo, vc versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
 	t.Helper()
 	return gitServer(t, dataRoot, repo, &vc, edits...)
 }
 
 // gitServer is newGitServer, with releases when vc is not nil.
-func gitServer(t *testing.T, dataRoot string, repo *gitdocs.Repo, vc *versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
+func gitServer(t testing.TB, dataRoot string, repo *gitdocs.Repo, vc *versions.Config, edits ...func(*Config)) (*Server, *versions.Set) {
 	t.Helper()
 	cfg, docsDir := withFixture(t, dataRoot)
 	for _, edit := range edits {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // HookRegistryInput are the arguments of mod_hook_registry.
@@ -68,7 +68,7 @@ func (s *Server) registryText(ctx context.Context, version string) (string, erro
 
 // noRegistry is the error of a release without a hook registry, or with
 // one not served (a symlink, or larger than the cap).
-func (s *Server) noRegistry(rel *versions.Release) error {
+func (s *Server) noRegistry(rel *release.Release) error {
 	if rel.RegistryProblem != "" {
 		return fmt.Errorf("%w: the %s of release %s is not served: %s", errUnavailable, s.rel(s.registryPath()), rel.Name, rel.RegistryProblem)
 	}

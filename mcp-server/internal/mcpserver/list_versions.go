@@ -58,10 +58,10 @@ func (s *Server) listVersions(ctx context.Context, _ struct{}) (ListVersionsOutp
 		wt.Commit, wt.Date = h.Head[:7], h.Date.UTC().Format(time.RFC3339)
 	}
 	out := ListVersionsOutput{Versions: []VersionInfo{wt}}
-	if s.corpus.Releases() != nil {
-		out.Selector = s.corpus.Releases().Selector()
-		st := s.corpus.Releases().Status()
-		for _, r := range s.corpus.Releases().List() {
+	if s.corpus.ServesReleases() {
+		out.Selector = s.corpus.ReleaseSelector()
+		st := s.corpus.ReleaseStatus()
+		for _, r := range s.corpus.ReleaseList() {
 			out.Versions = append(out.Versions, VersionInfo{Name: r.Name, Commit: r.Commit[:7], Date: r.Date.UTC().Format(time.RFC3339), Docs: len(r.Docs.Docs())})
 		}
 		if !st.Listed || len(st.Pending) > 0 {

@@ -31,41 +31,32 @@ type Provenance struct {
 func (s *Server) history() *gitdocs.History { return s.corpus.History() }
 
 // docCommit tells a working-tree doc's last commit: ok is false when there
-// is no history to tell. The doc's blob id (its text hashed as git hashes
-// a blob) is compared with HEAD's, so a doc edited since is said to be so.
-func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc, text string) (c gitdocs.Commit, uncommitted, ok bool) {
+// is no history to tell, or when the corpus has not attached the doc's
+// blob id (yet): the answer then goes without provenance, as outside a
+// repository. The blob id (the doc's text as git hashes a blob), made by
+// the corpus once per snapshot (corpus.DeriveBlobIDs), is compared with
+// HEAD's, so a doc edited since is said to be so. No request hashes a doc.
+func (s *Server) docCommit(h *gitdocs.History, d *docs.Doc) (c gitdocs.Commit, uncommitted, ok bool) {
 	if h == nil {
+		return gitdocs.Commit{}, false, false
+	}
+	id, ok := s.corpus.BlobID(s.corpus.Snapshot(), d)
+	if !ok {
 		return gitdocs.Commit{}, false, false
 	}
 	p := path.Join(s.corpus.DocsDir(), d.Path)
 	blob, committed := h.Blob(p)
-	if !committed {
-		return gitdocs.Commit{}, true, true
-	}
-	if s.blobID(d, text) != blob {
+	if !committed || id != blob {
 		return gitdocs.Commit{}, true, true
 	}
 	c, _ = h.Last(p)
 	return c, false, true
 }
 
-// blobID is the blob id of a working-tree doc whose text is text: the one
-// the corpus attached to the snapshot served (corpus.DeriveBlobIDs), or
-// hashed here when it has none for d (while the server starts, or for a
-// doc of a snapshot replaced since); the zero id when git could not have
-// hashed the doc's file from its text.
-func (s *Server) blobID(d *docs.Doc, text string) gitdocs.BlobID {
-	if id, ok := s.corpus.BlobID(s.corpus.Snapshot(), d); ok {
-		return id
-	}
-	id, _ := gitdocs.FileBlobID([]byte(text), d.Size)
-	return id
-}
-
 // provenance is a working-tree doc's provenance, nil when the data root is
-// not a git repository.
-func (s *Server) provenance(h *gitdocs.History, d *docs.Doc, text string) *Provenance {
-	c, uncommitted, ok := s.docCommit(h, d, text)
+// not a git repository (or the doc's blob id is not attached yet).
+func (s *Server) provenance(h *gitdocs.History, d *docs.Doc) *Provenance {
+	c, uncommitted, ok := s.docCommit(h, d)
 	if !ok {
 		return nil
 	}

@@ -20,10 +20,10 @@ import (
 // committed) without provenance (off: the data root is not read as a
 // repository), with it as served (on: each doc's blob id attached to the
 // snapshot by the corpus, its last commit walked by the corpus for HEAD,
-// which it reads every 2 s beside the calls), and as
-// it was before the corpus attached the ids (hashed: each doc on the page
-// decoded and hashed by the call). on should cost what off does, plus the
-// commits' text; each reports cpu-ns/op and the answer's bytes.
+// which it reads every 2 s beside the calls). No call hashes a doc: a doc
+// whose id is not attached yet is answered without provenance. on should
+// cost what off does, plus the commits' text; each reports cpu-ns/op and
+// the answer's bytes.
 //
 //	go test -run '^$' -bench SearchProvenance -benchmem ./mcp-server/internal/mcpserver
 func BenchmarkSearchProvenance(b *testing.B) {
@@ -38,15 +38,12 @@ func BenchmarkSearchProvenance(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer repo.Close()
-	serve := func(git *gitdocs.Repo, derive bool) *Server {
+	serve := func(git *gitdocs.Repo) *Server {
 		snap, err := docs.Load(ctx, filepath.Join(r.Dir, "docs"), docs.LoadOptions{Generation: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
-		cc := corpus.DefaultConfig()
-		if derive {
-			cc.Derive = append(cc.Derive, corpus.DeriveBlobIDs)
-		}
+		cc := corpus.DefaultConfig() // with Git, the corpus attaches the blob ids itself
 		cfg := DefaultConfig()
 		cfg.DataRoot, cfg.DocsPath = r.Dir, filepath.Join(r.Dir, "docs")
 		cc.DataRoot, cc.DocsPath, cc.Git = cfg.DataRoot, cfg.DocsPath, git
@@ -65,11 +62,10 @@ func BenchmarkSearchProvenance(b *testing.B) {
 	}
 	msg := json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mod_search_docs","arguments":{"query":"player","limit":50}}}`)
 	for _, tc := range []struct {
-		name   string
-		git    *gitdocs.Repo
-		derive bool
-	}{{"off", nil, false}, {"on", repo, true}, {"hashed", repo, false}} {
-		srv := serve(tc.git, tc.derive)
+		name string
+		git  *gitdocs.Repo
+	}{{"off", nil}, {"on", repo}} {
+		srv := serve(tc.git)
 		b.Run(tc.name, func(b *testing.B) {
 			var out []byte
 			b.ReportAllocs()

@@ -69,7 +69,7 @@ func (s *Server) readDoc(ctx context.Context, in ReadDocInput) (ReadDocOutput, s
 		uri = versionedDocURI(rel.Name, d.Path)
 	}
 	out := ReadDocOutput{Path: d.Path, Title: docs.Title(d.Path, text), URI: uri, Generation: snap.Generation(),
-		Provenance: s.provenanceIn(rel, d, text)}
+		Provenance: s.provenanceIn(rel, d)}
 	start, end, name := in.StartLine, in.EndLine, docs.ShowPath(d.Path)
 	var p part
 	if in.Section != "" || in.ListSubsections {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/protocol"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // maxMethodBytes is longer than every MCP method name (the longest,
@@ -115,7 +115,7 @@ func (s *Server) Refusal(ctx context.Context, m *protocol.Message) []byte {
 			// it would not find is answered here, as a doc's is above
 			// (a handler's error would be an internal error, -32603).
 			_, _, _, err := s.versionedDoc(ctx, uri, false)
-			if _, loading := errors.AsType[*versions.LoadingError](err); err == nil || loading {
+			if err == nil || errors.Is(err, release.ErrLoading) {
 				return nil // the handler waits for a release loading, on the request's own time
 			}
 			reason = s.publicError(ctx, "reading "+uri, err).Error()

@@ -15,7 +15,7 @@ import (
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 const (
@@ -94,7 +94,7 @@ func (s *Server) addResources(m *server.MCPServer) {
 		),
 		s.readDocResource,
 	)
-	if s.corpus.Releases() != nil { // with --versions only
+	if s.corpus.ServesReleases() { // with --versions only
 		s.addVersionTemplate(m)
 		s.addSkillVersionTemplate(m)
 	}
@@ -185,7 +185,7 @@ func (s *Server) listDocs(ctx context.Context, _ any, req *mcp.ListResourcesRequ
 func (s *Server) docListing(hist *gitdocs.History, d *docs.Doc, buf *[]byte) mcp.Resource {
 	text, _ := d.TextIn(buf)
 	r := docResource(d.Path, docs.Title(d.Path, text))
-	if c, uncommitted, ok := s.docCommit(hist, d, text); ok && !uncommitted {
+	if c, uncommitted, ok := s.docCommit(hist, d); ok && !uncommitted {
 		r.Annotations = &mcp.Annotations{LastModified: c.Date.UTC().Format(time.RFC3339)}
 	}
 	return r
@@ -222,7 +222,7 @@ func (s *Server) readDocResource(ctx context.Context, req mcp.ReadResourceReques
 		}
 		text = docText(d)
 		if hist := s.history(); hist != nil {
-			prov = s.provenance(hist, d, d.Text())
+			prov = s.provenance(hist, d)
 		}
 		if frag != "" {
 			// The section is found within the client's turn of work too.
@@ -324,8 +324,7 @@ func (s *Server) serves(ctx context.Context, uri string) bool {
 		// the request is handed on): a doc of a tag being loaded is taken
 		// as served, as far as can be told yet.
 		_, _, frag, err := s.versionedDoc(ctx, uri, false)
-		_, loading := errors.AsType[*versions.LoadingError](err)
-		return (err == nil || loading) && frag == ""
+		return (err == nil || errors.Is(err, release.ErrLoading)) && frag == ""
 	}
 	if strings.HasPrefix(uri, skillScheme) || strings.HasPrefix(uri, skillVersionScheme) {
 		_, err := s.skillFile(ctx, uri)

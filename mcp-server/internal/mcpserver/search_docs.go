@@ -13,8 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 const (
@@ -143,7 +143,7 @@ func (s *Server) afterBuilt(tool, what string, await func(context.Context, *docs
 		of := ""
 		wait, cancel := context.WithTimeout(ctx, indexWait)
 		defer cancel()
-		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.corpus.Releases() != nil {
+		if version, _ := req.GetArguments()["version"].(string); !isWorkingTree(version) && s.corpus.ServesReleases() {
 			rel, err := s.awaitRelease(wait, version)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -267,7 +267,7 @@ func searchFingerprint(in SearchDocsInput, q search.Query) uint64 {
 
 // searchedDocs is the snapshot a search reads, the working tree's or a
 // release's (rel), with its index built.
-func (s *Server) searchedDocs(ctx context.Context, version string) (*docs.Snapshot, *versions.Release, error) {
+func (s *Server) searchedDocs(ctx context.Context, version string) (*docs.Snapshot, *release.Release, error) {
 	snap, rel, err := s.docsOf(ctx, version)
 	if err != nil || rel == nil {
 		return snap, rel, err
@@ -286,7 +286,7 @@ func (s *Server) searchedDocs(ctx context.Context, version string) (*docs.Snapsh
 // the size cap, each doc with its resource link, provenance and wiki page.
 type searchPage struct {
 	out    *SearchDocsOutput
-	rel    *versions.Release           // the release searched, nil for the working tree
+	rel    *release.Release            // the release searched, nil for the working tree
 	prov   func(*docs.Doc) *Provenance // a doc's provenance; nil outside a repository
 	limit  int
 	n      int       // matches on the page
@@ -297,7 +297,7 @@ type searchPage struct {
 	page   string    // the wiki page of paged
 }
 
-func (s *Server) newSearchPage(ctx context.Context, out *SearchDocsOutput, rel *versions.Release, limit int) *searchPage {
+func (s *Server) newSearchPage(ctx context.Context, out *SearchDocsOutput, rel *release.Release, limit int) *searchPage {
 	p := &searchPage{out: out, rel: rel, limit: limit, budget: s.textBudget(), wiki: s.wikiURL(ctx)}
 	out.Version, p.prov = s.provenanceOf(rel)
 	return p
@@ -306,16 +306,15 @@ func (s *Server) newSearchPage(ctx context.Context, out *SearchDocsOutput, rel *
 // provenanceOf is the version searched as a result names it (empty for
 // the working tree outside a repository) and how to tell a doc's
 // provenance in it (nil when there is none to tell).
-func (s *Server) provenanceOf(rel *versions.Release) (string, func(*docs.Doc) *Provenance) {
+func (s *Server) provenanceOf(rel *release.Release) (string, func(*docs.Doc) *Provenance) {
 	if rel != nil {
-		hist := s.releaseHistory(rel)
-		return rel.Name, func(d *docs.Doc) *Provenance { return s.releaseProvenance(rel, hist, d) }
+		return rel.Name, func(d *docs.Doc) *Provenance { return s.releaseProvenance(rel, d) }
 	}
 	hist := s.history()
 	if hist == nil {
 		return "", nil
 	}
-	return WorkingTree, func(d *docs.Doc) *Provenance { return s.provenance(hist, d, d.Text()) }
+	return WorkingTree, func(d *docs.Doc) *Provenance { return s.provenance(hist, d) }
 }
 
 // add puts m on the page; false when the page is full (has_more set).

@@ -24,8 +24,8 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/budget"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docsmap"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/status"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
 )
 
 // DefaultMaxResultBytes bounds the text one tool call returns.
@@ -94,16 +94,27 @@ type Corpus interface {
 	// BlobID is the git blob id the corpus attached to d, a doc of snap
 	// (corpus.DeriveBlobIDs); ok is false when it attached none (yet).
 	BlobID(snap *docs.Snapshot, d *docs.Doc) (id gitdocs.BlobID, ok bool)
+	// BlobIDsMade is closed once snap's blob ids are made; ok is true when
+	// they are (or snap will have none).
+	BlobIDsMade(snap *docs.Snapshot) (made <-chan struct{}, ok bool)
 	// History is the last commit of each doc at HEAD, as the corpus last
 	// walked it (corpus.FollowHistory): nil outside a repository, and
 	// until it is walked. Its paths begin with DocsDir.
 	History() *gitdocs.History
 	HistoryWalked() <-chan struct{} // closed once History is walked at start (at once outside a repository)
 	DocsDir() string                // the docs folder relative to the repository's root
-	// Releases are the release tags served beside the working tree
-	// (--versions), which the tools' version argument names, loaded and
-	// followed by the corpus; nil: the working tree only.
-	Releases() *versions.Set
+	// The release tags served beside the working tree (--versions), which
+	// the tools' version argument names, loaded and followed by the
+	// corpus (corpus.Corpus's methods of the same names).
+	ServesReleases() bool
+	Release(name string) (*release.Release, error)
+	AwaitRelease(ctx context.Context, name string) (*release.Release, error)
+	ReleaseList() []*release.Release
+	ReleaseStatus() release.Status
+	ReleaseSelector() string
+	// Changes compares two versions (nil: the working tree), two releases
+	// once and then from what the corpus kept.
+	Changes(from, to *release.Release) (*gitdocs.Diff, error)
 }
 
 // Server holds what the MCP handlers share.
@@ -113,12 +124,9 @@ type Server struct {
 	log       *slog.Logger
 	hookCache hookCache
 	mapCache  mapCache
-	// changesCache keeps the last comparisons of two releases
-	// (mod_docs_changes).
-	changesCache changesCache
-	mcp          *server.MCPServer
-	subs         *subscriptions
-	work         *budget.Queue // tool calls and doc reads take turns here
+	mcp       *server.MCPServer
+	subs      *subscriptions
+	work      *budget.Queue // tool calls and doc reads take turns here
 	// skillProblems logs the skills not served once per catalogue.
 	skillProblems loggedOnce
 }

@@ -23,34 +23,44 @@ import (
 var errNoDocs = errors.New("no docs: the server stopped before they were loaded")
 
 // awaitDocs waits until the server has its docs and, in a repository,
-// their history walked once, or ctx ends, or the corpus stops without
-// them (errNoDocs). It waits outside the work queue.
+// what their provenance needs (their history walked once, their blob ids
+// attached), or ctx ends, or the corpus stops without them (errNoDocs).
+// It waits outside the work queue.
 func (s *Server) awaitDocs(ctx context.Context) error {
 	if err := s.awaitOpened(ctx); err != nil {
 		return err
 	}
-	// The first walk of the history too, which runs beside the load, so
-	// that the first answers tell their docs' commits as later ones do,
-	// for firstWalkWait at most: a long history (cpp-docs' 22,920
-	// commits) answers without provenance rather than hold the call. Once
-	// it is walked no request waits: when HEAD moves, answers tell the
-	// commits walked before until the corpus has walked again.
+	// The first walk of the history and the first snapshot's blob ids
+	// too, made beside the load, so that the first answers tell their
+	// docs' commits as later ones do, for firstWalkWait at most: a long
+	// history (cpp-docs' 22,920 commits) answers without provenance
+	// rather than hold the call. Once they are made no request waits: when
+	// HEAD moves, answers tell the commits walked before until the corpus
+	// has walked again.
 	walked := s.corpus.HistoryWalked()
+	snap := s.corpus.Snapshot()
 	select {
 	case <-walked:
-		return nil
+		if _, ok := s.corpus.BlobIDsMade(snap); ok {
+			return nil
+		}
 	default:
 	}
-	wait := time.NewTimer(firstWalkWait)
-	defer wait.Stop()
+	wait, cancel := context.WithTimeout(ctx, firstWalkWait)
+	defer cancel()
 	select {
 	case <-walked:
-	case <-wait.C:
+	case <-wait.Done():
 	case <-s.corpus.Stopped():
-	case <-ctx.Done():
-		return ctx.Err()
 	}
-	return nil
+	if made, ok := s.corpus.BlobIDsMade(snap); !ok {
+		select {
+		case <-made:
+		case <-wait.Done():
+		case <-s.corpus.Stopped():
+		}
+	}
+	return ctx.Err()
 }
 
 // firstWalkWait is how long a request waits for the first walk of the

@@ -12,9 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
-	"github.com/docs-mcp/docs-mcp/mcp-server/internal/versions"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 )
 
 // docsOf returns the docs of a version argument: the working tree's
@@ -22,7 +21,7 @@ import (
 // A version not served is a tool error naming those that are. It does not
 // wait: a tool's call waits for its release before its turn of work
 // (awaitVersions).
-func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *versions.Release, error) {
+func (s *Server) docsOf(ctx context.Context, version string) (*docs.Snapshot, *release.Release, error) {
 	if isWorkingTree(version) {
 		return s.corpus.Snapshot(), nil, nil
 	}
@@ -38,11 +37,11 @@ func isWorkingTree(version string) bool { return version == "" || version == Wor
 
 // release returns the release a version argument names, if it is served
 // now: one still loading is a tool error that says so, at once.
-func (s *Server) release(_ context.Context, version string) (*versions.Release, error) {
-	if s.corpus.Releases() == nil {
+func (s *Server) release(_ context.Context, version string) (*release.Release, error) {
+	if !s.corpus.ServesReleases() {
 		return nil, inputErrorf("no version %q: this server serves the working tree only (start it with --versions to serve release tags)", version)
 	}
-	rel, err := s.corpus.Releases().Lookup(version)
+	rel, err := s.corpus.Release(version)
 	return rel, releaseError(err)
 }
 
@@ -53,29 +52,27 @@ const releaseWait = indexWait
 // awaitRelease is release, waiting while the release is loading, for at
 // most releaseWait, then a tool error saying how far the loading is. It
 // holds nothing while it waits: call it before a turn of work.
-func (s *Server) awaitRelease(ctx context.Context, version string) (*versions.Release, error) {
-	if s.corpus.Releases() == nil {
+func (s *Server) awaitRelease(ctx context.Context, version string) (*release.Release, error) {
+	if !s.corpus.ServesReleases() {
 		return s.release(ctx, version)
 	}
 	wait, cancel := context.WithTimeout(ctx, releaseWait)
 	defer cancel()
-	rel, err := s.corpus.Releases().Wait(wait, version)
+	rel, err := s.corpus.AwaitRelease(wait, version)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	return rel, releaseError(err)
 }
 
-// releaseError is a versions error as a tool error: what the client can
-// fix (a version not served: the nearest ones) or must wait for (one
-// loading), or a tag the server cannot serve.
+// releaseError is the corpus's error of a version argument as a tool
+// error: what the client can fix (a version not served: the nearest
+// ones) or must wait for (one loading), or a tag the server cannot serve.
 func releaseError(err error) error {
-	if unknown, ok := errors.AsType[*versions.UnknownError](err); ok {
-		return inputErrorf("%s", unknown.Error())
-	}
-	_, loading := errors.AsType[*versions.LoadingError](err)
-	_, skipped := errors.AsType[*versions.SkippedError](err)
-	if loading || skipped {
+	switch {
+	case errors.Is(err, release.ErrUnknown):
+		return inputErrorf("%s", err.Error())
+	case errors.Is(err, release.ErrLoading), errors.Is(err, release.ErrNotServed):
 		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return err
@@ -90,7 +87,7 @@ type versionArgs interface{ versions() []string }
 // queue (see awaitRelease): the call then finds them at once in its turn.
 func (s *Server) awaitVersions(ctx context.Context, in any) error {
 	va, ok := in.(versionArgs)
-	if !ok || s.corpus.Releases() == nil {
+	if !ok || !s.corpus.ServesReleases() {
 		return nil
 	}
 	for _, v := range va.versions() {
@@ -104,28 +101,12 @@ func (s *Server) awaitVersions(ctx context.Context, in any) error {
 	return nil
 }
 
-// releaseHistory is the last commit of each doc of rel, nil when it cannot
-// be read (logged: the answer goes without commits). A release tagged at
-// HEAD (the working tree just released) has HEAD's history, walked
-// already: no second walk of the same commits. Another's is kept as its
-// difference from HEAD's.
-func (s *Server) releaseHistory(rel *versions.Release) *gitdocs.History {
-	head := s.history()
-	if head != nil && head.Head == rel.Commit {
-		return head
-	}
-	h, err := rel.History(head)
-	if err != nil {
-		s.log.Warn("provenance: cannot read the release's history", "version", rel.Name, "err", err)
-		return nil
-	}
-	return h
-}
-
 // releaseProvenance is a release's doc's provenance: the tag, and the last
-// commit up to it that changed the doc (h: releaseHistory's).
-func (s *Server) releaseProvenance(rel *versions.Release, h *gitdocs.History, d *docs.Doc) *Provenance {
+// commit up to it that changed the doc, as the release's history, walked
+// as it loaded, tells it.
+func (s *Server) releaseProvenance(rel *release.Release, d *docs.Doc) *Provenance {
 	p := &Provenance{Version: rel.Name}
+	h := rel.History()
 	if h == nil {
 		return p
 	}
@@ -137,15 +118,11 @@ func (s *Server) releaseProvenance(rel *versions.Release, h *gitdocs.History, d 
 
 // provenanceIn is a doc's provenance in the version read: rel's, or the
 // working tree's (nil outside a repository).
-func (s *Server) provenanceIn(rel *versions.Release, d *docs.Doc, text string) *Provenance {
+func (s *Server) provenanceIn(rel *release.Release, d *docs.Doc) *Provenance {
 	if rel != nil {
-		return s.releaseProvenance(rel, s.releaseHistory(rel), d)
+		return s.releaseProvenance(rel, d)
 	}
-	h := s.history()
-	if h == nil {
-		return nil
-	}
-	return s.provenance(h, d, text)
+	return s.provenance(s.history(), d)
 }
 
 // versionScheme is the scheme of a release's docs as resources,
@@ -180,14 +157,14 @@ func (s *Server) readVersionedDoc(ctx context.Context, req mcp.ReadResourceReque
 		text = strings.Join(docs.SplitLines(text)[sec.Line-1:sec.EndLine], "\n") + "\n"
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/markdown", Text: text,
-		Meta: map[string]any{"provenance": s.releaseProvenance(rel, s.releaseHistory(rel), d)}}}, nil
+		Meta: map[string]any{"provenance": s.releaseProvenance(rel, d)}}}, nil
 }
 
 // versionedDoc is the release and the doc that a docs-version:// URI
 // names, and its #fragment. With wait, it waits for a release loading
-// (awaitRelease); without, a release loading is a *versions.LoadingError
+// (awaitRelease); without, a release loading is release.ErrLoading
 // (wrapped), at once.
-func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*versions.Release, *docs.Doc, string, error) {
+func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*release.Release, *docs.Doc, string, error) {
 	rest, _ := strings.CutPrefix(uri, versionScheme)
 	escaped, docPart, ok := strings.Cut(rest, "/")
 	if !ok {
@@ -221,11 +198,11 @@ func (s *Server) versionedDoc(ctx context.Context, uri string, wait bool) (*vers
 // releases served whose name starts with prefix, newest first.
 func (s *Server) completeVersion(prefix string) *mcp.Completion {
 	var out []string
-	if s.corpus.Releases() != nil {
-		if strings.HasPrefix(versions.Latest, prefix) {
-			out = append(out, versions.Latest)
+	if s.corpus.ServesReleases() {
+		if strings.HasPrefix(release.Latest, prefix) {
+			out = append(out, release.Latest)
 		}
-		for _, r := range s.corpus.Releases().List() {
+		for _, r := range s.corpus.ReleaseList() {
 			if strings.HasPrefix(r.Name, prefix) {
 				out = append(out, r.Name)
 			}
@@ -237,10 +214,10 @@ func (s *Server) completeVersion(prefix string) *mcp.Completion {
 // completeVersionedPath completes a path within the version the client
 // has chosen already (the context's arguments); nothing without one.
 func (s *Server) completeVersionedPath(version, prefix string) *mcp.Completion {
-	if version == "" || s.corpus.Releases() == nil {
+	if version == "" || !s.corpus.ServesReleases() {
 		return &mcp.Completion{}
 	}
-	rel, err := s.corpus.Releases().Lookup(version) // a completion does not wait for a release to load
+	rel, err := s.corpus.Release(version) // a completion does not wait for a release to load
 	if err != nil {
 		return &mcp.Completion{}
 	}

@@ -519,3 +519,52 @@ func TestSameRegistryCheckedOnce(t *testing.T) {
 		t.Error("v2.0.0, whose registry differs, has v1.0.0's")
 	}
 }
+
+// TestHistoryAtLoad: a release has the last commit of each of its docs as
+// soon as it is served (walked as it loaded, not when a request asks), up
+// to its tag, told over HEAD's history; a release tagged at HEAD has
+// HEAD's, not a second walk of the same commits.
+func TestHistoryAtLoad(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{"docs/a.md": "# A\n", "docs/b.md": "# B\n"})
+	first := r.Commit("one")
+	r.Git("tag", "v1.0.0")
+	r.Write(map[string]string{"docs/a.md": "# A, edited\n"})
+	second := r.Commit("two")
+	r.Git("tag", "v2.0.0")
+	repo, err := gitdocs.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := repo.LastCommits("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := gitdocs.ParseSelector("v*")
+	set := versions.New(versions.Config{Repo: repo, Selector: sel, DocsDir: "docs",
+		Head: func(context.Context) *gitdocs.History { return head }})
+	if err := set.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ version, doc, want string }{
+		{"v1.0.0", "docs/a.md", first},
+		{"v1.0.0", "docs/b.md", first},
+		{"v2.0.0", "docs/a.md", second},
+		{"v2.0.0", "docs/b.md", first},
+	} {
+		rel, err := set.Lookup(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := rel.History()
+		if h == nil {
+			t.Fatalf("%s is served without its history", tc.version)
+		}
+		if c, ok := h.Last(tc.doc); !ok || c.ID != tc.want {
+			t.Errorf("%s: %s last changed in %q (found %v), want %s", tc.version, tc.doc, c.ID, ok, tc.want)
+		}
+	}
+	if v2, _ := set.Lookup("v2.0.0"); v2.History() != head {
+		t.Error("v2.0.0, tagged at HEAD, walked its own history rather than HEAD's")
+	}
+}
