@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/wiki/linkreport"
 )
 
 // A generation is one Hugo process that builds one tree (hugo build
@@ -38,15 +40,15 @@ type generation struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	reports []report
+	reports []linkreport.Report
 	errors  []string
 }
 
 // hugoBuild is one build a generation's Hugo finished.
 type hugoBuild struct {
-	took    string   // Hugo's own figure, "1234 ms"
-	reports []report // broken references the layouts reported
-	errors  []string // Hugo's error lines: the build failed
+	took    string              // Hugo's own figure, "1234 ms"
+	reports []linkreport.Report // broken references the layouts reported
+	errors  []string            // Hugo's error lines: the build failed
 }
 
 // hugoDone matches the line Hugo prints when a build with --watch is done:
@@ -119,7 +121,7 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 func (g *generation) line(line string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if r, ok := parseReport(line); ok {
+	if r, ok := linkreport.Parse(line); ok {
 		g.reports = append(g.reports, r)
 		return
 	}

@@ -1,14 +1,11 @@
 package wiki
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/docs-mcp/docs-mcp/tools/internal/wiki/linkreport"
 )
 
 // Problem is a broken reference in a doc, located by file and line.
@@ -37,69 +34,43 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d: %s", file, p.Line, p.Msg)
 }
 
-// The layouts report references with errorf/warnf in this form (see
-// layouts/_markup/render-link.html), destination and file quoted with %q, so
-// that any destination and any file name (spaces, quotes) come back intact;
-// Hugo cannot tell a render hook the line.
-var reportRe = regexp.MustCompile(`wiki: (broken link|broken image|repo link|inexact link) ("(?:[^"\\]|\\.)*") in ("(?:[^"\\]|\\.)*"): (.*)$`)
-
-type report struct {
-	kind, dest, file, detail string
-}
-
-func parseReport(line string) (report, bool) {
-	m := reportRe.FindStringSubmatch(line)
-	if m == nil {
-		return report{}, false
-	}
-	dest, err := strconv.Unquote(m[2])
-	if err != nil {
-		return report{}, false
-	}
-	file, err := strconv.Unquote(m[3])
-	if err != nil {
-		return report{}, false
-	}
-	return report{kind: m[1], dest: dest, file: file, detail: m[4]}, true
-}
-
 // problems turns the reports of a build of tree into located problems. A
 // "repo link" (a link from a doc to a repository file outside docs/) is
 // only a problem when the file does not exist in repo (the repository's
 // tree: the working tree through an os.Root, or a release's tree at its
 // tag); the tree's redirects (none when tree is nil) name the links that
 // follow one.
-func problems(repo fs.FS, reports []report, tree *Tree) []Problem {
+func problems(repo fs.FS, reports []linkreport.Report, tree *Tree) []Problem {
 	var out []Problem
-	seen := map[report]bool{}
+	seen := map[linkreport.Report]bool{}
 	for _, r := range reports {
 		if seen[r] {
 			continue
 		}
 		seen[r] = true
-		msg := fmt.Sprintf("%s %q: %s", r.kind, r.dest, r.detail)
-		warning := r.kind == "inexact link"
+		msg := fmt.Sprintf("%s %q: %s", r.Kind, r.Dest, r.Detail)
+		warning := r.Kind == "inexact link"
 		var redirect *Redirect
 		if warning && tree != nil {
-			redirect = tree.redirectOf(r.file, r.dest)
+			redirect = tree.redirectOf(r.File, r.Dest)
 		}
 		switch {
 		case redirect != nil && redirect.Off:
-			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it off this site, to %q: the link opens a page at the old address that says so", r.dest, redirect.From, redirect.File, redirect.URL)
+			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it off this site, to %q: the link opens a page at the old address that says so", r.Dest, redirect.From, redirect.File, redirect.URL)
 		case redirect != nil:
-			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it to %s: resolved to that page, as the tree's own site would", r.dest, redirect.From, redirect.File, r.detail)
+			msg = fmt.Sprintf("redirected link %q: docs/%s is gone, and %s sends it to %s: resolved to that page, as the tree's own site would", r.Dest, redirect.From, redirect.File, r.Detail)
 		case warning:
-			msg = fmt.Sprintf("inexact link %q: the file is %s (its name differs in case or slash direction); resolved to it, as the tree's own site would", r.dest, r.detail)
+			msg = fmt.Sprintf("inexact link %q: the file is %s (its name differs in case or slash direction); resolved to it, as the tree's own site would", r.Dest, r.Detail)
 		}
-		if r.kind == "repo link" {
-			target := r.detail
+		if r.Kind == "repo link" {
+			target := r.Detail
 			if _, err := fs.Stat(repo, target); err == nil {
 				continue
 			}
-			msg = fmt.Sprintf("broken link %q: %s does not exist", r.dest, target)
+			msg = fmt.Sprintf("broken link %q: %s does not exist", r.Dest, target)
 		}
-		for _, n := range findLines(repo, r.file, r.dest) {
-			out = append(out, Problem{File: r.file, Line: n, Msg: msg, Warning: warning, Redirected: redirect != nil})
+		for _, n := range findLines(repo, r.File, r.Dest) {
+			out = append(out, Problem{File: r.File, Line: n, Msg: msg, Warning: warning, Redirected: redirect != nil})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -121,26 +92,5 @@ func findLines(repo fs.FS, file, dest string) []int {
 	if err != nil {
 		return []int{0}
 	}
-	return linesOf(b, dest)
-}
-
-// linesOf is findLines on a file's text.
-func linesOf(text []byte, dest string) []int {
-	needles := []string{"](" + dest, "](<" + dest, "]: " + dest, "]: <" + dest, `="` + dest + `"`}
-	var lines []int
-	sc := bufio.NewScanner(bytes.NewReader(text))
-	sc.Buffer(make([]byte, 64*1024), len(text)+1)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		for _, s := range needles {
-			if strings.Contains(line, s) {
-				lines = append(lines, n)
-				break
-			}
-		}
-	}
-	if len(lines) == 0 {
-		return []int{0}
-	}
-	return lines
+	return linkreport.Lines(b, dest)
 }

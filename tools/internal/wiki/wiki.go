@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/buildinfo"
+	"github.com/docs-mcp/docs-mcp/tools/internal/wiki/linkreport"
 )
 
 // DefaultBaseURL is where the wiki lives: the server mounts it at /wiki/.
@@ -461,10 +462,10 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 	}
 
 	start := time.Now()
-	var reports []report
+	var reports []linkreport.Report
 	var logged []string
 	use, runErr := b.hugo.Run(ctx, tree.pageCount(), func(line string) {
-		if r, ok := parseReport(line); ok {
+		if r, ok := linkreport.Parse(line); ok {
 			reports = append(reports, r)
 			return
 		}

@@ -1,4 +1,4 @@
-package wiki
+package linkreport
 
 import (
 	"fmt"
@@ -33,13 +33,13 @@ func FuzzReport(f *testing.F) {
 		for _, kind := range []string{"broken link", "broken image", "repo link"} {
 			for _, level := range []string{"ERROR ", "WARN  "} {
 				line := fmt.Sprintf("%swiki: %s %q in %q: not a valid URL (x); left as written", level, kind, dest, file)
-				r, ok := parseReport(line)
+				r, ok := Parse(line)
 				if !ok {
-					t.Fatalf("parseReport(%q) found no report", line)
+					t.Fatalf("Parse(%q) found no report", line)
 				}
-				want := report{kind: kind, dest: dest, file: file, detail: "not a valid URL (x); left as written"}
+				want := Report{Kind: kind, Dest: dest, File: file, Detail: "not a valid URL (x); left as written"}
 				if r != want {
-					t.Fatalf("parseReport(%q) = %+v, want %+v", line, r, want)
+					t.Fatalf("Parse(%q) = %+v, want %+v", line, r, want)
 				}
 			}
 		}
@@ -47,8 +47,8 @@ func FuzzReport(f *testing.F) {
 			return
 		}
 		doc := "# Title\n\nSome text.\nSee [it](" + dest + ") here.\nMore text.\n"
-		if got := linesOf([]byte(doc), dest); !slices.Contains(got, 4) {
-			t.Fatalf("linesOf(%q) = %v, want a list holding line 4", dest, got)
+		if got := Lines([]byte(doc), dest); !slices.Contains(got, 4) {
+			t.Fatalf("Lines(%q) = %v, want a list holding line 4", dest, got)
 		}
 	})
 }
