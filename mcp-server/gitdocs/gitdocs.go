@@ -324,7 +324,9 @@ func newerFirst(a, b Version) int {
 // the repository's root ("docs/guide.md"). Every file's ModTime is the
 // commit's date and its Sys() is its BlobID. Symlinks and submodules are
 // listed (with fs.ModeSymlink, or as an irregular file) but cannot be
-// opened: a link is not followed, so nothing outside the tree is read.
+// opened: a link is not followed, so nothing outside the tree is read. A
+// link's target can be read (fs.ReadLink), for a caller that follows links
+// where it allows them.
 func (r *Repo) FS(v Version) (fs.FS, error) {
 	t, err := r.Tree(v)
 	if err != nil {

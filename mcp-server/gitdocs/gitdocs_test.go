@@ -201,6 +201,13 @@ func TestFS(t *testing.T) {
 	if data, err := fs.ReadFile(head, "docs/link.md"); err == nil {
 		t.Errorf("ReadFile of a symlink read %q", data)
 	}
+	// Its target is read as git stores it, for a caller that follows links.
+	if target, err := fs.ReadLink(head, "docs/link.md"); err != nil || target != "/etc/passwd" {
+		t.Errorf("ReadLink(docs/link.md) = %q, %v; want /etc/passwd", target, err)
+	}
+	if target, err := fs.ReadLink(head, "docs/guide.md"); err == nil {
+		t.Errorf("ReadLink of a regular file = %q, want an error", target)
+	}
 	for _, bad := range []string{"../x", "/etc/passwd", "docs/../docs/guide.md", "docs/none.md"} {
 		if _, err := fs.ReadFile(head, bad); err == nil {
 			t.Errorf("ReadFile(%q): no error", bad)

@@ -65,6 +65,7 @@ var (
 	_ fs.ReadDirFS  = (*treeFS)(nil)
 	_ fs.ReadFileFS = (*treeFS)(nil)
 	_ fs.StatFS     = (*treeFS)(nil)
+	_ fs.ReadLinkFS = (*treeFS)(nil)
 )
 
 // entry finds name's tree entry; the root is a zero entry with the
@@ -168,21 +169,49 @@ func (t *treeFS) read(name string, e object.TreeEntry) ([]byte, error) {
 		// A symlink or a submodule: not followed (see Repo.FS).
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
+	return t.blob("read", name, e)
+}
+
+// blob reads entry e's blob whole.
+func (t *treeFS) blob(op, name string, e object.TreeEntry) ([]byte, error) {
 	b, err := object.GetBlob(t.repo.repo.Storer, e.Hash)
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	rc, err := b.Reader()
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	defer rc.Close()
 	data := make([]byte, b.Size)
 	if _, err := io.ReadFull(rc, data); err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	return data, nil
 }
+
+// ReadLink returns the target of the symbolic link name as git stores it
+// (the link's blob), e.g. "../CODE_OF_CONDUCT.md". The file system follows
+// no link itself: a caller that does decides where one may lead.
+func (t *treeFS) ReadLink(name string) (string, error) {
+	t.repo.mu.Lock()
+	defer t.repo.mu.Unlock()
+	e, err := t.entry("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	if e.Mode != filemode.Symlink {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: errors.New("not a symbolic link")}
+	}
+	target, err := t.blob("readlink", name, e)
+	if err != nil {
+		return "", err
+	}
+	return string(target), nil
+}
+
+// Lstat is Stat, which follows no link either.
+func (t *treeFS) Lstat(name string) (fs.FileInfo, error) { return t.Stat(name) }
 
 func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	t.repo.mu.Lock()

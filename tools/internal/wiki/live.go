@@ -236,20 +236,40 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 
 // publish moves what a later build of Hugo wrote into the site, each file
 // in one step (written beside its place, then renamed over it), with its
-// compressed copies; it returns the files published. The search index,
-// when Hugo wrote its input, is written after the pages, so that an edit
-// shows in its page first: the index is rebuilt whole (indexSearch).
+// compressed copies; it returns the files published. The pages go first,
+// so that an edit shows in its page as soon as it can: then the lists of
+// every page (llms.txt, llms-full.txt: the latter holds every doc, 45 MB
+// on cpp-docs, and its compressed copies took seconds), then the search
+// index, when Hugo wrote its input, rebuilt whole (indexSearch).
 func (b *builder) publish(g *generation) (int, error) {
 	batch, err := g.take()
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(batch)
-	if err := compressSite(batch, searchIndexFile); err != nil {
+	later := func(name string) bool { return searchIndexFile(name) || siteLists[name] }
+	if err := compressSite(batch, later); err != nil {
 		return 0, err
 	}
-	n, err := moveInto(batch, b.out, searchIndexFile)
+	n, err := moveInto(batch, b.out, later)
 	if err != nil {
+		return n, err
+	}
+	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
+	if err != nil {
+		return n, err
+	}
+	defer os.RemoveAll(lists)
+	for name := range siteLists {
+		if err := os.Rename(filepath.Join(batch, name), filepath.Join(lists, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, err
+		}
+	}
+	if err := compressSite(lists, nil); err != nil {
+		return n, err
+	}
+	m, err := moveInto(lists, b.out, nil)
+	if n += m; err != nil {
 		return n, err
 	}
 	if fileExists(filepath.Join(batch, searchPagesFile)) {
@@ -259,6 +279,11 @@ func (b *builder) publish(g *generation) (int, error) {
 	}
 	return n, nil
 }
+
+// siteLists are the files at the top of a site that list every page, by
+// name: Hugo renders them again on every edit, and publish puts them in
+// after the pages.
+var siteLists = map[string]bool{"llms.txt": true, "llms-full.txt": true}
 
 // indexSearch writes the search index of the search pages in dir into the
 // site: a new folder of shards and excerpts, then the manifest that names

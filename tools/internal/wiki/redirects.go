@@ -498,6 +498,7 @@ func (t *Tree) redirectData(d *siteData) {
 		case r.Dir:
 			name := "docs/" + r.To + "/"
 			d.Pages[name] = pagePath(path.Join(wikipage.Dir(r.To), "_index.md"))
+			d.URLs[d.Pages[name]] = pageHref(wikipage.OfDir(r.To))
 			d.Folded[key] = name
 		default:
 			d.Folded[key] = "docs/" + r.To

@@ -148,6 +148,7 @@ func (t *Tree) skillsData(d *siteData) {
 		cp := t.skillContentPath(rel)
 		d.Sources[cp] = source{Repo: repo, Raw: urlPath(repo), Updated: t.Updated[repo]}
 		d.Pages[repo] = pagePath(cp)
+		d.URLs[pagePath(cp)] = pageHref(wikipage.Of(cp))
 	}
 }
 

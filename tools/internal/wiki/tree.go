@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -44,6 +45,10 @@ type Tree struct {
 	// index.md (or _index.md), else a doc beside it named as it is
 	// ("guide.md" beside "guide/"), as MkDocs makes it.
 	folderOf map[string]string
+	// ownURL are the docs whose front matter may place their page
+	// elsewhere than their path (a slug or url key, setsOwnURL): links to
+	// them are resolved by Hugo, the others from data/wiki.json's urls.
+	ownURL map[string]bool
 	// Linked are the docs and files under docs/ that are symbolic links to
 	// a file inside the tree (docs/CODE_OF_CONDUCT.md -> ../CODE_OF_CONDUCT.md,
 	// as MkDocs sites do), each with the file it leads to: Hugo does not
@@ -174,6 +179,12 @@ func ScanTree(root string) (*Tree, error) {
 		// name of its own mount too.
 		if misread(text) || strings.HasPrefix(path.Base(doc), "#") {
 			t.Copied = append(t.Copied, doc)
+		}
+		if setsOwnURL(text) {
+			if t.ownURL == nil {
+				t.ownURL = map[string]bool{}
+			}
+			t.ownURL[doc] = true
 		}
 	}
 	if err := t.scanSkills(); err != nil {
@@ -339,10 +350,20 @@ type siteData struct {
 	// It also maps each redirected doc's path to where it leads
 	// (redirectData).
 	Folded map[string]string `json:"folded"`
+	// URLs are the pages' URL paths under the site's base, escaped
+	// ("server/limits/", "" for the home), by GetPage path (the values
+	// of Pages): a link resolves to its page from here (resolve.html),
+	// without asking Hugo for the page. A page that asks Hugo for
+	// another depends on it, and on what that page's own links ask for
+	// in turn: a live Hugo (wiki watch) then renders again, on an edit
+	// of one doc, every page that reaches it through links, most of a
+	// large tree. A page whose doc may set its own URL (ownURL) is not
+	// here: its links ask Hugo.
+	URLs map[string]string `json:"urls"`
 }
 
 func (t *Tree) data() (siteData, error) {
-	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}, Constants: map[string]string{}}
+	d := siteData{Sources: map[string]source{}, Pages: map[string]string{}, Files: map[string]string{}, Constants: map[string]string{}, URLs: map[string]string{}}
 	if t.Registry {
 		b, err := os.ReadFile(filepath.Join(t.Root, filepath.FromSlash(registryPath)))
 		if err != nil {
@@ -368,6 +389,9 @@ func (t *Tree) data() (siteData, error) {
 		cp := t.contentPath(doc)
 		d.Sources[cp] = source{Repo: "docs/" + doc, Raw: urlPath(doc), Updated: t.Updated["docs/"+doc]}
 		d.Pages["docs/"+doc] = pagePath(cp)
+		if !t.ownURL[doc] {
+			d.URLs[pagePath(cp)] = pageHref(wikipage.Of(doc))
+		}
 	}
 	for _, f := range t.Files {
 		d.Files["docs/"+f] = urlPath(f)
@@ -377,13 +401,33 @@ func (t *Tree) data() (siteData, error) {
 	// The hook reference (the site's content/hook-reference.md) is made from the registry.
 	if t.Registry {
 		d.Sources["hook-reference.md"] = source{Repo: registryPath, Updated: t.Updated[registryPath]}
+		d.URLs["/hook-reference"] = pageHref("/hook-reference")
 	}
 	if t.Contributing {
 		d.Sources["contributing.md"] = source{Repo: "CONTRIBUTING.md", Raw: "contributing.md", Updated: t.Updated["CONTRIBUTING.md"]}
 		d.Pages["CONTRIBUTING.md"] = "/contributing"
+		d.URLs["/contributing"] = pageHref("/contributing")
 	}
 	t.skillsData(&d)
 	return d, nil
+}
+
+// pageHref is the URL path under the site's base, escaped, of the page
+// with logical path logical (wikipage.Of): "server/limits/", "" for the
+// home, as Hugo makes a page's URL by default.
+func pageHref(logical string) string {
+	return urlPath(pageURL(logical))
+}
+
+// ownURLKey is a front matter key with which a page sets its own URL in
+// Hugo: slug or url, in YAML, TOML or JSON, at any depth (a nested one
+// only costs a link resolved by Hugo).
+var ownURLKey = regexp.MustCompile(`(?mi)^\s*"?(slug|url)"?\s*[:=]`)
+
+// setsOwnURL reports whether a doc's front matter may set its page's URL.
+func setsOwnURL(text []byte) bool {
+	n, ok := frontMatterLen(text)
+	return ok && ownURLKey.Match(text[:n])
 }
 
 // folded maps the keys of maps in lower case to themselves, leaving out a
@@ -548,10 +592,12 @@ type hugoConfig struct {
 	} `json:"module"`
 }
 
-// hugoCascade sets Params on the pages whose logical path matches Target's.
+// hugoCascade sets Params (and Build options) on the pages whose logical
+// path matches Target's; every page without a Target.
 type hugoCascade struct {
-	Params map[string]any    `json:"params"`
-	Target map[string]string `json:"target"`
+	Params map[string]any    `json:"params,omitempty"`
+	Build  map[string]any    `json:"build,omitempty"`
+	Target map[string]string `json:"target,omitempty"`
 }
 
 // extras are the logical paths of the site's own pages that are not docs:
@@ -634,7 +680,16 @@ func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	if l := p.Logo; l != nil {
 		c.Params["wikiLogo"] = map[string]any{"src": l.Name, "width": l.Width, "height": l.Height} // layouts/baseof.html
 	}
-	c.Cascade = []hugoCascade{{Params: map[string]any{"wikiExtra": true}, Target: map[string]string{"path": "{" + strings.Join(t.extras(), ",") + "}"}}}
+	c.Cascade = []hugoCascade{
+		{Params: map[string]any{"wikiExtra": true}, Target: map[string]string{"path": "{" + strings.Join(t.extras(), ",") + "}"}},
+		// The files beside the docs (images, attachments) are published
+		// as they are by the wiki (the static mount, or copyRaw in a
+		// preview), not by Hugo as the resources of the pages in their
+		// folders: Hugo copied all of them again on every edit a live Hugo
+		// rendered (3,680 files of cpp-docs for one line of one doc), and
+		// each twice in a build.
+		{Build: map[string]any{"publishResources": false}},
+	}
 	siteContent := mount{Source: filepath.Join(siteDir, "content"), Target: "content"}
 	if !t.Registry {
 		siteContent.Files = []string{"! hook-reference.md"}

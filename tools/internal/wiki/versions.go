@@ -170,17 +170,21 @@ func (b *builder) scanVersions(ctx context.Context) (versionTrees, error) {
 }
 
 // copyTree copies what a build reads (docs/, CONTRIBUTING.md, the hook
-// registry) from v.FS into dir. Only regular files are copied, as ScanTree
-// reads only those. A file's time is when it last changed (v.Updated),
-// else the one v.FS gives, else v.Date: its page's last-updated day.
+// registry, the redirect files) from v.FS into dir. Regular files are
+// copied, and a symbolic link as the file it leads to when that is a
+// regular file of the repository (tagLinkTarget), as ScanTree builds a
+// link of the working tree: other links are left out. A file's time is when
+// it last changed (v.Updated), else the one v.FS gives, else v.Date: its
+// page's last-updated day.
 func copyTree(v Version, dir string) error {
 	fsys := v.FS
-	copyFile := func(name string, info fs.FileInfo) error {
-		src, err := fsys.Open(name)
+	// copyFile copies src to name in dir; info is src's.
+	copyFile := func(name, src string, info fs.FileInfo) error {
+		in, err := fsys.Open(src)
 		if err != nil {
 			return err
 		}
-		defer src.Close()
+		defer in.Close()
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
@@ -189,7 +193,7 @@ func copyTree(v Version, dir string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(f, src); err != nil {
+		if _, err := io.Copy(f, in); err != nil {
 			f.Close()
 			return err
 		}
@@ -208,23 +212,40 @@ func copyTree(v Version, dir string) error {
 		}
 		return os.Chtimes(dst, mod, mod)
 	}
+	// copyAny copies name, or what it leads to when it is a link.
+	copyAny := func(name string, info fs.FileInfo) error {
+		src := name
+		if info.Mode()&fs.ModeSymlink != 0 {
+			var ok bool
+			if src, info, ok = tagLinkTarget(fsys, name); !ok {
+				return nil
+			}
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		return copyFile(name, src, info)
+	}
 	err := fs.WalkDir(fsys, "docs", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		return copyFile(name, info)
+		return copyAny(name, info)
 	})
 	if err != nil {
 		return fmt.Errorf("copy docs/: %w", err)
 	}
-	for _, name := range []string{"CONTRIBUTING.md", registryPath} {
+	// The site's redirect map too (scanRedirects): a release's links to
+	// docs it had moved resolve as its site resolved them then, and its
+	// redirected docs' old addresses have their pages.
+	for _, name := range append([]string{"CONTRIBUTING.md", registryPath, opsRedirectFile}, mkdocsConfigs...) {
 		info, err := fs.Stat(fsys, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // ScanTree says what a missing registry means
@@ -232,14 +253,47 @@ func copyTree(v Version, dir string) error {
 		if err != nil {
 			return err
 		}
-		if !info.Mode().IsRegular() {
-			continue
-		}
-		if err := copyFile(name, info); err != nil {
+		if err := copyAny(name, info); err != nil {
 			return fmt.Errorf("copy %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// maxLinkHops is the most symbolic links one path is followed through in
+// a tag's tree: Linux's limit.
+const maxLinkHops = 40
+
+// tagLinkTarget is the file the symbolic link name of a tag's tree (fsys)
+// leads to, followed through further links, with its info, when that is a
+// regular file of the repository: the link's target is read from the
+// tag's objects (fs.ReadLink) and taken relative to the link's folder. A
+// link that leads out of the repository (an absolute target, or one above
+// its root), to a folder or to nothing gives false, and is left out, as
+// ScanTree leaves out such links of the working tree; so does a tree whose
+// file system cannot read links.
+func tagLinkTarget(fsys fs.FS, name string) (string, fs.FileInfo, bool) {
+	for range maxLinkHops {
+		target, err := fs.ReadLink(fsys, name)
+		if err != nil || target == "" || path.IsAbs(target) {
+			return "", nil, false
+		}
+		next := path.Join(path.Dir(name), target)
+		if !fs.ValidPath(next) || next == "." { // above the root, or the root itself
+			return "", nil, false
+		}
+		info, err := fs.Lstat(fsys, next)
+		switch {
+		case err != nil:
+			return "", nil, false
+		case info.Mode().IsRegular():
+			return next, info, true
+		case info.Mode()&fs.ModeSymlink == 0:
+			return "", nil, false // a folder, a submodule
+		}
+		name = next
+	}
+	return "", nil, false
 }
 
 // versionPlan is where each version of a build goes and which pages each

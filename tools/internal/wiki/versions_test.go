@@ -598,3 +598,81 @@ func TestVersionNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyTreeLinks: a release's docs that are symbolic links (urfave/cli's
+// docs/CODE_OF_CONDUCT.md -> ../CODE_OF_CONDUCT.md) are built from the
+// file they lead to at the tag, read from the tag's objects, through
+// further links too; a link out of the repository (absolute, or above its
+// root), to a folder or to nothing is left out. The tag's redirect map is
+// read with it.
+func TestCopyTreeLinks(t *testing.T) {
+	r := mcptest.NewGitRepo(t)
+	r.Write(map[string]string{
+		"docs/index.md":      "# Home\n\n[Conduct](CODE_OF_CONDUCT.md)\n",
+		"docs/guide/a.md":    "# A\n",
+		"CODE_OF_CONDUCT.md": "# Be kind\n\nAt the tag.\n",
+		"mkdocs.yml":         "plugins:\n  - redirects:\n      redirect_maps:\n        old.md: index.md\n",
+	})
+	links := map[string]string{
+		"docs/CODE_OF_CONDUCT.md": "../CODE_OF_CONDUCT.md",    // in the repository
+		"docs/again.md":           "CODE_OF_CONDUCT.md",       // a link to that link
+		"docs/guide/b.md":         "a.md",                     // in docs/
+		"docs/passwd.md":          "/etc/passwd",              // absolute
+		"docs/up.md":              "../../outside.md",         // above the root
+		"docs/far.md":             "guide/../../../docs/a.md", // above the root on the way
+		"docs/folder.md":          "guide",                    // a folder
+		"docs/gone.md":            "../gone.md",               // nothing
+		"docs/loop.md":            "loop.md",                  // itself
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(r.Dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Commit("docs with links")
+	r.Git("tag", "v1.0.0")
+	// The working tree moves on: the tag's files are read from its objects.
+	r.Write(map[string]string{"CODE_OF_CONDUCT.md": "# Be kind\n\nAfter the tag.\n", "mkdocs.yml": ""})
+
+	vs, err := Releases(r.Dir, "v1.0.0")
+	if err != nil || len(vs) != 1 {
+		t.Fatalf("Releases: %v, %v", vs, err)
+	}
+	dir := t.TempDir()
+	if err := copyTree(vs[0], dir); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			t.Errorf("%s is copied as %v, not as a regular file", p, d.Type())
+		}
+		rel, err := filepath.Rel(dir, p)
+		got[filepath.ToSlash(rel)] = mcptest.ReadFile(t, p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"docs/index.md":           "# Home\n\n[Conduct](CODE_OF_CONDUCT.md)\n",
+		"docs/guide/a.md":         "# A\n",
+		"docs/CODE_OF_CONDUCT.md": "# Be kind\n\nAt the tag.\n",
+		"docs/again.md":           "# Be kind\n\nAt the tag.\n",
+		"docs/guide/b.md":         "# A\n",
+		"mkdocs.yml":              "plugins:\n  - redirects:\n      redirect_maps:\n        old.md: index.md\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the tag's tree as copied (-want +got):\n%s", diff)
+	}
+	tree, err := ScanTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Redirects) != 1 || tree.Redirects[0].From != "old.md" || tree.Redirects[0].To != "index.md" {
+		t.Errorf("the tag's redirects are %+v, want old.md to index.md", tree.Redirects)
+	}
+}

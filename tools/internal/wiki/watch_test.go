@@ -3,9 +3,12 @@ package wiki
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -315,4 +318,85 @@ func startWatch(t *testing.T, opt Options, out string) (*mcptest.Buffer, func())
 			t.Errorf("Watch: %v", err)
 		}
 	}
+}
+
+// TestWatchEditRendersFew: an edit of one doc's text has Hugo render again
+// that page and what shows it, not the pages that link to it. In a tree of
+// docs that link to each other (a chain of 24, each to the next, and 12
+// that link to the chain's last) the last is edited: when links were
+// resolved by asking Hugo for their pages, every page of the chain and
+// every page linking to it was rendered and published again (on a large
+// tree, most of the site and most of an edit's wait).
+func TestWatchEditRendersFew(t *testing.T) {
+	root := fixture(t)
+	const chain, linking = 24, 12
+	for i := 1; i <= chain; i++ {
+		text := fmt.Sprintf("# Chain %02d\n\nStep %d of the chain.\n", i, i)
+		if i < chain {
+			text += fmt.Sprintf("\nNext: [chain %02d](c%02d.md).\n", i+1, i+1)
+		}
+		mcptest.WriteFile(t, filepath.Join(root, "docs", "chain", fmt.Sprintf("c%02d.md", i)), text)
+	}
+	for i := 1; i <= linking; i++ {
+		mcptest.WriteFile(t, filepath.Join(root, "docs", "linking", fmt.Sprintf("l%02d.md", i)),
+			fmt.Sprintf("# Linking %02d\n\nSee [the last step](../chain/c%02d.md#chain-%02d).\n", i, chain, chain))
+	}
+	out := filepath.Join(t.TempDir(), "wiki")
+	log, stop := startWatch(t, options(t, root), out)
+	defer stop()
+	last := fmt.Sprintf("chain/c%02d/index.html", chain)
+	waitFor(t, log, "the first build", func() bool {
+		return exists(filepath.Join(out, filepath.FromSlash(last))) && exists(filepath.Join(out, searchDir, searchManifest))
+	})
+	before := htmlFiles(t, out)
+
+	// Written beside it and renamed over it, as many editors save: a poll
+	// of a loaded machine can see a file written in place half written.
+	doc := filepath.Join(root, "docs", "chain", fmt.Sprintf("c%02d.md", chain))
+	mcptest.WriteFile(t, doc+".new", mcptest.ReadFile(t, doc)+"\nA line written while the wiki is watched.\n")
+	if err := os.Rename(doc+".new", doc); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, log, "the edit", func() bool {
+		return contains(filepath.Join(out, filepath.FromSlash(last)), "A line written while the wiki is watched.") &&
+			indexHolds(out, "A line written while the wiki is watched.")
+	})
+	var written []string // pages published again: a new file, renamed over the old one
+	for rel, fi := range htmlFiles(t, out) {
+		if old, ok := before[rel]; !ok || !os.SameFile(old, fi) {
+			written = append(written, rel)
+		}
+	}
+	slices.Sort(written)
+	// The page, its folder's page (which lists it with its summary), the
+	// home's and the 404 page (both list the tree), and the pages that first
+	// made the text every page shares (the sidebar, previous / next),
+	// whichever those were: a few of the 53 pages.
+	t.Logf("the edit published %d of %d pages again: %q", len(written), len(before), written)
+	if !slices.Contains(written, last) || len(written) > 6 {
+		t.Errorf("an edit of docs/chain/c%02d.md published %d of %d pages again, want it and at most 5 more: %q\nlog:\n%s",
+			chain, len(written), len(before), written, log.String())
+	}
+}
+
+// htmlFiles is every HTML page of the site at out, by slash path.
+func htmlFiles(t *testing.T, out string) map[string]os.FileInfo {
+	t.Helper()
+	files := map[string]os.FileInfo{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".html" {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(out, p)
+		files[filepath.ToSlash(rel)] = fi
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

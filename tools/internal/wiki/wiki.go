@@ -320,6 +320,10 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		if err := b.render(ctx, res, v.tree, v.fsys, dir, plan.base(v.name), params, site); err != nil {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
+		// Its redirected docs' old addresses, from its own redirect map.
+		if _, err := v.tree.writeRedirectPages(dir, plan.base(v.name)); err != nil {
+			return nil, fmt.Errorf("version %s: %w", v.name, err)
+		}
 		if err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
