@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -251,4 +253,27 @@ func newProxy(t *testing.T, target func() *url.URL, respond func(w http.Response
 	}))
 	t.Cleanup(proxy.Close)
 	return proxy
+}
+
+// TestCutOffErrors: the failures that mean the connection closed before
+// the answer (the call is made again) and those that do not, including
+// the proxy's close of a kept-alive connection, which TestCutOff's proxy
+// cannot time. The texts are as mcp-go's transport wraps net/http's errors.
+func TestCutOffErrors(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("transport error: failed to read response: %w", io.ErrUnexpectedEOF), true},
+		{fmt.Errorf("transport error: %w", syscall.ECONNRESET), true},
+		{errors.New("transport error: unexpected nil response"), true},
+		{errors.New(`transport error: failed to send request: failed to send request: Post "http://127.0.0.1:43821/mcp": http: server closed idle connection`), true},
+		{fmt.Errorf("transport error: %w", context.DeadlineExceeded), false},
+		{errors.New("request failed with status 500: busy"), false},
+		{nil, false},
+	} {
+		if got := cutOff(c.err); got != c.want {
+			t.Errorf("cutOff(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
 }
