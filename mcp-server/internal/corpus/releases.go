@@ -99,12 +99,7 @@ func (c *Corpus) ReleaseStatus() release.Status {
 	if c.releases == nil {
 		return release.Status{}
 	}
-	st := c.releases.Status()
-	out := release.Status{Listed: st.Listed, Selected: st.Selected, Loaded: st.Loaded, Pending: st.Pending}
-	for _, sk := range st.Skipped {
-		out.Skipped = append(out.Skipped, release.Skip{Name: sk.Name, Reason: sk.Reason})
-	}
-	return out
+	return c.releases.Status()
 }
 
 // ReleaseSelector is the text of the selector of the tags served ("" when

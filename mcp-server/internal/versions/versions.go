@@ -36,6 +36,7 @@ import (
 	"github.com/docs-mcp/docs-mcp/mcp-server/gitdocs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/docs"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/rank"
+	"github.com/docs-mcp/docs-mcp/mcp-server/internal/release"
 	"github.com/docs-mcp/docs-mcp/mcp-server/internal/search"
 )
 
@@ -806,26 +807,12 @@ func (s *Set) List() []*Release {
 	return slices.Clone(s.releases)
 }
 
-// Status is what is known of the selected tags at a moment.
-type Status struct {
-	Listed   bool     // the tags were read once (until then, nothing is known)
-	Selected int      // tags selected that are served or loading
-	Loaded   int      // releases served
-	Pending  []string // tags selected not loaded yet, newest first: they are loading
-	Skipped  []Skip   // selected tags not served, and why, by name
-}
-
-// Skip is a selected tag not served: it cannot be read, or its release
-// cannot be loaded.
-type Skip struct {
-	Name, Reason string
-}
-
-// Status says what is loaded and what is not.
-func (s *Set) Status() Status {
+// Status says what is loaded and what is not, as a request reads it: a
+// skipped tag cannot be read, or its release cannot be loaded.
+func (s *Set) Status() release.Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Listed: s.listed, Selected: len(s.selected()), Loaded: len(s.releases)}
+	st := release.Status{Listed: s.listed, Selected: len(s.selected()), Loaded: len(s.releases)}
 	served := make(map[string]bool, len(s.releases))
 	for _, r := range s.releases {
 		served[r.Name] = true
@@ -836,9 +823,9 @@ func (s *Set) Status() Status {
 		}
 	}
 	for name, sk := range s.skips {
-		st.Skipped = append(st.Skipped, Skip{Name: name, Reason: sk.reason})
+		st.Skipped = append(st.Skipped, release.Skip{Name: name, Reason: sk.reason})
 	}
-	slices.SortFunc(st.Skipped, func(a, b Skip) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(st.Skipped, func(a, b release.Skip) int { return strings.Compare(a.Name, b.Name) })
 	return st
 }
 
