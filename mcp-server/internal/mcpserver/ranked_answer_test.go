@@ -53,8 +53,11 @@ func TestRankedAnswers(t *testing.T) {
 	// where the ranked way takes the question as asked: the ranked way may
 	// fall at most three behind. A set without a floor is measured and
 	// reported. heldout2.json's first run (on 91b148d's ranking): 68% (41
-	// of 60, the search way 31) at 3,532 bytes.
-	floors := map[string]floor{"questions.json": {70, 3000, 10}, "heldout.json": {55, 3300, -3}, "heldout2.json": {63, 3750, 5}}
+	// of 60, the search way 31) at 3,532 bytes. heldout3.json's first run
+	// (on 433b468's ranking, written blind after it): 70% (53 of 75, the
+	// search way 22) at 3,408 bytes.
+	floors := map[string]floor{"questions.json": {70, 3000, 10}, "heldout.json": {55, 3300, -3}, "heldout2.json": {63, 3750, 5},
+		"heldout3.json": {65, 3600, 25}}
 	// Every set in testdata/answers is measured: a set named cpp-docs*.json
 	// asks about the real tree (see above), any other about this
 	// repository's docs. A new set is a new file.

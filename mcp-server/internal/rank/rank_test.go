@@ -158,14 +158,6 @@ func TestRules(t *testing.T) {
 		},
 		question: "std::vector::erase invalidate", want: "b.md#Erase",
 	}, {
-		rule: "a word only the doc's front matter holds counts half for a passage that holds the rest (second pass)",
-		files: map[string]string{
-			"a.md": "---\ntitle: Setup\ndescription: Where the cache is.\n---\n# Setup\n\nThe folder is set here.\n",
-			"b.md": "# B\n\n## Where\n\nCache folder, cache folder, cache folder, cache folder.\n",
-			"c.md": "# C\n\n## Other\n\nNothing of that here.\n",
-		},
-		question: "cache folder", want: "b.md#Where",
-	}, {
 		rule: "sections of equal score come in path and line order",
 		files: map[string]string{
 			"b.md": "# B\n\n## X\n\nalpha\n",

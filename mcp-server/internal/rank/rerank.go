@@ -20,14 +20,6 @@ const rerankDepth = 12
 // or a list item or table row run, cut every passageLines lines.
 const passageLines = 6
 
-// metaCredit is how much of its share of the question a word counts for
-// in a passage when only its doc's front matter, title or file name hold
-// it, not the passage, the section's heading or the headings above it:
-// the doc's metadata says what the doc is about, the section's text and
-// headings what the section says. Measured on the real tree's tuning
-// questions (cpp-docs.json): 2 more first reads, none lost elsewhere.
-const metaCredit = 0.5
-
 // introWeight is a doc's introduction's share of its score (the text
 // above its first heading or under its title, when it has more sections):
 // an introduction names what the whole doc is about, where a question
@@ -36,9 +28,8 @@ const introWeight = 0.9
 
 // rerank scores the candidates again by the passage of each that holds
 // the most of the question: a section whose one paragraph (with its
-// headings, and its doc's title, front matter and file name at
-// metaCredit) holds every word beats a long one whose words are scattered
-// over pages of text. It
+// headings, its doc's title, front matter and file name) holds every word
+// beats a long one whose words are scattered over pages of text. It
 // returns the k best, with their lines, snippets and the words they hold.
 func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 	if len(cands) == 0 {
@@ -83,9 +74,8 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 			dt.body = metaValues(text, func(_, v string) { dt.meta |= bitsOf(v) })
 			texts[h.Doc] = dt
 		}
-		// The section's lines, and its heading and the headings above it
-		// (its fields; its doc's are dt.meta).
-		var fields uint64
+		// The section's lines and the headings above it.
+		fields := dt.meta
 		h.StartLine, h.EndLine = dt.body, len(dt.lines)
 		if h.Heading >= 0 {
 			hd := dt.hs[h.Heading]
@@ -102,18 +92,12 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 		if next := h.Heading + 1; next < len(dt.hs) {
 			h.EndLine = dt.hs[next].Line - 1
 		}
-		// The best passage: the most of the question with the fields, a
-		// word only the doc's metadata holds counting for metaCredit.
-		cover := func(passage uint64) float64 {
-			own := fields | passage
-			c := q.coverage(own, weights)
-			return c + metaCredit*(q.coverage(own|dt.meta, weights)-c)
-		}
-		best, bestLine, bestLineCov := cover(0), 0, 0.0
+		// The best passage: the most of the question with the fields.
+		best, bestLine, bestLineCov := q.coverage(fields, weights), 0, 0.0
 		var passage uint64
 		n := 0
 		end := func() {
-			if c := cover(passage); c > best {
+			if c := q.coverage(fields|passage, weights); c > best {
 				best = c
 			}
 			passage, n = 0, 0
