@@ -12,7 +12,10 @@
 //     is built (with -wait-index);
 //   - resident memory (VmRSS from /proc) once the index is built and after
 //     -searches more searches, and the peak (VmHWM), each as a multiple of
-//     the corpus's bytes;
+//     the corpus's bytes; VmRSS split into the memory the server made
+//     (RssAnon: the docs, their index and ranking, the runtime), which
+//     grows with the tree, and the pages of its program file (RssFile),
+//     which do not;
 //   - p50 and p95 of search round trips per query kind at -limit, next to
 //     ripgrep (rg -F -i) on the same files in the same run;
 //   - edit to searchable: the time from writing a new line into a doc to
