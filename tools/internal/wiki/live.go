@@ -30,6 +30,9 @@ type generation struct {
 	tree   *Tree
 	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
 	stage  string            // Hugo's destination; emptied by every publish
+	// entries holds the pages' entries and the order of the lists (see
+	// gather), beside the site: the last Hugo wrote of each.
+	entries string
 	cfg    string            // the generated config file
 	data   []byte            // data/wiki.json as last written
 	titles map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
@@ -80,6 +83,10 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		return nil, err
 	}
 	if g.stage, err = os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-hugo-*"); err != nil {
+		g.remove()
+		return nil, err
+	}
+	if g.entries, err = b.entriesDir(); err != nil {
 		g.remove()
 		return nil, err
 	}
@@ -146,7 +153,7 @@ func (g *generation) stop() {
 }
 
 func (g *generation) remove() {
-	for _, d := range []string{g.gen, g.stage} {
+	for _, d := range []string{g.gen, g.stage, g.entries} {
 		if d != "" {
 			os.RemoveAll(d)
 		}
@@ -223,6 +230,9 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp) // after the swap, the previous site
 	res := &Result{Out: b.out}
+	if err := assemble(tmp, g.entries); err != nil {
+		return nil, err
+	}
 	for _, f := range rawFiles(g.tree) {
 		if err := copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst))); err != nil {
 			return nil, err
@@ -237,22 +247,31 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 // publish moves what a later build of Hugo wrote into the site, each file
 // in one step (written beside its place, then renamed over it), with its
 // compressed copies; it returns the files published. The pages go first,
-// so that an edit shows in its page as soon as it can: then the lists of
-// every page (llms.txt, llms-full.txt: the latter holds every doc, 45 MB
-// on cpp-docs, and its compressed copies took seconds), then the search
-// index, when Hugo wrote its input, rebuilt whole (indexSearch).
+// so that an edit shows in its page as soon as it can; the pages' entries
+// Hugo wrote again (gather) then update the search index, and last the
+// lists of every page (llms.txt, llms-full.txt: the latter holds every
+// doc, 45 MB on cpp-docs, and its compressed copies take seconds).
 func (b *builder) publish(g *generation) (int, error) {
 	batch, err := g.take()
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(batch)
-	later := func(name string) bool { return searchIndexFile(name) || siteLists[name] }
-	if err := compressSite(batch, later); err != nil {
+	changed, err := gather(batch, g.entries)
+	if err != nil {
 		return 0, err
 	}
-	n, err := moveInto(batch, b.out, later)
-	if err != nil {
+	if err := compressSite(batch, nil); err != nil {
+		return 0, err
+	}
+	n, err := moveInto(batch, b.out, nil)
+	if err != nil || len(changed) == 0 {
+		return n, err
+	}
+	if err := writeSearchPages(g.entries, batch); err != nil {
+		return n, err
+	}
+	if err := b.indexSearch(batch); err != nil {
 		return n, err
 	}
 	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
@@ -260,30 +279,15 @@ func (b *builder) publish(g *generation) (int, error) {
 		return n, err
 	}
 	defer os.RemoveAll(lists)
-	for name := range siteLists {
-		if err := os.Rename(filepath.Join(batch, name), filepath.Join(lists, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return n, err
-		}
+	if err := writeLists(g.entries, lists); err != nil {
+		return n, err
 	}
 	if err := compressSite(lists, nil); err != nil {
 		return n, err
 	}
 	m, err := moveInto(lists, b.out, nil)
-	if n += m; err != nil {
-		return n, err
-	}
-	if fileExists(filepath.Join(batch, searchPagesFile)) {
-		if err := b.indexSearch(batch); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+	return n + m, err
 }
-
-// siteLists are the files at the top of a site that list every page, by
-// name: Hugo renders them again on every edit, and publish puts them in
-// after the pages.
-var siteLists = map[string]bool{"llms.txt": true, "llms-full.txt": true}
 
 // indexSearch writes the search index of the search pages in dir into the
 // site: a new folder of shards and excerpts, then the manifest that names

@@ -517,6 +517,14 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 			fmt.Fprintln(progress, "hugo: "+l)
 		}
 	}
+	entries, err := b.entriesDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(entries)
+	if err := assemble(dest, entries); err != nil {
+		return err
+	}
 	if site != nil && site.current != "" {
 		for i := range probs {
 			probs[i].Version = site.current
@@ -528,6 +536,12 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 	res.Broken = append(res.Broken, probs...)
 	res.Inexact = append(res.Inexact, inexact...)
 	return nil
+}
+
+// entriesDir makes a folder for the pages' entries (gather) beside the
+// site, on its file system.
+func (b *builder) entriesDir() (string, error) {
+	return os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-entries-*")
 }
 
 // replaceDir puts the finished site tmp in place of out. On Linux the two
