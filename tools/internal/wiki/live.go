@@ -3,7 +3,6 @@ package wiki
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +29,7 @@ type generation struct {
 	tree   *Tree
 	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
 	stage  string            // Hugo's destination; emptied by every publish
+	search *searchIndex // the site's search index; nil until the first build is in
 	// entries holds the pages' entries and the order of the lists (see
 	// gather), beside the site: the last Hugo wrote of each.
 	entries string
@@ -238,9 +238,11 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := b.finish(tmp, res, nil); err != nil {
+	idx, err := b.finish(tmp, res, nil)
+	if err != nil {
 		return nil, err
 	}
+	g.search = idx
 	return res, nil
 }
 
@@ -268,10 +270,11 @@ func (b *builder) publish(g *generation) (int, error) {
 	if err != nil || len(changed) == 0 {
 		return n, err
 	}
-	if err := writeSearchPages(g.entries, batch); err != nil {
-		return n, err
+	m, err := g.search.update(b.out, changed)
+	if errors.Is(err, errWholeIndex) {
+		m, err = 0, b.indexSearch(g, batch)
 	}
-	if err := b.indexSearch(batch); err != nil {
+	if n += m; err != nil {
 		return n, err
 	}
 	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
@@ -285,67 +288,29 @@ func (b *builder) publish(g *generation) (int, error) {
 	if err := compressSite(lists, nil); err != nil {
 		return n, err
 	}
-	m, err := moveInto(lists, b.out, nil)
+	m, err = moveInto(lists, b.out, nil)
 	return n + m, err
 }
 
-// indexSearch writes the search index of the search pages in dir into the
-// site: a new folder of shards and excerpts, then the manifest that names
-// it. The index before is kept, for a search begun with its manifest; the
-// ones before that are removed.
-func (b *builder) indexSearch(dir string) error {
-	if err := writeSearchIndex(dir); err != nil {
+// indexSearch writes the search index of g's entries whole in dir and
+// puts it in the site in place of the one before (searchIndex.replace).
+func (b *builder) indexSearch(g *generation, dir string) error {
+	if err := writeSearchPages(g.entries, dir); err != nil {
 		return err
 	}
-	idx := filepath.Join(dir, searchDir)
-	if err := compressSite(idx, nil); err != nil {
-		return err
-	}
-	site := filepath.Join(b.out, searchDir)
-	entries, err := os.ReadDir(idx)
+	idx, err := writeSearchIndex(dir)
 	if err != nil {
 		return err
 	}
-	var folders []string
-	for _, e := range entries {
-		if e.IsDir() {
-			// A folder of that name holds the same index already.
-			if dst := filepath.Join(site, e.Name()); !pathExists(dst) {
-				if err := os.Rename(filepath.Join(idx, e.Name()), dst); err != nil {
-					return fmt.Errorf("search index: %w", err)
-				}
-			}
-			folders = append(folders, e.Name())
-		}
-	}
-	old, err := os.ReadDir(site)
-	if err != nil {
+	from := filepath.Join(dir, searchDir)
+	if err := compressSite(from, nil); err != nil {
 		return err
 	}
-	current := readManifestBase(site)
-	if _, err := moveInto(idx, site, nil); err != nil {
-		return err
+	if err := idx.replace(b.out, from, g.search); err != nil {
+		return fmt.Errorf("search index: %w", err)
 	}
-	for _, e := range old {
-		if e.IsDir() && !slices.Contains(folders, e.Name()) && e.Name() != current {
-			os.RemoveAll(filepath.Join(site, e.Name()))
-		}
-	}
+	g.search = idx
 	return nil
-}
-
-// readManifestBase is the folder the site's search manifest names now
-// (without its slash), "" when it cannot be read.
-func readManifestBase(site string) string {
-	b, err := os.ReadFile(filepath.Join(site, searchManifest))
-	if err != nil {
-		return ""
-	}
-	var m searchManifestData
-	if json.Unmarshal(b, &m) != nil {
-		return ""
-	}
-	return strings.TrimSuffix(m.Base, "/")
 }
 
 // moveInto moves every file under from to the same path under to, each
