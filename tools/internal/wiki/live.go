@@ -27,20 +27,20 @@ import (
 // generation and starts another, which builds the whole tree again.
 type generation struct {
 	tree   *Tree
-	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
-	stage  string            // Hugo's destination; emptied by every publish
+	gen    string       // the generated files Hugo reads (config, data, folder pages, copies)
+	stage  string       // Hugo's destination; emptied by every publish
 	search *searchIndex // the site's search index; nil until the first build is in
 	// entries holds the pages' entries and the order of the lists (see
 	// gather), beside the site: the last Hugo wrote of each.
 	entries string
-	cfg    string            // the generated config file
-	data   []byte            // data/wiki.json as last written
-	titles map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
-	ready  bool              // the first build is published
-	start  time.Time
-	builds chan hugoBuild // each build Hugo finishes
-	exited chan error     // Hugo's end; closed after
-	cancel context.CancelFunc
+	cfg     string            // the generated config file
+	data    []byte            // data/wiki.json as last written
+	titles  map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
+	ready   bool              // the first build is published
+	start   time.Time
+	builds  chan hugoBuild // each build Hugo finishes
+	exited  chan error     // Hugo's end; closed after
+	cancel  context.CancelFunc
 
 	mu      sync.Mutex
 	reports []linkreport.Report

@@ -250,7 +250,9 @@ func (ix *searchIndex) retire(dir string, before map[string]bool) {
 // edit's are; so are those of an index before that no manifest names.
 func (ix *searchIndex) replace(site, from string, before *searchIndex) error {
 	dir := filepath.Join(site, searchDir)
-	if _, err := moveInto(from, dir, func(name string) bool { return name == searchManifest || name == searchManifest+".gz" || name == searchManifest+".br" }); err != nil {
+	if _, err := moveInto(from, dir, func(name string) bool {
+		return name == searchManifest || name == searchManifest+".gz" || name == searchManifest+".br"
+	}); err != nil {
 		return err
 	}
 	if _, err := moveInto(from, dir, nil); err != nil {
