@@ -30,6 +30,7 @@ type generation struct {
 	gen    string       // the generated files Hugo reads (config, data, folder pages, copies)
 	stage  string       // Hugo's destination; emptied by every publish
 	search *searchIndex // the site's search index; nil until the first build is in
+	lists  *listsState  // what the last llms.txt and llms-full.txt were made of; nil before an edit
 	// entries holds the pages' entries and the order of the lists (see
 	// gather), beside the site: the last Hugo wrote of each.
 	entries string
@@ -230,7 +231,7 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp) // after the swap, the previous site
 	res := &Result{Out: b.out}
-	if err := assemble(tmp, g.entries); err != nil {
+	if g.lists, err = assemble(tmp, g.entries); err != nil {
 		return nil, err
 	}
 	for _, f := range rawFiles(g.tree) {
@@ -282,7 +283,7 @@ func (b *builder) publish(g *generation) (int, error) {
 		return n, err
 	}
 	defer os.RemoveAll(lists)
-	if err := writeLists(g.entries, lists); err != nil {
+	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed); err != nil {
 		return n, err
 	}
 	if err := compressSite(lists, nil); err != nil {

@@ -95,45 +95,28 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	man.PageTables = slices.Clone(ix.man.PageTables)
 	pages := slices.Clone(ix.pages)
 
-	// The postings of each edited page, before and after, by term.
+	// The postings of each edited page that differ before and after, by
+	// term: the words added or removed, and those whose place changed
+	// (a count weighed anew for the section's length, a new heading).
 	post := termEdits{}
 	for _, e := range edits {
-		for _, side := range []struct {
-			p     searchPage
-			after bool
-		}{{e.old, false}, {e.now, true}} {
-			pw := wordsOf(side.p)
-			n := 0
-			for sec, s := range pw.sections {
-				if len(s.words) == 0 {
-					continue
-				}
-				n++
-				fields := uint8(0)
-				if s.intro {
-					fields = placeIntro
-				}
-				for t, wp := range s.words {
-					te := post.of(t)
-					te.pages[e.id] = true
-					if side.after {
-						te.sections = append(te.sections, [2]uint32{uint32(e.id), place(sectionPosting{
-							sec: uint32(sec), body: uint16(min(s.body, 1<<16-1)), count: uint8(min(wp.count, 255)), fields: wp.fields | fields,
-						}, man.Avg)})
-					}
-				}
-			}
-			for t, f := range pw.fields {
+		old, now := pagePostings(e.old, man.Avg), pagePostings(e.now, man.Avg)
+		man.Sections += now.sections - old.sections
+		for t, p := range now.terms {
+			if q, ok := old.terms[t]; !ok || !slices.Equal(p.sections, q.sections) || p.fields != q.fields {
 				te := post.of(t)
 				te.pages[e.id] = true
-				if side.after {
-					te.fields = append(te.fields, uint32(e.id)<<2|uint32(*f))
+				for _, pl := range p.sections {
+					te.sections = append(te.sections, [2]uint32{uint32(e.id), pl})
+				}
+				if p.fields != 0 {
+					te.fields = append(te.fields, uint32(e.id)<<2|uint32(p.fields))
 				}
 			}
-			if side.after {
-				man.Sections += n
-			} else {
-				man.Sections -= n
+		}
+		for t := range old.terms {
+			if _, ok := now.terms[t]; !ok {
+				post.of(t).pages[e.id] = true
 			}
 		}
 		name := pieceName(e.raw)
@@ -198,6 +181,55 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	ix.man, ix.pages = man, pages
 	ix.retire(dir, before)
 	return n, nil
+}
+
+// pagePosting is a page's postings of one term: the places of the
+// sections holding it, in order, and the page's fields holding it.
+type pagePosting struct {
+	sections []uint32
+	fields   uint8
+}
+
+// pageTerms is a page's postings, by term, and its sections that hold a
+// word.
+type pageTerms struct {
+	terms    map[string]*pagePosting
+	sections int
+}
+
+// pagePostings are p's postings as the index holds them, counts weighed
+// against avg.
+func pagePostings(p searchPage, avg float64) pageTerms {
+	pw := wordsOf(p)
+	out := pageTerms{terms: map[string]*pagePosting{}}
+	of := func(t string) *pagePosting {
+		pp, ok := out.terms[t]
+		if !ok {
+			pp = &pagePosting{}
+			out.terms[t] = pp
+		}
+		return pp
+	}
+	for sec, s := range pw.sections {
+		if len(s.words) == 0 {
+			continue
+		}
+		out.sections++
+		fields := uint8(0)
+		if s.intro {
+			fields = placeIntro
+		}
+		for t, wp := range s.words {
+			pp := of(t)
+			pp.sections = append(pp.sections, place(sectionPosting{
+				sec: uint32(sec), body: uint16(min(s.body, 1<<16-1)), count: uint8(min(wp.count, 255)), fields: wp.fields | fields,
+			}, avg))
+		}
+	}
+	for t, f := range pw.fields {
+		of(t).fields = *f
+	}
+	return out
 }
 
 // live is the set of pieces the manifest names, by path from the index's

@@ -524,7 +524,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 		return err
 	}
 	defer os.RemoveAll(entries)
-	if err := assemble(dest, entries); err != nil {
+	if _, err := assemble(dest, entries); err != nil {
 		return err
 	}
 	if site != nil && site.current != "" {
