@@ -30,7 +30,7 @@ type generation struct {
 	gen    string       // the generated files Hugo reads (config, data, folder pages, copies)
 	stage  string       // Hugo's destination; emptied by every publish
 	search *searchIndex // the site's search index; nil until the first build is in
-	lists  *listsState  // what the last llms.txt and llms-full.txt were made of; nil before an edit
+	lists  *listsState  // what the last llms.txt and llms-full.txt were made of; the lists writer's once it runs
 	// entries holds the pages' entries and the order of the lists (see
 	// gather), beside the site: the last Hugo wrote of each.
 	entries string
@@ -39,13 +39,21 @@ type generation struct {
 	titles  map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
 	ready   bool              // the first build is published
 	start   time.Time
-	builds  chan hugoBuild // each build Hugo finishes
-	exited  chan error     // Hugo's end; closed after
+	builds  chan hugoBuild  // each build Hugo finishes
+	exited  chan error      // Hugo's end; closed after
+	ctx     context.Context // ends with the generation
 	cancel  context.CancelFunc
 
 	mu      sync.Mutex
 	reports []linkreport.Report
 	errors  []string
+
+	// The lists writer (writeListsLater): the entries changed since it
+	// last wrote, a wake-up when there are some, its end.
+	listsMu   sync.Mutex
+	listsDue  []entryChange
+	listsWake chan struct{}
+	listsDone chan struct{}
 }
 
 // hugoBuild is one build a generation's Hugo finished.
@@ -100,7 +108,7 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(ctx)
-	g.cancel = cancel
+	g.ctx, g.cancel = hctx, cancel
 	hugo := *b.hugo
 	hugo.Live = true
 	go func() {
@@ -148,6 +156,9 @@ func (g *generation) stop() {
 	if g.cancel != nil {
 		g.cancel()
 		for range g.exited {
+		}
+		if g.listsDone != nil {
+			<-g.listsDone
 		}
 	}
 	g.remove()
@@ -249,48 +260,109 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 
 // publish moves what a later build of Hugo wrote into the site, each file
 // in one step (written beside its place, then renamed over it), with its
-// compressed copies; it returns the files published. The pages go first,
-// so that an edit shows in its page as soon as it can; the pages' entries
-// Hugo wrote again (gather) then update the search index, and last the
-// lists of every page (llms.txt, llms-full.txt: the latter holds every
-// doc, 45 MB on cpp-docs, and its compressed copies take seconds).
-func (b *builder) publish(g *generation) (int, error) {
+// compressed copies. The pages go first, so that an edit shows in its page
+// as soon as it can; the pages' entries Hugo wrote again (gather) then
+// update the search index, and the lists writer is told to write the lists
+// of every page again (writeListsLater).
+func (b *builder) publish(g *generation) (published, error) {
+	var p published
+	start := time.Now()
 	batch, err := g.take()
 	if err != nil {
-		return 0, err
+		return p, err
 	}
 	defer os.RemoveAll(batch)
 	changed, err := gather(batch, g.entries)
 	if err != nil {
-		return 0, err
+		return p, err
 	}
 	if err := compressSite(batch, nil); err != nil {
-		return 0, err
+		return p, err
 	}
-	n, err := moveInto(batch, b.out, nil)
+	p.files, err = moveInto(batch, b.out, nil)
+	p.pages = time.Since(start)
 	if err != nil || len(changed) == 0 {
-		return n, err
+		return p, err
 	}
+	start = time.Now()
 	m, err := g.search.update(b.out, changed)
 	if errors.Is(err, errWholeIndex) {
 		m, err = 0, b.indexSearch(g, batch)
 	}
-	if n += m; err != nil {
-		return n, err
+	p.files += m
+	p.index = time.Since(start)
+	if err != nil {
+		return p, err
 	}
+	g.listsMu.Lock()
+	g.listsDue = append(g.listsDue, changed...)
+	g.listsMu.Unlock()
+	select {
+	case g.listsWake <- struct{}{}:
+	default: // it will see them
+	}
+	return p, nil
+}
+
+// writeListsLater starts the lists writer of g, which writes llms.txt and
+// llms-full.txt again after edits, one write at a time, in the background:
+// with its compressed copies, llms-full.txt (every doc's text, 45 MB on
+// cpp-docs) took 2.8 to 5.5 s an edit, and the next edit's page waited for
+// it. Edits made while it writes are written together next. It ends with
+// ctx, after the write under way.
+func (b *builder) writeListsLater(ctx context.Context, g *generation) {
+	g.listsWake, g.listsDone = make(chan struct{}, 1), make(chan struct{})
+	go func() {
+		defer close(g.listsDone)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-g.listsWake:
+			}
+			g.listsMu.Lock()
+			due := g.listsDue
+			g.listsDue = nil
+			g.listsMu.Unlock()
+			if err := b.writeSiteLists(g, due); err != nil {
+				fmt.Fprintf(b.opt.progress(), "wiki: error: write llms.txt: %v (the last one stays served)\n", err)
+				g.lists = nil // written whole next time
+			}
+		}
+	}()
+}
+
+// writeSiteLists writes llms.txt and llms-full.txt into the site after the
+// entries changed, with their compressed copies, each in one step.
+func (b *builder) writeSiteLists(g *generation, changed []entryChange) error {
 	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
 	if err != nil {
-		return n, err
+		return err
 	}
 	defer os.RemoveAll(lists)
 	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed); err != nil {
-		return n, err
+		return err
 	}
 	if err := compressSite(lists, nil); err != nil {
-		return n, err
+		return err
 	}
-	m, err = moveInto(lists, b.out, nil)
-	return n + m, err
+	_, err = moveInto(lists, b.out, nil)
+	return err
+}
+
+// published is what publish did: the files it put in the site, and how
+// long the pages and the search index took.
+type published struct {
+	files        int
+	pages, index time.Duration
+}
+
+func (p published) String() string {
+	s := fmt.Sprintf("pages in %s", p.pages.Round(time.Millisecond))
+	if p.index > 0 {
+		s += fmt.Sprintf(", search index in %s", p.index.Round(time.Millisecond))
+	}
+	return s
 }
 
 // indexSearch writes the search index of g's entries whole in dir and

@@ -266,6 +266,7 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 			return
 		}
 		g.ready = true
+		w.b.writeListsLater(g.ctx, g)
 		w.failed = ""
 		fmt.Fprintf(progress, "wiki: built %d pages (%d files) in %s → %s\n", res.Pages, res.Files, time.Since(g.start).Round(time.Millisecond), res.Out)
 		if w.again {
@@ -273,17 +274,16 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 		}
 		return
 	}
-	start := time.Now()
-	n, err := w.b.publish(g)
+	p, err := w.b.publish(g)
 	if err != nil {
 		w.report(fmt.Errorf("build wiki: %w", err))
 		return
 	}
-	if n == 0 {
+	if p.files == 0 {
 		return
 	}
 	w.failed = ""
-	line := fmt.Sprintf("wiki: rebuilt %d files (Hugo %s, published in %s)", n, hb.took, time.Since(start).Round(time.Millisecond))
+	line := fmt.Sprintf("wiki: rebuilt %d files (Hugo %s; published: %s)", p.files, hb.took, p)
 	if now, err := stamps(w.root); err == nil {
 		if saved, ok := now.newest(slices.Collect(maps.Keys(now))); ok {
 			line += fmt.Sprintf("; the last change was saved %s before", time.Since(saved).Round(time.Millisecond))
