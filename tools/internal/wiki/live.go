@@ -305,11 +305,11 @@ func (b *builder) publish(g *generation) (published, error) {
 }
 
 // writeListsLater starts the lists writer of g, which writes llms.txt and
-// llms-full.txt again after edits, one write at a time, in the background:
-// with its compressed copies, llms-full.txt (every doc's text, 45 MB on
-// cpp-docs) took 2.8 to 5.5 s an edit, and the next edit's page waited for
-// it. Edits made while it writes are written together next. It ends with
-// ctx, after the write under way.
+// llms-full.txt again after edits, in the background, once no edit has come
+// for listsQuiet, one write at a time: with its compressed copies,
+// llms-full.txt (every doc's text, 45 MB on cpp-docs) took 2.8 to 5.5 s an
+// edit, and the next edit's page waited for it. It ends with ctx, after
+// the write under way.
 func (b *builder) writeListsLater(ctx context.Context, g *generation) {
 	g.listsWake, g.listsDone = make(chan struct{}, 1), make(chan struct{})
 	go func() {
@@ -319,6 +319,16 @@ func (b *builder) writeListsLater(ctx context.Context, g *generation) {
 			case <-ctx.Done():
 				return
 			case <-g.listsWake:
+			}
+		quiet:
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-g.listsWake:
+				case <-time.After(listsQuiet):
+					break quiet
+				}
 			}
 			g.listsMu.Lock()
 			due := g.listsDue
@@ -332,8 +342,15 @@ func (b *builder) writeListsLater(ctx context.Context, g *generation) {
 	}()
 }
 
+// listsQuiet is how long the lists writer waits for more edits: a burst of
+// saves is written once, and the write does not take a core from Hugo
+// while it renders the next save.
+const listsQuiet = time.Second
+
 // writeSiteLists writes llms.txt and llms-full.txt into the site after the
-// entries changed, with their compressed copies, each in one step.
+// entries changed, with their compressed copies, each in one step; but
+// llms-full.txt gets a gzip copy only (its Brotli copy, removed, was most of
+// the write's CPU: Brotli 5 is about four times gzip's).
 func (b *builder) writeSiteLists(g *generation, changed []entryChange) error {
 	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
 	if err != nil {
@@ -343,8 +360,24 @@ func (b *builder) writeSiteLists(g *generation, changed []entryChange) error {
 	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed); err != nil {
 		return err
 	}
-	if err := compressSite(lists, nil); err != nil {
-		return err
+	c := newCompressor()
+	for _, f := range []string{llmsFile, fullFile} {
+		p := filepath.Join(lists, f)
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if fi.Size() < compressMin {
+			continue
+		}
+		if f == fullFile {
+			err = c.gzip(p)
+		} else {
+			err = c.file(p)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	_, err = moveInto(lists, b.out, nil)
 	return err
