@@ -88,11 +88,13 @@ func BenchmarkWatchEdit(b *testing.B) {
 			b.Fatal(err)
 		}
 		wait("the edit in "+page, func() bool { return contains(page, mark) })
+		pageAt := time.Since(start)
 		b.StopTimer()
 		// As search.js finds it: the mark's word through the manifest and
 		// its shard, then the excerpt of the page that holds it.
 		wait("the edit in the search index", func() bool { return indexFinds(out, mark) })
 		index += time.Since(start)
+		b.Logf("edit %d: in the page %s after the save, in the search index %s after", i, pageAt.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 		// What the edit had written into the site: Hugo's outputs (HTML
 		// pages), and every file (the search index's pieces too).
 		var names []string
