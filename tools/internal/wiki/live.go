@@ -245,10 +245,20 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	if g.lists, err = assemble(tmp, g.entries); err != nil {
 		return nil, err
 	}
-	for _, f := range rawFiles(g.tree) {
-		if err := copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst))); err != nil {
-			return nil, err
+	raw := make(chan rawFile)
+	go func() {
+		defer close(raw)
+		for _, f := range rawFiles(g.tree) {
+			raw <- f
 		}
+	}()
+	err = onCores(raw, func() func(rawFile) error {
+		return func(f rawFile) error {
+			return copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst)))
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	idx, err := b.finish(tmp, res, nil)
 	if err != nil {

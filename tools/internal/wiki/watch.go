@@ -79,8 +79,10 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	changes := make(chan settled)
 	fctx, stopFollowing := context.WithCancel(ctx)
 	defer stopFollowing()
-	go follow(fctx, root, poll, seen, &w.newest, changes)
+	w.rebase = make(chan snapshot, 1)
+	go follow(fctx, root, poll, seen, &w.building, &w.newest, w.rebase, changes)
 	for {
+		w.building.Store(w.g != nil && !w.g.ready)
 		var builds <-chan hugoBuild
 		var exited <-chan error
 		if w.g != nil {
@@ -114,6 +116,13 @@ type watcher struct {
 	again  bool         // the tree changed during g's first build
 	failed string       // the last error, reported once
 	newest atomic.Int64 // the latest modification time in the tree at the last look, in nanoseconds (follow)
+	// building says a Hugo builds the whole tree: follow does not look
+	// then (its looks were 12% of a core, which the build wanted). The
+	// tree is looked at when the generation starts (started) and when its
+	// build is done, and follow goes on from there (rebase).
+	building atomic.Bool
+	started  snapshot
+	rebase   chan snapshot
 }
 
 // report says err once, until another error or a success.
@@ -136,6 +145,7 @@ func (w *watcher) stop() {
 func (w *watcher) restart(ctx context.Context) {
 	w.stop()
 	w.again = false
+	w.started, _ = stamps(w.root)
 	g, err := w.b.startGeneration(ctx, w.poll)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -155,11 +165,12 @@ type settled struct {
 	err     error
 }
 
-// follow looks at the tree at root every poll, from seen on, and sends on
-// out each change that has settled: one a poll finds the tree as the
-// previous one did. It keeps in newest the latest modification time it
+// follow looks at the tree at root every poll, from seen on (or from what
+// rebase says), but while building says a whole build is under way, and
+// sends on out each change that has settled: one a poll finds the tree as
+// the previous one did. It keeps in newest the latest modification time it
 // saw. It ends with ctx.
-func follow(ctx context.Context, root string, poll time.Duration, seen snapshot, newest *atomic.Int64, out chan<- settled) {
+func follow(ctx context.Context, root string, poll time.Duration, seen snapshot, building *atomic.Bool, newest *atomic.Int64, rebase <-chan snapshot, out chan<- settled) {
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	var pending snapshot // a changed tree waiting for a quiet poll; nil when none
@@ -173,7 +184,13 @@ func follow(ctx context.Context, root string, poll time.Duration, seen snapshot,
 		select {
 		case <-ctx.Done():
 			return
+		case s := <-rebase:
+			seen, pending = s, nil
+			continue
 		case <-tick.C:
+		}
+		if building.Load() {
+			continue
 		}
 		now, err := stamps(root)
 		if err != nil {
@@ -297,6 +314,18 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 		return
 	}
 	if !g.ready {
+		// Hugo follows the tree from now on; what changed since the
+		// generation started, it may not have read.
+		if now, err := stamps(w.root); err == nil {
+			if w.started != nil && !maps.Equal(now, w.started) {
+				w.again = true
+			}
+			select {
+			case <-w.rebase:
+			default:
+			}
+			w.rebase <- now
+		}
 		res, err := w.b.publishAll(g)
 		if err != nil {
 			w.report(fmt.Errorf("build wiki: %w", err))
