@@ -56,10 +56,10 @@ const (
 	searchDir          = "search-index"
 	searchManifest     = "manifest.json"
 	searchIndexVersion = 3
-	// searchPagesFile is what Hugo writes (home.searchindex.json): every
-	// page's data in one file, the input of the index and, in a live
-	// preview (which this package does not post-process), what search.js
-	// falls back to.
+	// searchPagesFile is every page's search entry in one file, which the
+	// wiki command assembles from the pages' entries (lists.go): the input
+	// of the index, and what search.js falls back to where there is no
+	// manifest.
 	searchPagesFile = "search-pages.json"
 	// shardBytes bounds a shard's JSON: about 10 KB compressed, so a word
 	// costs one small fetch and a prefix a few.
