@@ -64,8 +64,9 @@ type entryChange struct {
 
 // gather moves every entryFile and the listsFile out of site into the
 // same paths under entries (a folder on site's file system), and returns
-// those that changed.
-func gather(site, entries string) ([]entryChange, error) {
+// those that changed; with whole (entries is empty), it moves them
+// without reading them and returns none.
+func gather(site, entries string, whole bool) ([]entryChange, error) {
 	var changed []entryChange
 	err := filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -79,6 +80,12 @@ func gather(site, entries string) ([]entryChange, error) {
 			return err
 		}
 		dst := filepath.Join(entries, rel)
+		if whole {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return os.Rename(p, dst)
+		}
 		old, err := os.ReadFile(dst)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -120,7 +127,9 @@ type listsState struct {
 // others' text from full, the llms-full.txt it wrote then (on cpp-docs,
 // reading every entry again took 1.8 s an edit); it reads them all when
 // the order changed or full is not the file it wrote.
-func writeLists(entries, site string, last *listsState, full string, changed []entryChange) (*listsState, error) {
+//
+// Each entry it reads from entries is handed to read, when not nil.
+func writeLists(entries, site string, last *listsState, full string, changed []entryChange, read func(rel string, b []byte) error) (*listsState, error) {
 	now := map[string][]byte{}
 	for _, c := range changed {
 		now[c.rel] = c.now
@@ -184,6 +193,11 @@ func writeLists(entries, site string, last *listsState, full string, changed []e
 			if !edited {
 				if b, err = os.ReadFile(filepath.Join(entries, filepath.FromSlash(rel))); err != nil {
 					return nil, fmt.Errorf("write %s: %w", llmsFile, err)
+				}
+				if read != nil {
+					if err := read(rel, b); err != nil {
+						return nil, fmt.Errorf("write %s: %w", llmsFile, err)
+					}
 				}
 			}
 			line, text, err := listsText(b)
@@ -253,52 +267,98 @@ func readEntry(file string) (*pageEntry, error) {
 	return &e, nil
 }
 
-// writeSearchPages writes search-pages.json into site: the search entry of
-// every page of entries that has one, in path order of their entryFile.
-func writeSearchPages(entries, site string) error {
+// searchPagesWriter writes search-pages.json: the search entry of every
+// page that has one.
+type searchPagesWriter struct {
+	f    *os.File
+	w    *bufio.Writer
+	n    int
+	seen map[string]bool // the entries written, by slash path
+}
+
+func newSearchPagesWriter(site string) (*searchPagesWriter, error) {
 	f, err := os.Create(filepath.Join(site, searchPagesFile))
 	if err != nil {
-		return fmt.Errorf("write %s: %w", searchPagesFile, err)
+		return nil, fmt.Errorf("write %s: %w", searchPagesFile, err)
 	}
-	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<16)
-	w.WriteString(`{"pages":[`)
-	n := 0
-	err = filepath.WalkDir(entries, func(p string, d fs.DirEntry, err error) error {
+	w := &searchPagesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), seen: map[string]bool{}}
+	w.w.WriteString(`{"pages":[`)
+	return w, nil
+}
+
+// add writes the search entry of the entry rel, whose bytes are b, unless
+// written already.
+func (w *searchPagesWriter) add(rel string, b []byte) error {
+	if w.seen[rel] {
+		return nil
+	}
+	w.seen[rel] = true
+	var e pageEntry
+	if err := json.Unmarshal(b, &e); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if !e.searched() {
+		return nil
+	}
+	if w.n > 0 {
+		w.w.WriteByte(',')
+	}
+	w.n++
+	_, err := w.w.Write(e.Search)
+	return err
+}
+
+// close writes the search entries of the entries not written yet, in path
+// order, and ends the file.
+func (w *searchPagesWriter) close(entries string) error {
+	defer w.f.Close()
+	err := filepath.WalkDir(entries, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() != entryFile {
 			return err
 		}
-		e, err := readEntry(p)
+		rel, err := filepath.Rel(entries, p)
+		if err != nil || w.seen[filepath.ToSlash(rel)] {
+			return err
+		}
+		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		if !e.searched() {
-			return nil
-		}
-		if n > 0 {
-			w.WriteByte(',')
-		}
-		n++
-		_, err = w.Write(e.Search)
-		return err
+		return w.add(filepath.ToSlash(rel), b)
 	})
-	w.WriteString("]}")
-	if err := errors.Join(err, w.Flush(), f.Close()); err != nil {
+	w.w.WriteString("]}")
+	if err := errors.Join(err, w.w.Flush(), w.f.Close()); err != nil {
 		return fmt.Errorf("write %s: %w", searchPagesFile, err)
 	}
 	return nil
+}
+
+// writeSearchPages writes search-pages.json into site: the search entry of
+// every page of entries that has one.
+func writeSearchPages(entries, site string) error {
+	w, err := newSearchPagesWriter(site)
+	if err != nil {
+		return err
+	}
+	return w.close(entries)
 }
 
 // assemble moves the pages' entries out of site into entries and writes
 // the lists and search-pages.json into site from them: a whole build's.
 // It returns what the lists were made of.
 func assemble(site, entries string) (*listsState, error) {
-	if _, err := gather(site, entries); err != nil {
+	if _, err := gather(site, entries, true); err != nil {
 		return nil, err
 	}
-	st, err := writeLists(entries, site, nil, "", nil)
+	// One read of each entry: the lists', the search pages' too.
+	search, err := newSearchPagesWriter(site)
 	if err != nil {
 		return nil, err
 	}
-	return st, writeSearchPages(entries, site)
+	st, err := writeLists(entries, site, nil, "", nil, search.add)
+	if err != nil {
+		search.f.Close()
+		return nil, err
+	}
+	return st, search.close(entries)
 }

@@ -282,7 +282,7 @@ func (b *builder) publish(g *generation) (published, error) {
 		return p, err
 	}
 	defer os.RemoveAll(batch)
-	changed, err := gather(batch, g.entries)
+	changed, err := gather(batch, g.entries, false)
 	if err != nil {
 		return p, err
 	}
@@ -367,7 +367,7 @@ func (b *builder) writeSiteLists(g *generation, changed []entryChange) error {
 		return err
 	}
 	defer os.RemoveAll(lists)
-	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed); err != nil {
+	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed, nil); err != nil {
 		return err
 	}
 	c := newCompressor()
