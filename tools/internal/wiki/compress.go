@@ -147,6 +147,15 @@ func (c *compressor) file(p string) error {
 	return c.write(p+".br", src, c.br)
 }
 
+// gzip writes p.gz alone.
+func (c *compressor) gzip(p string) error {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	return c.write(p+".gz", src, c.gz)
+}
+
 // write compresses src with w into name.
 func (c *compressor) write(name string, src []byte, w interface {
 	io.WriteCloser

@@ -3,7 +3,6 @@ package wiki
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,20 +27,33 @@ import (
 // generation and starts another, which builds the whole tree again.
 type generation struct {
 	tree   *Tree
-	gen    string            // the generated files Hugo reads (config, data, folder pages, copies)
-	stage  string            // Hugo's destination; emptied by every publish
-	cfg    string            // the generated config file
-	data   []byte            // data/wiki.json as last written
-	titles map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
-	ready  bool              // the first build is published
-	start  time.Time
-	builds chan hugoBuild // each build Hugo finishes
-	exited chan error     // Hugo's end; closed after
-	cancel context.CancelFunc
+	gen    string       // the generated files Hugo reads (config, data, folder pages, copies)
+	stage  string       // Hugo's destination; emptied by every publish
+	search *searchIndex // the site's search index; nil until the first build is in
+	lists  *listsState  // what the last llms.txt and llms-full.txt were made of; the lists writer's once it runs
+	// entries holds the pages' entries and the order of the lists (see
+	// gather), beside the site: the last Hugo wrote of each.
+	entries string
+	cfg     string            // the generated config file
+	data    []byte            // data/wiki.json as last written
+	titles  map[string]string // each doc's and skill file's titleKey, by repository path (docs/x.md)
+	ready   bool              // the first build is published
+	start   time.Time
+	builds  chan hugoBuild  // each build Hugo finishes
+	exited  chan error      // Hugo's end; closed after
+	ctx     context.Context // ends with the generation
+	cancel  context.CancelFunc
 
 	mu      sync.Mutex
 	reports []linkreport.Report
 	errors  []string
+
+	// The lists writer (writeListsLater): the entries changed since it
+	// last wrote, a wake-up when there are some, its end.
+	listsMu   sync.Mutex
+	listsDue  []entryChange
+	listsWake chan struct{}
+	listsDone chan struct{}
 }
 
 // hugoBuild is one build a generation's Hugo finished.
@@ -83,6 +95,10 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		g.remove()
 		return nil, err
 	}
+	if g.entries, err = b.entriesDir(); err != nil {
+		g.remove()
+		return nil, err
+	}
 	if g.cfg, err = tree.writeGenerated(g.gen, b.site, params); err != nil {
 		g.remove()
 		return nil, err
@@ -92,7 +108,7 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(ctx)
-	g.cancel = cancel
+	g.ctx, g.cancel = hctx, cancel
 	hugo := *b.hugo
 	hugo.Live = true
 	go func() {
@@ -141,12 +157,15 @@ func (g *generation) stop() {
 		g.cancel()
 		for range g.exited {
 		}
+		if g.listsDone != nil {
+			<-g.listsDone
+		}
 	}
 	g.remove()
 }
 
 func (g *generation) remove() {
-	for _, d := range []string{g.gen, g.stage} {
+	for _, d := range []string{g.gen, g.stage, g.entries} {
 		if d != "" {
 			os.RemoveAll(d)
 		}
@@ -223,125 +242,191 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp) // after the swap, the previous site
 	res := &Result{Out: b.out}
-	for _, f := range rawFiles(g.tree) {
-		if err := copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst))); err != nil {
-			return nil, err
-		}
-	}
-	if err := b.finish(tmp, res, nil); err != nil {
+	if g.lists, err = assemble(tmp, g.entries); err != nil {
 		return nil, err
 	}
+	raw := make(chan rawFile)
+	go func() {
+		defer close(raw)
+		for _, f := range rawFiles(g.tree) {
+			raw <- f
+		}
+	}()
+	err = onCores(raw, func() func(rawFile) error {
+		return func(f rawFile) error {
+			return copyFile(filepath.Join(g.tree.Root, filepath.FromSlash(f.src)), filepath.Join(tmp, filepath.FromSlash(f.dst)))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	idx, err := b.finish(tmp, res, nil)
+	if err != nil {
+		return nil, err
+	}
+	g.search = idx
 	return res, nil
 }
 
 // publish moves what a later build of Hugo wrote into the site, each file
 // in one step (written beside its place, then renamed over it), with its
-// compressed copies; it returns the files published. The pages go first,
-// so that an edit shows in its page as soon as it can: then the lists of
-// every page (llms.txt, llms-full.txt: the latter holds every doc, 45 MB
-// on cpp-docs, and its compressed copies took seconds), then the search
-// index, when Hugo wrote its input, rebuilt whole (indexSearch).
-func (b *builder) publish(g *generation) (int, error) {
+// compressed copies. The pages go first, so that an edit shows in its page
+// as soon as it can; the pages' entries Hugo wrote again (gather) then
+// update the search index, and the lists writer is told to write the lists
+// of every page again (writeListsLater).
+func (b *builder) publish(g *generation) (published, error) {
+	var p published
+	start := time.Now()
 	batch, err := g.take()
 	if err != nil {
-		return 0, err
+		return p, err
 	}
 	defer os.RemoveAll(batch)
-	later := func(name string) bool { return searchIndexFile(name) || siteLists[name] }
-	if err := compressSite(batch, later); err != nil {
-		return 0, err
-	}
-	n, err := moveInto(batch, b.out, later)
+	changed, err := gather(batch, g.entries, false)
 	if err != nil {
-		return n, err
+		return p, err
 	}
-	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
+	if err := compressSite(batch, nil); err != nil {
+		return p, err
+	}
+	p.files, err = moveInto(batch, b.out, nil)
+	p.pages = time.Since(start)
+	if err != nil || len(changed) == 0 {
+		return p, err
+	}
+	start = time.Now()
+	m, err := g.search.update(b.out, changed)
+	if errors.Is(err, errWholeIndex) {
+		m, err = 0, b.indexSearch(g, batch)
+	}
+	p.files += m
+	p.index = time.Since(start)
 	if err != nil {
-		return n, err
+		return p, err
 	}
-	defer os.RemoveAll(lists)
-	for name := range siteLists {
-		if err := os.Rename(filepath.Join(batch, name), filepath.Join(lists, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return n, err
-		}
+	g.listsMu.Lock()
+	g.listsDue = append(g.listsDue, changed...)
+	g.listsMu.Unlock()
+	select {
+	case g.listsWake <- struct{}{}:
+	default: // it will see them
 	}
-	if err := compressSite(lists, nil); err != nil {
-		return n, err
-	}
-	m, err := moveInto(lists, b.out, nil)
-	if n += m; err != nil {
-		return n, err
-	}
-	if fileExists(filepath.Join(batch, searchPagesFile)) {
-		if err := b.indexSearch(batch); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+	return p, nil
 }
 
-// siteLists are the files at the top of a site that list every page, by
-// name: Hugo renders them again on every edit, and publish puts them in
-// after the pages.
-var siteLists = map[string]bool{"llms.txt": true, "llms-full.txt": true}
-
-// indexSearch writes the search index of the search pages in dir into the
-// site: a new folder of shards and excerpts, then the manifest that names
-// it. The index before is kept, for a search begun with its manifest; the
-// ones before that are removed.
-func (b *builder) indexSearch(dir string) error {
-	if err := writeSearchIndex(dir); err != nil {
-		return err
-	}
-	idx := filepath.Join(dir, searchDir)
-	if err := compressSite(idx, nil); err != nil {
-		return err
-	}
-	site := filepath.Join(b.out, searchDir)
-	entries, err := os.ReadDir(idx)
-	if err != nil {
-		return err
-	}
-	var folders []string
-	for _, e := range entries {
-		if e.IsDir() {
-			// A folder of that name holds the same index already.
-			if dst := filepath.Join(site, e.Name()); !pathExists(dst) {
-				if err := os.Rename(filepath.Join(idx, e.Name()), dst); err != nil {
-					return fmt.Errorf("search index: %w", err)
+// writeListsLater starts the lists writer of g, which writes llms.txt and
+// llms-full.txt again after edits, in the background, once no edit has come
+// for listsQuiet, one write at a time: with its compressed copies,
+// llms-full.txt (every doc's text, 45 MB on cpp-docs) took 2.8 to 5.5 s an
+// edit, and the next edit's page waited for it. It ends with ctx, after
+// the write under way.
+func (b *builder) writeListsLater(ctx context.Context, g *generation) {
+	g.listsWake, g.listsDone = make(chan struct{}, 1), make(chan struct{})
+	go func() {
+		defer close(g.listsDone)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-g.listsWake:
+			}
+		quiet:
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-g.listsWake:
+				case <-time.After(listsQuiet):
+					break quiet
 				}
 			}
-			folders = append(folders, e.Name())
+			g.listsMu.Lock()
+			due := g.listsDue
+			g.listsDue = nil
+			g.listsMu.Unlock()
+			if err := b.writeSiteLists(g, due); err != nil {
+				fmt.Fprintf(b.opt.progress(), "wiki: error: write llms.txt: %v (the last one stays served)\n", err)
+				g.lists = nil // written whole next time
+			}
 		}
-	}
-	old, err := os.ReadDir(site)
-	if err != nil {
-		return err
-	}
-	current := readManifestBase(site)
-	if _, err := moveInto(idx, site, nil); err != nil {
-		return err
-	}
-	for _, e := range old {
-		if e.IsDir() && !slices.Contains(folders, e.Name()) && e.Name() != current {
-			os.RemoveAll(filepath.Join(site, e.Name()))
-		}
-	}
-	return nil
+	}()
 }
 
-// readManifestBase is the folder the site's search manifest names now
-// (without its slash), "" when it cannot be read.
-func readManifestBase(site string) string {
-	b, err := os.ReadFile(filepath.Join(site, searchManifest))
+// listsQuiet is how long the lists writer waits for more edits: a burst of
+// saves is written once, and the write does not take a core from Hugo
+// while it renders the next save.
+const listsQuiet = time.Second
+
+// writeSiteLists writes llms.txt and llms-full.txt into the site after the
+// entries changed, with their compressed copies, each in one step; but
+// llms-full.txt gets a gzip copy only (its Brotli copy, removed, was most of
+// the write's CPU: Brotli 5 is about four times gzip's).
+func (b *builder) writeSiteLists(g *generation, changed []entryChange) error {
+	lists, err := os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-lists-*")
 	if err != nil {
-		return ""
+		return err
 	}
-	var m searchManifestData
-	if json.Unmarshal(b, &m) != nil {
-		return ""
+	defer os.RemoveAll(lists)
+	if g.lists, err = writeLists(g.entries, lists, g.lists, filepath.Join(b.out, fullFile), changed, nil); err != nil {
+		return err
 	}
-	return strings.TrimSuffix(m.Base, "/")
+	c := newCompressor()
+	for _, f := range []string{llmsFile, fullFile} {
+		p := filepath.Join(lists, f)
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if fi.Size() < compressMin {
+			continue
+		}
+		if f == fullFile {
+			err = c.gzip(p)
+		} else {
+			err = c.file(p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err = moveInto(lists, b.out, nil)
+	return err
+}
+
+// published is what publish did: the files it put in the site, and how
+// long the pages and the search index took.
+type published struct {
+	files        int
+	pages, index time.Duration
+}
+
+func (p published) String() string {
+	s := fmt.Sprintf("pages in %s", p.pages.Round(time.Millisecond))
+	if p.index > 0 {
+		s += fmt.Sprintf(", search index in %s", p.index.Round(time.Millisecond))
+	}
+	return s
+}
+
+// indexSearch writes the search index of g's entries whole in dir and
+// puts it in the site in place of the one before (searchIndex.replace).
+func (b *builder) indexSearch(g *generation, dir string) error {
+	if err := writeSearchPages(g.entries, dir); err != nil {
+		return err
+	}
+	idx, err := writeSearchIndex(dir)
+	if err != nil {
+		return err
+	}
+	from := filepath.Join(dir, searchDir)
+	if err := compressSite(from, nil); err != nil {
+		return err
+	}
+	if err := idx.replace(b.out, from, g.search); err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	g.search = idx
+	return nil
 }
 
 // moveInto moves every file under from to the same path under to, each

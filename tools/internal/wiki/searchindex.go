@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/docs-mcp/docs-mcp/mcp-server/terms"
@@ -27,15 +26,20 @@ import (
 // the small manifest first, then only the shards of the term dictionary its
 // words fall in, then the excerpt data of the pages it shows.
 //
-//	search-index/manifest.json        {"version", "base", "pages", "sections", "shards": [first term of each shard]}
-//	search-index/HASH/t/N.json  shard N: {"terms": [sorted], "sections": [[page delta, place, ...], ...], "fields": [[page delta<<2|fields, ...], ...]}
-//	search-index/HASH/p/ID.json  page ID's excerpt data: the object Hugo wrote for it, as is
+//	search-index/manifest.json  {"version", "pages", "sections", "avg", "shards": [first term of each shard],
+//	                             "shardFiles": [NAME of each shard], "pageTable": 256, "pageTables": [NAME of each table]}
+//	search-index/t/NAME.json    a shard: {"terms": [sorted], "sections": [[page delta, place, ...], ...], "fields": [[page delta<<2|fields, ...], ...]}
+//	search-index/n/NAME.json    a page table: the NAME of the excerpt of pages ID k*pageTable to (k+1)*pageTable-1, k its place in pageTables
+//	search-index/p/NAME.json    a page's excerpt data: the object Hugo wrote for it, as is
 //
-// HASH is a digest of the whole index: a page's file and a shard change
-// name whenever anything in the index changes, so a cached piece is never
-// paired with another build's manifest. Page IDs number the pages in path
-// order, so ID order is the tie-break of the ranking, as it is the
-// server's (docs/server/ranking.md).
+// Each piece is named by a digest of its own bytes (NAME), and the manifest
+// names the shards and the page tables, which name the pages: a cached
+// piece is never paired with another build's manifest, and an edit of a doc
+// writes its excerpt, its page table, the shards that hold its words (its
+// words before the edit and after) and the manifest, nothing else
+// (updateSearchIndex). Page IDs number the pages in path order, so ID
+// order is the tie-break of the ranking, as it is the server's
+// (docs/server/ranking.md).
 //
 // The terms are the words of package mcp-server/terms, the server's: a
 // question and the docs are cut the same way on both sides, and search.js
@@ -51,18 +55,18 @@ import (
 const (
 	searchDir          = "search-index"
 	searchManifest     = "manifest.json"
-	searchIndexVersion = 2
-	// searchPagesFile is what Hugo writes (home.searchindex.json): every
-	// page's data in one file, the input of the index and, in a live
-	// preview (which this package does not post-process), what search.js
-	// falls back to.
+	searchIndexVersion = 3
+	// searchPagesFile is every page's search entry in one file, which the
+	// wiki command assembles from the pages' entries (lists.go): the input
+	// of the index, and what search.js falls back to where there is no
+	// manifest.
 	searchPagesFile = "search-pages.json"
-	// searchStage begins the name of the folder the pages' excerpts are
-	// written to (beside searchPagesFile) until the index is complete.
-	searchStage = ".search-"
 	// shardBytes bounds a shard's JSON: about 10 KB compressed, so a word
 	// costs one small fetch and a prefix a few.
 	shardBytes = 24 << 10
+	// pageTable is how many pages' excerpt names a page table holds: 256
+	// names of 16 hex digits, about 3 KB compressed.
+	pageTable = 256
 )
 
 // A word's place in a section, a posting's second number: the section's
@@ -118,12 +122,35 @@ type searchPage struct {
 
 // searchManifestData is search-index/manifest.json.
 type searchManifestData struct {
-	Version  int      `json:"version"`
-	Base     string   `json:"base"`     // the folder of this index's shards and pages, relative to the manifest
-	Pages    int      `json:"pages"`    // how many pages there are: IDs 0 to Pages-1
-	Sections int      `json:"sections"` // how many sections hold a word: what a term's rarity is taken over
-	Shards   []string `json:"shards"`   // the first term of each shard, in order: shard N holds terms from Shards[N] up to Shards[N+1]
+	Version  int `json:"version"`
+	Pages    int `json:"pages"`    // how many pages there are: IDs 0 to Pages-1
+	Sections int `json:"sections"` // how many sections hold a word: what a term's rarity is taken over
+	// Avg is the sections' average body, in words, when the index was
+	// written whole: an edit's counts are weighed against it (place), so
+	// that an edit changes no other page's postings.
+	Avg        float64  `json:"avg"`
+	Shards     []string `json:"shards"`     // the first term of each shard, in order: shard N holds terms from Shards[N] up to Shards[N+1]
+	ShardFiles []string `json:"shardFiles"` // shard N's file: t/NAME.json
+	PageTable  int      `json:"pageTable"`  // the pages a page table names
+	PageTables []string `json:"pageTables"` // page table K's file: n/NAME.json
 }
+
+// The folders of a search index's pieces (see above).
+const (
+	searchShards   = "t"
+	searchTables   = "n"
+	searchExcerpts = "p"
+)
+
+// pieceName is the name of a piece whose bytes are b: a digest of them.
+func pieceName(b []byte) string {
+	d := sha256.Sum256(b)
+	return hex.EncodeToString(d[:8])
+}
+
+// piecePath is the path of a piece of folder dir (searchShards, ...) named
+// name, from the index's folder.
+func piecePath(dir, name string) string { return filepath.Join(dir, name+".json") }
 
 // searchShard is one shard file: terms in order, each with its postings,
 // pages by ID ascending, each page as its ID's difference from the
@@ -136,106 +163,121 @@ type searchShard struct {
 }
 
 // searchIndexFile says whether name, right under a site's folder, is what
-// writeSearchIndex reads, stages or writes there.
+// writeSearchIndex reads or writes there.
 func searchIndexFile(name string) bool {
-	return name == searchDir || name == searchPagesFile || strings.HasPrefix(name, searchStage)
+	return name == searchDir || name == searchPagesFile
 }
 
-// searchExcerpts is the folder of a search index (search-index/HASH/) that
-// holds the pages' excerpts, a file a page (ID.json).
-const searchExcerpts = "p"
-
 // searchExcerpt reports whether p is the path of a page's excerpt in a
-// search index (…/search-index/HASH/p/ID.json).
+// search index (…/search-index/p/NAME.json).
 func searchExcerpt(p string) bool {
 	dir := filepath.Dir(p)
-	return filepath.Base(dir) == searchExcerpts && filepath.Base(filepath.Dir(filepath.Dir(dir))) == searchDir
+	return filepath.Base(dir) == searchExcerpts && filepath.Base(filepath.Dir(dir)) == searchDir
 }
 
 // writeSearchIndex reads the Hugo output site/search-pages.json one page at
 // a time (it can be tens of megabytes), writes the index under
-// site/search-index/ and removes search-pages.json. Memory holds the postings
-// (a few bytes per distinct word of each page) and the few pages being
-// indexed, never the whole file. The pages are read in order, one at a
-// time, and parsed, split into terms and staged on every core (readPages).
-func writeSearchIndex(site string) error {
+// site/search-index/ and removes search-pages.json; it returns the index,
+// for edits to update. Memory holds the postings (a few bytes per distinct
+// word of each page) and the few pages being indexed, never the whole
+// file. The pages are read in order, one at a time, and parsed, split into
+// terms and staged on every core (readPages).
+func writeSearchIndex(site string) (*searchIndex, error) {
 	src := filepath.Join(site, searchPagesFile)
 	f, err := os.Open(src)
 	if err != nil {
-		return fmt.Errorf("search index: %w", err)
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	defer f.Close()
-	stage, err := os.MkdirTemp(site, searchStage+"*")
-	if err != nil {
-		return fmt.Errorf("search index: %w", err)
+	dir := filepath.Join(site, searchDir)
+	for _, d := range []string{searchShards, searchTables, searchExcerpts} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
+		}
 	}
-	defer os.RemoveAll(stage)
-
 	ix := newIndexer()
-	digest := sha256.New()
-	if err := readPages(f, digest, stage, ix.add); err != nil {
-		return fmt.Errorf("search index: %s: %w", searchPagesFile, err)
+	var names []string // each page's excerpt, by the order of reading
+	err = readPages(f, filepath.Join(dir, searchExcerpts), func(n int, path, name string, words pageWords) {
+		if n >= len(names) {
+			names = append(names, make([]string, n+1-len(names))...)
+		}
+		names[n] = name
+		ix.add(n, path, words)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search index: %s: %w", searchPagesFile, err)
 	}
 	f.Close()
 
 	order := ix.pathOrder()
-	shards := ix.shards(order)
-	for _, s := range shards {
-		b, _ := json.Marshal(s) // strings and numbers only
-		digest.Write(b)
+	idx := &searchIndex{
+		man: searchManifestData{
+			Version: searchIndexVersion, Pages: len(order), Sections: ix.count, Avg: ix.avg(),
+			Shards: []string{}, ShardFiles: []string{}, PageTable: pageTable, PageTables: []string{},
+		},
+		ids:   make(map[string]int, len(order)),
+		pages: make([]string, len(order)),
 	}
-	hash := hex.EncodeToString(digest.Sum(nil))[:16]
-	dir := filepath.Join(site, searchDir)
-	if err := os.MkdirAll(filepath.Join(dir, hash, "t"), 0o755); err != nil {
-		return fmt.Errorf("search index: %w", err)
-	}
-	pages := filepath.Join(dir, hash, searchExcerpts)
-	if err := os.Rename(stage, pages); err != nil {
-		return fmt.Errorf("search index: %w", err)
-	}
-	// The staged files are named by Hugo's order; give each its ID.
-	// Renaming through a second name avoids overwriting a page not yet moved.
 	for id, n := range order {
-		if err := os.Rename(filepath.Join(pages, strconv.Itoa(n)+".json"), filepath.Join(pages, "id"+strconv.Itoa(id))); err != nil {
-			return fmt.Errorf("search index: %w", err)
-		}
+		idx.ids[ix.paths[n]] = id
+		idx.pages[id] = names[n]
 	}
-	for id := range order {
-		if err := os.Rename(filepath.Join(pages, "id"+strconv.Itoa(id)), filepath.Join(pages, strconv.Itoa(id)+".json")); err != nil {
-			return fmt.Errorf("search index: %w", err)
-		}
-	}
-	man := searchManifestData{Version: searchIndexVersion, Base: hash + "/", Pages: len(order), Sections: ix.count, Shards: []string{}}
-	for i, s := range shards {
-		b, _ := json.Marshal(s)
-		if err := os.WriteFile(filepath.Join(dir, hash, "t", strconv.Itoa(i)+".json"), b, 0o644); err != nil {
-			return fmt.Errorf("search index: %w", err)
+	for i, s := range ix.shards(order) {
+		name, err := writePiece(dir, searchShards, s)
+		if err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
 		}
 		first := s.Terms[0]
 		if i == 0 {
 			first = ""
 		}
-		man.Shards = append(man.Shards, first)
+		idx.man.Shards = append(idx.man.Shards, first)
+		idx.man.ShardFiles = append(idx.man.ShardFiles, name)
 	}
-	b, _ := json.Marshal(man)
+	for k := 0; k*pageTable < len(idx.pages); k++ {
+		name, err := writePiece(dir, searchTables, idx.pages[k*pageTable:min((k+1)*pageTable, len(idx.pages))])
+		if err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
+		}
+		idx.man.PageTables = append(idx.man.PageTables, name)
+	}
+	b, _ := json.Marshal(idx.man)
 	if err := os.WriteFile(filepath.Join(dir, searchManifest), b, 0o644); err != nil {
-		return fmt.Errorf("search index: %w", err)
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	if err := os.Remove(src); err != nil {
-		return fmt.Errorf("search index: %w", err)
+		return nil, fmt.Errorf("search index: %w", err)
 	}
-	return nil
+	return idx, nil
 }
 
-// readPages reads the pages of r (search-pages.json) in order, writing each
-// page's bytes to digest and numbering them from 0; on every core, it
-// parses each page, cuts it into words (pageWords) and writes it to
-// stage/N.json, and it calls add with each page's number, path and words,
+// writePiece writes v as JSON into the folder sub of the index dir, named
+// by its bytes, and returns the name. A piece of that name is there
+// already with the same bytes: it is left as it is (a reader may be
+// reading it).
+func writePiece(dir, sub string, v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	name := pieceName(b)
+	file := filepath.Join(dir, piecePath(sub, name))
+	if pathExists(file) {
+		return name, nil
+	}
+	return name, os.WriteFile(file, b, 0o644)
+}
+
+// readPages reads the pages of r (search-pages.json) in order, numbering
+// them from 0; on every core, it parses each page, cuts it into words
+// (pageWords) and writes it to excerpts/NAME.json, NAME a digest of its
+// bytes, and it calls add with each page's number, path, NAME and words,
 // one call at a time, in no particular order.
-func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path string, words pageWords)) error {
+func readPages(r io.Reader, excerpts string, add func(n int, path, name string, words pageWords)) error {
 	type page struct {
 		n     int
 		path  string
+		name  string
 		words pageWords
 	}
 	type job struct {
@@ -248,7 +290,6 @@ func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path
 		defer close(jobs)
 		n := 0
 		read <- eachSearchPage(r, func(raw json.RawMessage) error {
-			digest.Write(raw)
 			jobs <- job{n, raw}
 			n++
 			return nil
@@ -262,16 +303,17 @@ func readPages(r io.Reader, digest io.Writer, stage string, add func(n int, path
 				if err := json.Unmarshal(j.raw, &p); err != nil {
 					return err
 				}
-				if err := os.WriteFile(filepath.Join(stage, strconv.Itoa(j.n)+".json"), j.raw, 0o644); err != nil {
+				name := pieceName(j.raw)
+				if err := os.WriteFile(filepath.Join(excerpts, name+".json"), j.raw, 0o644); err != nil {
 					return err
 				}
-				pages <- page{j.n, p.Path, wordsOf(p)}
+				pages <- page{j.n, p.Path, name, wordsOf(p)}
 				return nil
 			}
 		})
 	}()
 	for p := range pages {
-		add(p.n, p.path, p.words)
+		add(p.n, p.path, p.name, p.words)
 	}
 	return errors.Join(<-read, <-staged)
 }
@@ -532,6 +574,11 @@ func (ix *indexer) pathOrder() []int {
 	return order
 }
 
+// avg is the sections' average body, in words (at least 1).
+func (ix *indexer) avg() float64 {
+	return max(float64(ix.words)/float64(max(ix.count, 1)), 1)
+}
+
 // place is a section posting's place (see placeHeading): the section, the
 // fields and the count in the body as BM25 weighs it, avg being the
 // sections' average body.
@@ -551,7 +598,7 @@ func (ix *indexer) shards(order []int) []searchShard {
 	for i, n := range order {
 		id[n] = uint32(i)
 	}
-	avg := max(float64(ix.words)/float64(max(ix.count, 1)), 1)
+	avg := ix.avg()
 	terms := make([]string, 0, len(ix.sections)+len(ix.fields))
 	for t := range ix.sections {
 		terms = append(terms, t)

@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -43,7 +42,7 @@ func openIndex(get func(rel string) ([]byte, error)) (*indexReader, error) {
 	if err := json.Unmarshal(b, &r.man); err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
-	if r.man.Version != searchIndexVersion || len(r.man.Shards) == 0 || r.man.Shards[0] != "" {
+	if r.man.Version != searchIndexVersion || len(r.man.Shards) == 0 || r.man.Shards[0] != "" || len(r.man.ShardFiles) != len(r.man.Shards) {
 		return nil, fmt.Errorf("manifest: %s", b)
 	}
 	return r, nil
@@ -63,11 +62,35 @@ func dirIndex(t *testing.T, dir string) *indexReader {
 
 func (r *indexReader) page(id int) (indexedPage, error) {
 	var p indexedPage
-	b, err := r.get(path.Join(r.man.Base, "p", strconv.Itoa(id)+".json"))
+	rel, err := r.pageFile(id)
+	if err != nil {
+		return p, err
+	}
+	b, err := r.get(rel)
 	if err == nil {
 		err = json.Unmarshal(b, &p)
 	}
 	return p, err
+}
+
+// pageFile is the path of page id's excerpt from the index's folder, as its
+// page table names it.
+func (r *indexReader) pageFile(id int) (string, error) {
+	if id < 0 || id >= r.man.Pages || r.man.PageTable <= 0 || id/r.man.PageTable >= len(r.man.PageTables) {
+		return "", fmt.Errorf("page %d: not in the manifest's page tables", id)
+	}
+	b, err := r.get(path.Join(searchTables, r.man.PageTables[id/r.man.PageTable]+".json"))
+	if err != nil {
+		return "", err
+	}
+	var names []string
+	if err := json.Unmarshal(b, &names); err != nil {
+		return "", fmt.Errorf("page table %d: %w", id/r.man.PageTable, err)
+	}
+	if id%r.man.PageTable >= len(names) {
+		return "", fmt.Errorf("page %d: not in its page table", id)
+	}
+	return path.Join(searchExcerpts, names[id%r.man.PageTable]+".json"), nil
 }
 
 // pages reads every page, in ID order.
@@ -142,7 +165,10 @@ func (r *indexReader) lookup(term string, prefix bool) ([]sectionHit, map[int]ui
 // shard reads shard i.
 func (r *indexReader) shard(i int) (searchShard, error) {
 	var s searchShard
-	b, err := r.get(path.Join(r.man.Base, "t", strconv.Itoa(i)+".json"))
+	if i < 0 || i >= len(r.man.ShardFiles) {
+		return s, fmt.Errorf("shard %d: not in the manifest", i)
+	}
+	b, err := r.get(path.Join(searchShards, r.man.ShardFiles[i]+".json"))
 	if err != nil {
 		return s, err
 	}
@@ -198,7 +224,7 @@ func TestWriteSearchIndex(t *testing.T) {
 		map[string]any{"title": "Other", "url": "/wiki/m/", "path": "docs/middle.md", "lines": []string{"Nothing here."}},
 	)
 	mcptest.WriteFile(t, filepath.Join(site, searchPagesFile), string(in))
-	if err := writeSearchIndex(site); err != nil {
+	if _, err := writeSearchIndex(site); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(site, searchPagesFile)); !os.IsNotExist(err) {
@@ -303,7 +329,7 @@ func TestSearchIndexShards(t *testing.T) {
 		pages = append(pages, map[string]any{"title": fmt.Sprintf("Page %d", i), "url": fmt.Sprintf("/wiki/p%d/", i), "path": fmt.Sprintf("docs/p%03d.md", i), "lines": lines})
 	}
 	mcptest.WriteFile(t, filepath.Join(site, searchPagesFile), string(pagesJSON(t, pages...)))
-	if err := writeSearchIndex(site); err != nil {
+	if _, err := writeSearchIndex(site); err != nil {
 		t.Fatal(err)
 	}
 	r := dirIndex(t, site)
@@ -345,11 +371,11 @@ func TestSearchIndexBadInput(t *testing.T) {
 	} {
 		site := t.TempDir()
 		mcptest.WriteFile(t, filepath.Join(site, searchPagesFile), in)
-		if err := writeSearchIndex(site); err == nil || !strings.Contains(err.Error(), "search index") {
+		if _, err := writeSearchIndex(site); err == nil || !strings.Contains(err.Error(), "search index") {
 			t.Errorf("%s: err = %v, want a search index error", name, err)
 		}
 	}
-	if err := writeSearchIndex(t.TempDir()); err == nil {
+	if _, err := writeSearchIndex(t.TempDir()); err == nil {
 		t.Error("no search-pages.json: no error")
 	}
 }

@@ -284,7 +284,7 @@ func writePagesIndex(t *testing.T, pages []map[string]any) string {
 	t.Helper()
 	site := t.TempDir()
 	mcptest.WriteFile(t, filepath.Join(site, searchPagesFile), string(pagesJSON(t, pages...)))
-	if err := writeSearchIndex(site); err != nil {
+	if _, err := writeSearchIndex(site); err != nil {
 		t.Fatal(err)
 	}
 	return site

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -198,7 +197,11 @@ func TestBuildRepoDocs(t *testing.T) {
 	largest := ""
 	var size int64
 	for id := range idx.man.Pages {
-		rel := path.Join(searchDir, idx.man.Base, "p", strconv.Itoa(id)+".json")
+		file, err := idx.pageFile(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := path.Join(searchDir, file)
 		if fi, err := os.Stat(filepath.Join(out, filepath.FromSlash(rel))); err == nil && fi.Size() > size {
 			largest, size = "/wiki/"+rel, fi.Size()
 		}

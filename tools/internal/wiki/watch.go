@@ -12,9 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
-
-	"github.com/docs-mcp/docs-mcp/mcp-server/watch"
 )
 
 // DefaultPoll is how often Watch looks at the tree when not told otherwise.
@@ -28,11 +27,11 @@ const DefaultPoll = 500 * time.Millisecond
 //
 // Hugo keeps running (a generation, see startGeneration), with its own
 // watcher polling the tree every poll (DefaultPoll when zero), and renders
-// again only what an edit touches: the page, the pages that list it, the
-// home's outputs. Each file Hugo writes is moved into out in one step, the
-// page first, then the search index, rebuilt whole from Hugo's search
-// pages. Watch follows the tree too, in the server's polling mode (package
-// watch): each poll reads the size and modification time of every file,
+// again only what an edit touches: the page, the pages that list it, and
+// the page's own entry (lists.go). Each file Hugo writes is moved into out
+// in one step, the page first, then the search index's pieces that hold
+// the page (searchIndex.update), then llms.txt and llms-full.txt. Watch follows the tree too, polling as the server's package watch
+// does: each poll reads the size and modification time of every file,
 // which sees every change on every file system, bind mounts from another
 // machine's editor included, where file events may never come; a change
 // is taken once a poll finds the tree as the previous one did. An edited
@@ -66,35 +65,24 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 	}
 	w := &watcher{b: b, root: root, poll: poll}
 	defer w.stop()
-	w.seen, err = stamps(root)
+	seen, err := stamps(root)
 	if err != nil {
 		w.report(err)
 	}
 	w.restart(ctx)
 	fmt.Fprintf(b.opt.progress(), "wiki: watching %s for changes (every %s)\n", root, poll)
 
-	files := make([]string, len(sources))
-	for i, rel := range sources {
-		files[i] = filepath.Join(root, filepath.FromSlash(rel))
-	}
-	polls := make(chan struct{})
-	// docs/ with the files beside it, and skills/: a watcher follows one folder.
-	for _, dir := range []string{"docs", skillsFolder} {
-		cfg := watch.DefaultConfig()
-		cfg.Mode, cfg.Dir, cfg.PollInterval = watch.Poll, filepath.Join(root, dir), poll
-		if dir == "docs" {
-			cfg.Files = files
-		}
-		go func() {
-			_ = watch.New(cfg).Run(ctx, func(ctx context.Context, _ watch.Batch) {
-				select {
-				case polls <- struct{}{}:
-				case <-ctx.Done():
-				}
-			})
-		}()
-	}
+	// The tree is followed beside the loop (follow): its looks (on
+	// cpp-docs an lstat of 13,422 files, 60 ms of CPU each) and the scan of
+	// a changed tree (ScanTree, most of a second) held up the publishing
+	// of a build Hugo had finished.
+	changes := make(chan settled)
+	fctx, stopFollowing := context.WithCancel(ctx)
+	defer stopFollowing()
+	w.rebase = make(chan snapshot, 1)
+	go follow(fctx, root, poll, seen, &w.building, &w.newest, w.rebase, changes)
 	for {
+		w.building.Store(w.g != nil && !w.g.ready)
 		var builds <-chan hugoBuild
 		var exited <-chan error
 		if w.g != nil {
@@ -109,8 +97,8 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 			w.report(fmt.Errorf("build wiki: %w", err))
 			w.g.stop()
 			w.g = nil // the next change starts another
-		case <-polls:
-			w.look(ctx)
+		case c := <-changes:
+			w.take(ctx, c)
 		}
 	}
 }
@@ -119,16 +107,22 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 // from the repository root.
 var sources = []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}
 
-// watcher is Watch's state between polls.
+// watcher is Watch's state between changes.
 type watcher struct {
-	b       *builder
-	root    string
-	poll    time.Duration
-	g       *generation // the running Hugo; nil when none runs
-	again   bool        // the tree changed during g's first build
-	seen    snapshot    // the tree as last taken
-	pending snapshot    // a changed tree waiting for a quiet poll; nil when none
-	failed  string      // the last error, reported once
+	b      *builder
+	root   string
+	poll   time.Duration
+	g      *generation  // the running Hugo; nil when none runs
+	again  bool         // the tree changed during g's first build
+	failed string       // the last error, reported once
+	newest atomic.Int64 // the latest modification time in the tree at the last look, in nanoseconds (follow)
+	// building says a Hugo builds the whole tree: follow does not look
+	// then (its looks were 12% of a core, which the build wanted). The
+	// tree is looked at when the generation starts (started) and when its
+	// build is done, and follow goes on from there (rebase).
+	building atomic.Bool
+	started  snapshot
+	rebase   chan snapshot
 }
 
 // report says err once, until another error or a success.
@@ -151,6 +145,7 @@ func (w *watcher) stop() {
 func (w *watcher) restart(ctx context.Context) {
 	w.stop()
 	w.again = false
+	w.started, _ = stamps(w.root)
 	g, err := w.b.startGeneration(ctx, w.poll)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -161,26 +156,64 @@ func (w *watcher) restart(ctx context.Context) {
 	w.g = g
 }
 
-// look looks at the tree once and takes a change that has settled. The
-// watcher's batch only says when to look: look compares the whole tree
-// with the last one itself.
-func (w *watcher) look(ctx context.Context) {
-	now, err := stamps(w.root)
-	if err != nil {
-		w.report(err)
-		return
+// settled is a change of the tree that has settled: the files changed
+// (slash paths from the root) and the tree scanned then, or what kept the
+// tree from being read or scanned.
+type settled struct {
+	changed []string
+	tree    *Tree
+	err     error
+}
+
+// follow looks at the tree at root every poll, from seen on (or from what
+// rebase says), but while building says a whole build is under way, and
+// sends on out each change that has settled: one a poll finds the tree as
+// the previous one did. It keeps in newest the latest modification time it
+// saw. It ends with ctx.
+func follow(ctx context.Context, root string, poll time.Duration, seen snapshot, building *atomic.Bool, newest *atomic.Int64, rebase <-chan snapshot, out chan<- settled) {
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	var pending snapshot // a changed tree waiting for a quiet poll; nil when none
+	send := func(c settled) {
+		select {
+		case out <- c:
+		case <-ctx.Done():
+		}
 	}
-	switch {
-	case w.pending == nil && maps.Equal(now, w.seen):
-		return // nothing new
-	case w.pending == nil || !maps.Equal(now, w.pending):
-		w.pending = now // still changing: wait for a quiet poll
-		return
-	}
-	changed := w.seen.changes(now)
-	w.seen, w.pending = now, nil
-	if len(changed) > 0 { // not a change undone before it settled
-		w.take(ctx, changed)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s := <-rebase:
+			seen, pending = s, nil
+			continue
+		case <-tick.C:
+		}
+		if building.Load() {
+			continue
+		}
+		now, err := stamps(root)
+		if err != nil {
+			send(settled{err: err})
+			continue
+		}
+		if t, ok := now.newest(slices.Collect(maps.Keys(now))); ok {
+			newest.Store(t.UnixNano())
+		}
+		switch {
+		case pending == nil && maps.Equal(now, seen):
+			continue // nothing new
+		case pending == nil || !maps.Equal(now, pending):
+			pending = now // still changing: wait for a quiet poll
+			continue
+		}
+		changed := seen.changes(now)
+		seen, pending = now, nil
+		if len(changed) == 0 {
+			continue // a change undone before it settled
+		}
+		tree, err := ScanTree(root)
+		send(settled{changed: changed, tree: tree, err: err})
 	}
 }
 
@@ -189,7 +222,12 @@ func (w *watcher) look(ctx context.Context) {
 // what Hugo reads from the wiki command (data/wiki.json, the copies of the
 // docs Hugo would misread). Anything more (structural, a new title:
 // retitled) starts a new Hugo.
-func (w *watcher) take(ctx context.Context, changed []string) {
+func (w *watcher) take(ctx context.Context, c settled) {
+	if c.changed == nil && c.err != nil {
+		w.report(c.err) // the tree could not be read
+		return
+	}
+	changed, tree := c.changed, c.tree
 	progress := w.b.opt.progress()
 	more := ""
 	if len(changed) > 1 {
@@ -200,9 +238,8 @@ func (w *watcher) take(ctx context.Context, changed []string) {
 		fmt.Fprintf(progress, "wiki: %s%s changed: built next\n", changed[0], more)
 		return
 	}
-	tree, err := ScanTree(w.root)
-	if err != nil {
-		w.report(err)
+	if c.err != nil {
+		w.report(c.err)
 		w.stop() // a Hugo running on such a tree would publish it
 		return
 	}
@@ -277,6 +314,18 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 		return
 	}
 	if !g.ready {
+		// Hugo follows the tree from now on; what changed since the
+		// generation started, it may not have read.
+		if now, err := stamps(w.root); err == nil {
+			if w.started != nil && !maps.Equal(now, w.started) {
+				w.again = true
+			}
+			select {
+			case <-w.rebase:
+			default:
+			}
+			w.rebase <- now
+		}
 		res, err := w.b.publishAll(g)
 		if err != nil {
 			w.report(fmt.Errorf("build wiki: %w", err))
@@ -284,6 +333,7 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 			return
 		}
 		g.ready = true
+		w.b.writeListsLater(g.ctx, g)
 		w.failed = ""
 		fmt.Fprintf(progress, "wiki: built %d pages (%d files) in %s → %s\n", res.Pages, res.Files, time.Since(g.start).Round(time.Millisecond), res.Out)
 		if w.again {
@@ -291,21 +341,18 @@ func (w *watcher) built(ctx context.Context, hb hugoBuild) {
 		}
 		return
 	}
-	start := time.Now()
-	n, err := w.b.publish(g)
+	p, err := w.b.publish(g)
 	if err != nil {
 		w.report(fmt.Errorf("build wiki: %w", err))
 		return
 	}
-	if n == 0 {
+	if p.files == 0 {
 		return
 	}
 	w.failed = ""
-	line := fmt.Sprintf("wiki: rebuilt %d files (Hugo %s, published in %s)", n, hb.took, time.Since(start).Round(time.Millisecond))
-	if now, err := stamps(w.root); err == nil {
-		if saved, ok := now.newest(slices.Collect(maps.Keys(now))); ok {
-			line += fmt.Sprintf("; the last change was saved %s before", time.Since(saved).Round(time.Millisecond))
-		}
+	line := fmt.Sprintf("wiki: rebuilt %d files (Hugo %s; published: %s)", p.files, hb.took, p)
+	if saved := w.newest.Load(); saved != 0 {
+		line += fmt.Sprintf("; the last change seen was saved %s before", time.Since(time.Unix(0, saved)).Round(time.Millisecond))
 	}
 	fmt.Fprintln(progress, line)
 }

@@ -400,3 +400,50 @@ func htmlFiles(t *testing.T, out string) map[string]os.FileInfo {
 	}
 	return files
 }
+
+// TestWatchListsMatchBuild: after an edit, what wiki watch assembled in
+// place (llms.txt, llms-full.txt from the pages' entries, the search index
+// from the edited page's) is what a build of the tree makes: the same
+// lists, byte for byte, the same excerpts, and each word in the same pages.
+func TestWatchListsMatchBuild(t *testing.T) {
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "wiki")
+	log, stop := startWatch(t, options(t, root), out)
+	defer stop()
+	waitFor(t, log, "the first build", func() bool { return exists(filepath.Join(out, searchDir, searchManifest)) })
+
+	gs := filepath.Join(root, "docs", "getting-started.md")
+	const line = "Zanzibar quokkas were written while the wiki is watched."
+	mcptest.WriteFile(t, gs, mcptest.ReadFile(t, gs)+"\n"+line+"\n")
+	waitFor(t, log, "the edit in the lists and the index", func() bool {
+		return contains(filepath.Join(out, fullFile), line) && indexHolds(out, line)
+	})
+	built := filepath.Join(t.TempDir(), "wiki")
+	opt := options(t, root)
+	opt.BrokenLinks = BrokenLinksWarn
+	if _, err := Build(context.Background(), opt, built); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{llmsFile, fullFile} {
+		if diff := cmp.Diff(mcptest.ReadFile(t, filepath.Join(built, f)), mcptest.ReadFile(t, filepath.Join(out, f))); diff != "" {
+			t.Errorf("%s after an edit in watch, against a build's (-want +got):\n%s", f, diff)
+		}
+	}
+	want, got := dirIndex(t, built), dirIndex(t, out)
+	if diff := cmp.Diff(want.pages(t), got.pages(t)); diff != "" {
+		t.Errorf("search excerpts after an edit in watch, against a build's (-want +got):\n%s", diff)
+	}
+	pagesOf := func(r *indexReader) map[string][]int {
+		m := map[string][]int{}
+		for term := range r.postings(t) {
+			m[term] = r.pagesHolding(t, term)
+		}
+		return m
+	}
+	if diff := cmp.Diff(pagesOf(want), pagesOf(got)); diff != "" {
+		t.Errorf("the pages of each word after an edit in watch, against a build's (-want +got):\n%s", diff)
+	}
+	if got := got.pagesHolding(t, "quokka"); len(got) != 1 {
+		t.Errorf("quokka, the edit's word: pages %v, want one", got)
+	}
+}

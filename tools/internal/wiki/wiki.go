@@ -324,7 +324,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		if _, err := v.tree.writeRedirectPages(dir, plan.base(v.name)); err != nil {
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
-		if err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
+		if _, err := writeSearchIndex(dir); err != nil { // its own, at /wiki/TAG/search-index/
 			return nil, fmt.Errorf("version %s: %w", v.name, err)
 		}
 		if err := plan.share(dir, v.name); err != nil {
@@ -354,7 +354,7 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 		fmt.Fprintf(progress, "wiki: %d broken reference(s) listed above; the site is built anyway\n", len(res.Broken))
 	}
 
-	if err := b.finish(tmp, res, plan.folders()); err != nil {
+	if _, err := b.finish(tmp, res, plan.folders()); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -363,33 +363,35 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 // finish completes the site Hugo wrote into tmp (the working tree's, with
 // the versions' sites in their folders) and swaps it in place of the
 // output folder: the sitemap when the base URL is absolute, the search
-// index, the compressed copies; res gets the files' count and size.
-func (b *builder) finish(tmp string, res *Result, versions []string) error {
+// index, the compressed copies; res gets the files' count and size. It
+// returns the search index of the working tree.
+func (b *builder) finish(tmp string, res *Result, versions []string) (*searchIndex, error) {
 	if base := b.opt.baseURL(); absoluteBase(base) {
 		if err := writeSitemap(tmp, base, versions, b.redirects); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	// The search index works on its own files only (searchIndexFile): the
 	// rest of the site is compressed meanwhile, the index after.
 	compressed := make(chan error, 1)
 	go func() { compressed <- compressSite(tmp, searchIndexFile) }()
-	if err := errors.Join(writeSearchIndex(tmp), <-compressed); err != nil {
-		return err
+	idx, err := writeSearchIndex(tmp)
+	if err := errors.Join(err, <-compressed); err != nil {
+		return nil, err
 	}
 	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
-		return err
+		return nil, err
 	}
 	var saved int64
 	if len(versions) > 0 {
 		linked, n, err := linkIdentical(tmp)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		saved = n
 		fmt.Fprintf(b.opt.progress(), "wiki: %d files identical to another stored once (hard links): %.1f MB saved\n", linked, float64(n)/1e6)
 	}
-	err := filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -406,10 +408,10 @@ func (b *builder) finish(tmp string, res *Result, versions []string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res.Bytes -= saved // the room the site takes: a linked file's bytes once
-	return replaceDir(tmp, b.out)
+	return idx, replaceDir(tmp, b.out)
 }
 
 // scan reads the tree at root with its last-updated days; name is the
@@ -517,6 +519,14 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 			fmt.Fprintln(progress, "hugo: "+l)
 		}
 	}
+	entries, err := b.entriesDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(entries)
+	if _, err := assemble(dest, entries); err != nil {
+		return err
+	}
 	if site != nil && site.current != "" {
 		for i := range probs {
 			probs[i].Version = site.current
@@ -528,6 +538,12 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 	res.Broken = append(res.Broken, probs...)
 	res.Inexact = append(res.Inexact, inexact...)
 	return nil
+}
+
+// entriesDir makes a folder for the pages' entries (gather) beside the
+// site, on its file system.
+func (b *builder) entriesDir() (string, error) {
+	return os.MkdirTemp(filepath.Dir(b.out), "."+filepath.Base(b.out)+"-entries-*")
 }
 
 // replaceDir puts the finished site tmp in place of out. On Linux the two

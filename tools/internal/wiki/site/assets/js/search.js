@@ -587,24 +587,32 @@
   // Pages' excerpt data kept for the next queries.
   var PAGE_CACHE = 100;
 
-  // The pieces the wiki command writes (searchindex.go): each shard and each
-  // page fetched once, when a query first needs it.
+  // The pieces the wiki command writes (searchindex.go), each named by its
+  // content: each shard, page table and page fetched once, when a query
+  // first needs it.
   function pieces(url, man) {
-    var base = new URL(man.base, new URL(url, location.href)).href;
+    var base = new URL(".", new URL(url, location.href)).href;
     var shards = {};
+    var tables = {};
     var pages = new Map();
-    // A piece gone missing: the wiki was rebuilt since the manifest was
-    // read (each build's pieces have their own folder). The next query
-    // reads the new manifest.
+    // A piece gone missing: the wiki was rebuilt or edited a while after
+    // the manifest was read. The next query reads the new manifest.
     function stale(err) {
       if (err.status === 404) { delete loading[url]; delete manifests[url]; }
     }
     function shard(i) {
       if (!shards[i]) {
-        shards[i] = getJSON(base + "t/" + i + ".json");
+        shards[i] = getJSON(base + "t/" + man.shardFiles[i] + ".json");
         shards[i].catch(function (err) { delete shards[i]; stale(err); });
       }
       return shards[i];
+    }
+    function table(k) { // the names of the pages' excerpts, pageTable IDs from k*pageTable
+      if (!tables[k]) {
+        tables[k] = getJSON(base + "n/" + man.pageTables[k] + ".json");
+        tables[k].catch(function (err) { delete tables[k]; stale(err); });
+      }
+      return tables[k];
     }
     function shardOf(term) { // the last shard whose first term is not after term
       var lo = 0, hi = man.shards.length - 1;
@@ -642,7 +650,9 @@
       page: function (id) {
         var p = pages.get(id);
         if (!p) {
-          p = getJSON(base + "p/" + id + ".json");
+          p = table(Math.floor(id / man.pageTable)).then(function (names) {
+            return getJSON(base + "p/" + names[id % man.pageTable] + ".json");
+          });
           p.catch(function (err) { pages.delete(id); stale(err); });
           pages.set(id, p);
           if (pages.size > PAGE_CACHE) pages.delete(pages.keys().next().value);
