@@ -21,10 +21,7 @@ require (
 	sigs.k8s.io/yaml v1.4.0
 )
 
-require (
-	github.com/fsnotify/fsnotify v1.10.1 // indirect
-	github.com/klauspost/compress v1.18.0
-)
+require github.com/klauspost/compress v1.18.0
 
 require (
 	dario.cat/mergo v1.0.0 // indirect

@@ -30,8 +30,9 @@ const DefaultPoll = 500 * time.Millisecond
 // again only what an edit touches: the page, the pages that list it, and
 // the page's own entry (lists.go). Each file Hugo writes is moved into out
 // in one step, the page first, then the search index's pieces that hold
-// the page (searchIndex.update), then llms.txt and llms-full.txt. Watch follows the tree too, polling as the server's package watch
-// does: each poll reads the size and modification time of every file,
+// the page (searchIndex.update), then llms.txt and llms-full.txt. Watch
+// follows the tree too, polling as the server's package watch does: each
+// poll reads the size and modification time of every file,
 // which sees every change on every file system, bind mounts from another
 // machine's editor included, where file events may never come; a change
 // is taken once a poll finds the tree as the previous one did. An edited
