@@ -254,19 +254,6 @@ func listsText(b []byte) (string, []byte, error) {
 	return fmt.Sprintf("- [%s](%s): %s\n", l.Title, l.Twin, l.Summary), text.Bytes(), nil
 }
 
-// readEntry reads the pageEntry in file.
-func readEntry(file string) (*pageEntry, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	var e pageEntry
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return &e, nil
-}
-
 // searchPagesWriter writes search-pages.json: the search entry of every
 // page that has one.
 type searchPagesWriter struct {
