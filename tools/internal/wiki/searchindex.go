@@ -544,19 +544,31 @@ func (ix *indexer) add(n int, path string, pw pageWords) {
 	for t, f := range pw.fields {
 		ix.fields[t] = append(ix.fields[t], uint32(n)<<2|uint32(*f))
 	}
+	pw.postings(uint32(n), func(body int) {
+		ix.count++
+		ix.words += body
+	}, func(t string, p sectionPosting) {
+		ix.sections[t] = append(ix.sections[t], p)
+	})
+}
+
+// postings calls section with the body's length of each section of pw
+// that holds a word, then posting with each of its words' postings, as
+// page n's: the index's part of the page, a whole build's and an edit's
+// (pagePostings) alike.
+func (pw pageWords) postings(n uint32, section func(body int), posting func(t string, p sectionPosting)) {
 	for sec, s := range pw.sections {
 		if len(s.words) == 0 {
 			continue
 		}
-		ix.count++
-		ix.words += s.body
+		section(s.body)
 		fields := uint8(0)
 		if s.intro {
 			fields = placeIntro
 		}
 		for t, wp := range s.words {
-			ix.sections[t] = append(ix.sections[t], sectionPosting{
-				n: uint32(n), sec: uint32(sec), body: uint16(min(s.body, math.MaxUint16)),
+			posting(t, sectionPosting{
+				n: n, sec: uint32(sec), body: uint16(min(s.body, math.MaxUint16)),
 				count: uint8(min(wp.count, math.MaxUint8)), fields: wp.fields | fields,
 			})
 		}

@@ -210,22 +210,10 @@ func pagePostings(p searchPage, avg float64) pageTerms {
 		}
 		return pp
 	}
-	for sec, s := range pw.sections {
-		if len(s.words) == 0 {
-			continue
-		}
-		out.sections++
-		fields := uint8(0)
-		if s.intro {
-			fields = placeIntro
-		}
-		for t, wp := range s.words {
-			pp := of(t)
-			pp.sections = append(pp.sections, place(sectionPosting{
-				sec: uint32(sec), body: uint16(min(s.body, 1<<16-1)), count: uint8(min(wp.count, 255)), fields: wp.fields | fields,
-			}, avg))
-		}
-	}
+	pw.postings(0, func(int) { out.sections++ }, func(t string, p sectionPosting) {
+		pp := of(t)
+		pp.sections = append(pp.sections, place(p, avg))
+	})
 	for t, f := range pw.fields {
 		of(t).fields = *f
 	}
