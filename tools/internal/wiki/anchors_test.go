@@ -34,6 +34,7 @@ const trickyHeadings = "---\ntitle: Anchors\n---\n# Anchors\n\n## HTTP\n\n## HTT
 // comes from mod_read_doc's error for an unknown section), and mod_read_doc
 // reads each one.
 func TestAnchorsMatchTheWiki(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	opt := repoOptions(t)
 	root := t.TempDir()
 	for _, p := range []string{"docs", "framework/mod_hooks.json", "CONTRIBUTING.md"} {

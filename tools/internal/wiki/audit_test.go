@@ -29,55 +29,67 @@ func TestAccessibility(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(opt.Root, "docs", "server", "configuration.md")); err != nil {
 		opt.Root = fixture(t) // another tree: its own long page
 	}
-	b, server, _ := startBrowserFor(t, opt, 10*time.Minute)
+	needChromium(t) // before the build it would waste
+	out, _ := siteFor(t, opt)
 
 	// The search states: results with the words searched marked, in the
 	// dropdown under the top bar's box and on the search page.
 	const query = "config"
 	searchStates := []struct {
 		name string
-		load []chromedp.Action[chromedp.Void]
+		load func(server string) []chromedp.Action[chromedp.Void]
 	}{
-		{"/wiki/ search dropdown", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(server + "/wiki/"),
-			shown(`article`),
-			chromedp.Click(chromedp.CSS(`.search-form input`)),
-			chromedp.KeyEvent(query),
+		{"/wiki/ search dropdown", func(server string) []chromedp.Action[chromedp.Void] {
+			return []chromedp.Action[chromedp.Void]{
+				chromedp.Navigate(server + "/wiki/"),
+				shown(`article`),
+				chromedp.Click(chromedp.CSS(`.search-form input`)),
+				chromedp.KeyEvent(query),
+			}
 		}},
-		{"/wiki/search/ with results", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(server + "/wiki/search/?q=" + query),
-			shown(`#search-results a.search-hit mark`),
+		{"/wiki/search/ with results", func(server string) []chromedp.Action[chromedp.Void] {
+			return []chromedp.Action[chromedp.Void]{
+				chromedp.Navigate(server + "/wiki/search/?q=" + query),
+				shown(`#search-results a.search-hit mark`),
+			}
 		}},
 	}
-	runs := 0
+	// Each width and scheme in a browser of its own, side by side: axe
+	// takes seconds a page in Chromium's renderer, and one after the other
+	// the 20 runs were the longest test of CI's longest package.
 	for _, width := range []int64{1366, 390} {
 		var view chromedp.Action[chromedp.Void] = chromedp.EmulateViewport(width, 768)
 		if width < 500 {
 			view = chromedp.EmulateViewport(width, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 		}
 		for _, scheme := range []string{"light", "dark"} {
-			for _, p := range pages {
-				name := fmt.Sprintf("/wiki/%s %s %dpx", p, scheme, width)
-				b.do(name,
-					view, colorScheme(scheme),
-					chromedp.Navigate(server+"/wiki/"+p),
-					shown(`article`),
-				)
-				audit(b, name, axe)
-				runs++
-			}
-			for _, st := range searchStates {
-				name := fmt.Sprintf("%s %s %dpx", st.name, scheme, width)
-				b.do(name, append([]chromedp.Action[chromedp.Void]{view, colorScheme(scheme)}, st.load...)...)
-				if st.name == searchStates[0].name {
-					waitResults(b, query)
+			t.Run(fmt.Sprintf("%s %dpx", scheme, width), func(t *testing.T) {
+				t.Parallel()
+				b, server, _ := startBrowserOn(t, opt, out, 5*time.Minute)
+				runs := 0
+				for _, p := range pages {
+					name := fmt.Sprintf("/wiki/%s %s %dpx", p, scheme, width)
+					b.do(name,
+						view, colorScheme(scheme),
+						chromedp.Navigate(server+"/wiki/"+p),
+						shown(`article`),
+					)
+					audit(b, name, axe)
+					runs++
 				}
-				audit(b, name, axe)
-				runs++
-			}
+				for _, st := range searchStates {
+					name := fmt.Sprintf("%s %s %dpx", st.name, scheme, width)
+					b.do(name, append([]chromedp.Action[chromedp.Void]{view, colorScheme(scheme)}, st.load(server)...)...)
+					if st.name == searchStates[0].name {
+						waitResults(b, query)
+					}
+					audit(b, name, axe)
+					runs++
+				}
+				t.Logf("%d axe runs over %d pages and %d search states (tags %s)", runs, len(pages), len(searchStates), strings.Join(axeTags, ", "))
+			})
 		}
 	}
-	t.Logf("%d axe runs over %d pages and %d search states (tags %s)", runs, len(pages), len(searchStates), strings.Join(axeTags, ", "))
 }
 
 // loadAxe reads axe-core (from npm: testdata/axe, installed with npm ci),

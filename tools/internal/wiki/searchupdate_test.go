@@ -23,6 +23,7 @@ import (
 // before and after, and the manifest. The pieces the manifest stops naming
 // stay a while, for a reader who read it before.
 func TestSearchIndexUpdate(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	var pages []map[string]any
 	more := func(i int) string { // words of the page alone, for a dictionary of several shards
 		var w []string

@@ -16,6 +16,7 @@ import (
 )
 
 func TestServe(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	root := fixture(t)
 	// A broken link does not stop the preview: it is reported, and the
 	// page is served.

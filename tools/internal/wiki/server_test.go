@@ -1,8 +1,11 @@
 package wiki
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -29,6 +32,20 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The parallel tests (the browser's, the watch's) wait on Chromium,
+	// Hugo and the servers they drive, processes of their own, more than
+	// they compute: four run at a time unless -parallel says otherwise,
+	// not GOMAXPROCS's two on a 2-core machine, where two at a time left a
+	// core idle much of CI's longest package.
+	flag.Parse()
+	parallel := false
+	flag.Visit(func(f *flag.Flag) { parallel = parallel || f.Name == "test.parallel" })
+	if !parallel {
+		if err := flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0)))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	dir, err := os.MkdirTemp("", "wiki-test-*")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

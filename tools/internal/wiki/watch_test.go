@@ -21,6 +21,7 @@ import (
 )
 
 func TestWatch(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	root := fixture(t)
 	out := filepath.Join(t.TempDir(), "wiki")
 	log, stop := startWatch(t, options(t, root), out)
@@ -104,6 +105,7 @@ func TestWatch(t *testing.T) {
 // wiki) are followed as the docs are: an edit of a skill shows in its page,
 // and a new skill gets one.
 func TestWatchSkills(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	root := fixture(t)
 	wave := filepath.Join(root, "skills", "wave", "SKILL.md")
 	mcptest.WriteFile(t, wave, "---\nname: wave\ndescription: Wave at players who leave.\n---\n\n# Wave\n\nWave.\n")
@@ -328,6 +330,7 @@ func startWatch(t *testing.T, opt Options, out string) (*mcptest.Buffer, func())
 // every page linking to it was rendered and published again (on a large
 // tree, most of the site and most of an edit's wait).
 func TestWatchEditRendersFew(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	root := fixture(t)
 	const chain, linking = 24, 12
 	for i := 1; i <= chain; i++ {
@@ -406,6 +409,7 @@ func htmlFiles(t *testing.T, out string) map[string]os.FileInfo {
 // from the edited page's) is what a build of the tree makes: the same
 // lists, byte for byte, the same excerpts, and each word in the same pages.
 func TestWatchListsMatchBuild(t *testing.T) {
+	t.Parallel() // waits on Hugo and polls: see TestMain
 	root := fixture(t)
 	out := filepath.Join(t.TempDir(), "wiki")
 	log, stop := startWatch(t, options(t, root), out)
