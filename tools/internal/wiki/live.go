@@ -111,6 +111,12 @@ func (b *builder) startGeneration(ctx context.Context, poll time.Duration) (*gen
 	g.ctx, g.cancel = hctx, cancel
 	hugo := *b.hugo
 	hugo.Live = true
+	// Hugo polls rather than taking file events (inotify), which would
+	// spare up to a poll's wait: an editor that saves by writing beside
+	// the file and renaming over it gives Hugo a new file, on which it
+	// renders every page again (all 53 of TestWatchEditRendersFew's tree,
+	// tried on 2026-12-07), where a poll sees the file changed and renders
+	// a few.
 	go func() {
 		_, err := hugo.Run(hctx, tree.pageCount(), g.line, "build", "--watch",
 			"--poll", poll.String(),
