@@ -21,7 +21,8 @@ import (
 //     (player.joined, mod_read_doc, data-root, std::vector, server/tools.md);
 //   - a word is folded to lower case; words of one character, of more than
 //     maxWordBytes and stop words (the, how, does, my, ...) are left out:
-//     they carry no weight;
+//     they carry no weight; but a stop word in a code span or that is an
+//     identifier's part is a name (`at`, std::vector::at) and is kept;
 //   - an identifier is kept whole, and its parts (split at joiners and at
 //     lower-to-upper case changes: ReadDoc is read and doc) are words too,
 //     so that "player joins" finds player.joined, and player.joined finds
@@ -50,8 +51,21 @@ type Word struct {
 // memory): a caller that keeps it keeps a copy (strings.Clone).
 func Each(text string, buf *[]byte, f func(Word)) {
 	var part []byte // the parts' buffer: the identifier's is in use
+	code := -1      // where the code span the words are in ends, -1 outside one
 	for i := 0; i < len(text); {
 		r, n := decode(text, i)
+		if r == '`' {
+			// A code span opens, or closes at its end.
+			run := backticks(text, i)
+			switch {
+			case i == code:
+				code = -1
+			case code < 0:
+				code = codeSpanEnd(text, i+run, run)
+			}
+			i += run
+			continue
+		}
 		if !isWordRune(r) {
 			i += n
 			continue
@@ -81,27 +95,58 @@ func Each(text string, buf *[]byte, f func(Word)) {
 			}
 			break
 		}
-		emit(text[start:end], joined, buf, &part, f)
+		emit(text[start:end], joined, code >= 0, buf, &part, f)
 		i = end
 	}
 }
 
-// emit passes on the run s (joined: it holds joiners) as words.
-func emit(s string, joined bool, buf, part *[]byte, f func(Word)) {
+// backticks returns the length of the run of backticks at text[i].
+func backticks(text string, i int) int {
+	n := 0
+	for i+n < len(text) && text[i+n] == '`' {
+		n++
+	}
+	return n
+}
+
+// codeSpanEnd returns where the code span whose text starts at from ends:
+// at the next run of exactly n backticks (CommonMark), -1 when there is
+// none (the backticks are text).
+func codeSpanEnd(text string, from, n int) int {
+	for i := from; i < len(text); {
+		j := strings.IndexByte(text[i:], '`')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		run := backticks(text, i)
+		if run == n {
+			return i
+		}
+		i += run
+	}
+	return -1
+}
+
+// emit passes on the run s (joined: it holds joiners; code: it is in a
+// code span) as words. A stop word in a code span is a name (vector's
+// `at`), as is an identifier's part (std::vector::at, is_open): they are
+// kept.
+func emit(s string, joined, code bool, buf, part *[]byte, f func(Word)) {
 	if !joined && !hasCaseChange(s) {
-		if w, ok := fold(s, buf); ok {
+		if w, ok := fold(s, buf, code); ok {
 			f(Word{Text: stem(w)})
 		}
 		return
 	}
-	w, whole := fold(s, buf)
+	w, whole := fold(s, buf, false)
 	if whole {
 		f(Word{Text: w, Ident: true})
 	}
 	// The parts, folded into a buffer of their own: an identifier's parts,
 	// or plain words when the identifier is not a word (over maxWordBytes).
 	for p := range parts(s) {
-		if w, ok := fold(p, part); ok {
+		if w, ok := fold(p, part, whole || code); ok {
 			f(Word{Text: stem(w), Part: whole})
 		}
 	}
@@ -182,9 +227,10 @@ func isWordRune(r rune) bool {
 func isJoiner(r rune) bool { return r == '.' || r == '-' || r == ':' || r == '/' }
 
 // fold lower-cases s into *buf and reports whether it is a word worth
-// keeping (see words). The result shares *buf's memory when s has upper
-// case letters or leading/trailing underscores, else s's.
-func fold(s string, buf *[]byte) (string, bool) {
+// keeping (see Each): a stop word is not, unless it is a name (names). The
+// result shares *buf's memory when s has upper case letters or
+// leading/trailing underscores, else s's.
+func fold(s string, buf *[]byte, names bool) (string, bool) {
 	s = strings.Trim(s, "_")
 	if len(s) > maxWordBytes || utf8.RuneCountInString(s) < 2 {
 		return "", false
@@ -212,7 +258,7 @@ func fold(s string, buf *[]byte) (string, bool) {
 		*buf = b
 		w = unsafe.String(unsafe.SliceData(b), len(b)) // valid until *buf is written again: see Each
 	}
-	if _, stop := stopWords[w]; stop {
+	if _, stop := stopWords[w]; stop && !names {
 		return "", false
 	}
 	return w, true

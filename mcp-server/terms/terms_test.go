@@ -18,7 +18,7 @@ func TestWords(t *testing.T) {
 		{"mod_read_doc returns", []string{"=mod_read_doc", "mod", "read", "doc", "return"}},
 		{"--data-root /srv/docs", []string{"=data-root", "data", "root", "=srv/docs", "srv", "doc"}},
 		{"std::vector<int>", []string{"=std::vector", "std", "vector", "int"}},
-		{"ReadDoc and getElementById", []string{"=readdoc", "read", "doc", "=getelementbyid", "element", "id"}},
+		{"ReadDoc and getElementById", []string{"=readdoc", "read", "doc", "=getelementbyid", "get", "element", "by", "id"}},
 		{"Compiler Error C2065", []string{"compiler", "error", "c2065"}},
 		{"cached caching caches cache", []string{"cach", "cach", "cach", "cach"}},
 		{"policies classes stopped", []string{"policy", "class", "stop"}},
@@ -101,5 +101,32 @@ func TestStopWords(t *testing.T) {
 	}
 	for _, w := range stops {
 		Each(w, nil, func(got Word) { t.Errorf("the stop word %q gives the word %q", w, got.Text) })
+	}
+}
+
+// TestNames: a stop word that names something is kept: in a code span
+// (vector's `at`) and as an identifier's part (std::vector::at); out of
+// them it is still no word, and a backtick that opens no span is text.
+func TestNames(t *testing.T) {
+	for text, want := range map[string][]string{
+		"## <a name=\"at\"></a> `at`":        {"name", "at"},
+		"Does std::vector::at throw at last": {"=std::vector::at", "std", "vector", "at", "throw", "last"},
+		"`for` loops for ``if (x) `do` ``":   {"for", "loop", "if", "do"},
+		"a ` at b ``at":                      {},
+		"``at` at":                           {},
+		"`is_open` is":                       {"=is_open", "is", "open"},
+	} {
+		got := []string{}
+		var buf []byte
+		Each(text, &buf, func(w Word) {
+			if w.Ident {
+				got = append(got, "="+w.Text)
+			} else {
+				got = append(got, strings.Clone(w.Text))
+			}
+		})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Each(%q) (-want +got):\n%s", text, diff)
+		}
 	}
 }

@@ -158,6 +158,20 @@ func TestRules(t *testing.T) {
 		},
 		question: "std::vector::erase invalidate", want: "b.md#Erase",
 	}, {
+		rule: "a stop word that is a name (in a code span, an identifier's part) is a word",
+		files: map[string]string{
+			"other.md":  "# Other\n\n## Vector sizes\n\nThe vector grows at need.\n",
+			"vector.md": "# Containers\n\n## `at`\n\nReturns the element at a position.\n\n## `back`\n\nReturns the last element.\n",
+		},
+		question: "std::vector::at", want: "vector.md#`at`",
+	}, {
+		rule: "an HTML anchor's attributes are no words of its heading",
+		files: map[string]string{
+			"a.md": "# A\n\n## <a name=\"setup\"></a> Setup\n\nThe steps.\n",
+			"b.md": "# B\n\n## Name\n\nThe steps.\n",
+		},
+		question: "name", want: "b.md#Name",
+	}, {
 		rule: "sections of equal score come in path and line order",
 		files: map[string]string{
 			"b.md": "# B\n\n## X\n\nalpha\n",

@@ -111,6 +111,7 @@ var wordTexts = []string{
 	"cancel cancels cancelled cancelling canceled install installed installing control controlled model modelling",
 	"label labelled travel travelling fall falling call called spell spelling poll polled overall yell yelling ally allying",
 	"ÜBERALL überall naïvell Stall STALLING",
+	"## <a name=\"at\"></a> `at` at std::vector::at is_open `for` ``if `do` `` a ` at b ``at ``x` at ` ` `",
 }
 
 // TestSearchWordsMatchTerms runs search.js's port of terms.Each and

@@ -83,8 +83,8 @@
 
   // s folded (terms.fold): without leading and trailing "_", lower-cased;
   // null for a word that carries no weight (one character, more than 64
-  // bytes, a stop word).
-  function fold(s) {
+  // bytes, a stop word unless it is a name: names).
+  function fold(s, names) {
     var a = 0, b = s.length;
     while (a < b && s.charCodeAt(a) === 95) a++;
     while (b > a && s.charCodeAt(b - 1) === 95) b--;
@@ -95,7 +95,7 @@
       runes++;
       out += lowerChar(ch, cp);
     }
-    if (bytes > MAX_WORD_BYTES || runes < 2 || STOP.has(out)) return null;
+    if (bytes > MAX_WORD_BYTES || runes < 2 || (!names && STOP.has(out))) return null;
     return out;
   }
 
@@ -186,8 +186,16 @@
   // where it is in text.
   function eachWord(text, f) {
     var n = text.length;
+    var code = -1; // where the code span the words are in ends, -1 outside one
     for (var i = 0; i < n;) {
       var cp = text.codePointAt(i), w = cp > 0xffff ? 2 : 1;
+      if (cp === 96) { // a code span opens, or closes at its end
+        var run = backticks(text, i);
+        if (i === code) code = -1;
+        else if (code < 0) code = codeSpanEnd(text, i + run, run);
+        i += run;
+        continue;
+      }
       if (!isWordCp(cp)) { i += w; continue; }
       // The run of word characters and joiners, a joiner only between two
       // letters or digits.
@@ -211,22 +219,44 @@
         }
         break;
       }
-      emit(text, start, end, joined, f);
+      emit(text, start, end, joined, code >= 0, f);
       i = end;
     }
   }
 
-  function emit(text, start, end, joined, f) {
+  // terms.backticks: the length of the run of backticks at text[i].
+  function backticks(text, i) {
+    var n = 0;
+    while (i + n < text.length && text.charCodeAt(i + n) === 96) n++;
+    return n;
+  }
+
+  // terms.codeSpanEnd: where the code span whose text starts at from ends,
+  // at the next run of exactly n backticks; -1 when there is none.
+  function codeSpanEnd(text, from, n) {
+    for (var i = from; i < text.length;) {
+      var j = text.indexOf("`", i);
+      if (j < 0) return -1;
+      var run = backticks(text, j);
+      if (run === n) return j;
+      i = j + run;
+    }
+    return -1;
+  }
+
+  // terms.emit: a stop word in a code span, or an identifier's part, is a
+  // name, and kept.
+  function emit(text, start, end, joined, code, f) {
     var s = text.slice(start, end);
     if (!joined && !hasCaseChange(s)) {
-      var w = fold(s);
+      var w = fold(s, code);
       if (w !== null) f({ text: stem(w), folded: w, ident: false, part: false, at: start, end: end });
       return;
     }
-    var id = fold(s);
+    var id = fold(s, false);
     if (id !== null) f({ text: id, folded: id, ident: true, part: false, at: start, end: end });
     parts(s, function (a, b) {
-      var p = fold(s.slice(a, b));
+      var p = fold(s.slice(a, b), id !== null || code);
       if (p !== null) f({ text: stem(p), folded: p, ident: false, part: id !== null, at: start + a, end: start + b });
     });
   }
