@@ -384,6 +384,35 @@ func Prose(line string) string {
 	return b.String()
 }
 
+// Heading returns a heading's text as the doc displays it: without the
+// HTML anchors some trees put in headings (## <a name="at"></a> `at`),
+// whose attributes are not words of the heading. The server's ranking and
+// the wiki's search index read headings through it.
+func Heading(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "<")
+		if i < 0 {
+			break
+		}
+		rest := s[i+1:]
+		rest = strings.TrimPrefix(rest, "/")
+		end := strings.IndexByte(rest, '>')
+		if end < 0 || !(strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "a>")) {
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		s = rest[end+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
 // StopWords returns the stop words (see Each), sorted.
 func StopWords() []string {
 	return slices.Sorted(maps.Keys(stopWords))

@@ -405,7 +405,7 @@ func (bd *builder) doc(i int, docPath, text string) {
 			hd := hs[h]
 			sec = h
 			h++
-			trail[hd.Level] = headingText(hd.Text)
+			trail[hd.Level] = terms.Heading(hd.Text)
 			for lv := hd.Level + 1; lv < len(trail); lv++ {
 				trail[lv] = ""
 			}
@@ -566,32 +566,4 @@ func (sh *shard) docOf(s uint32) int {
 		d++
 	}
 	return d
-}
-
-// headingText returns a heading's text as the doc displays it: without
-// the HTML anchors some trees put in headings (## <a name="at"></a> `at`),
-// whose attributes are not words of the heading.
-func headingText(s string) string {
-	if !strings.Contains(s, "<") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "<")
-		if i < 0 {
-			break
-		}
-		rest := s[i+1:]
-		rest = strings.TrimPrefix(rest, "/")
-		end := strings.IndexByte(rest, '>')
-		if end < 0 || !(strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "a>")) {
-			b.WriteString(s[:i+1])
-			s = s[i+1:]
-			continue
-		}
-		b.WriteString(s[:i])
-		s = rest[end+1:]
-	}
-	b.WriteString(s)
-	return b.String()
 }

@@ -80,12 +80,12 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 		if h.Heading >= 0 {
 			hd := dt.hs[h.Heading]
 			h.StartLine = hd.Line
-			fields |= bitsOf(headingText(hd.Text))
+			fields |= bitsOf(terms.Heading(hd.Text))
 			level := hd.Level
 			for j := h.Heading - 1; j >= 0 && level > 1; j-- {
 				if dt.hs[j].Level < level {
 					level = dt.hs[j].Level
-					fields |= bitsOf(headingText(dt.hs[j].Text))
+					fields |= bitsOf(terms.Heading(dt.hs[j].Text))
 				}
 			}
 		}

@@ -408,7 +408,7 @@ func searchHeadings(lines []string) []searchHeading {
 			continue
 		}
 		if h := atxHeadingRe.FindStringSubmatch(l); h != nil {
-			out = append(out, searchHeading{line: i, level: len(h[1]), text: explicitIDRe.ReplaceAllString(h[2], "")})
+			out = append(out, searchHeading{line: i, level: len(h[1]), text: terms.Heading(explicitIDRe.ReplaceAllString(h[2], ""))})
 		}
 	}
 	return out

@@ -404,6 +404,13 @@ func TestSearchRules(t *testing.T) {
 		want    string // the first page's path
 		wantNot string // a page that must not be found
 	}{{
+		rule: "an HTML anchor's attributes are no words of its heading",
+		pages: []map[string]any{
+			md("a.md", "# A\n\n## <a name=\"setup\"></a> Setup\n\nThe steps.\n"+filler),
+			md("b.md", "# B\n\n## Name\n\nThe steps.\n"+filler),
+		},
+		query: "name", want: "docs/b.md",
+	}, {
 		rule: "a word in a heading beats the same word in a body",
 		pages: []map[string]any{
 			md("a.md", "# A\n\n## Setup\n\nThe sessions expire here.\n"+filler),
