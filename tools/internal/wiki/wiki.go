@@ -519,12 +519,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 			fmt.Fprintln(progress, "hugo: "+l)
 		}
 	}
-	entries, err := b.entriesDir()
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(entries)
-	if _, err := assemble(dest, entries); err != nil {
+	if err := assembleInPlace(dest); err != nil {
 		return err
 	}
 	if site != nil && site.current != "" {
