@@ -3,6 +3,7 @@ package wiki
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -85,6 +86,52 @@ func TestBuildPrecompressed(t *testing.T) {
 	for _, want := range []string{`<link rel="icon" href="/wiki/favicon.ico" sizes="32x32">`, `<link rel="icon" href="/wiki/favicon.svg" type="image/svg+xml">`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home page: no %s", want)
+		}
+	}
+}
+
+// TestCompressedBytesDependOnTheFileAlone checks that a file's .br and .gz
+// are the same bytes whatever the same compressor (one a core) wrote
+// before: which core takes which file varies from build to build, and two
+// builds of the same tree are byte-identical. A Brotli writer reset after
+// one file carried some of it into a large next one (llms.txt of cpp-docs,
+// 1.3 MB: 161,452 bytes after any other file, 161,466 alone).
+func TestCompressedBytesDependOnTheFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	// Words in no repeating order (a linear congruential generator), about
+	// 1.5 MB of them, as an llms.txt, after a small file.
+	words := strings.Fields("player joins the server hook event handler mod config reload registry world chunk entity tick block item")
+	x := uint32(1)
+	var large strings.Builder
+	for i := 0; large.Len() < 1_500_000; i++ {
+		x = x*1664525 + 1013904223
+		w1 := words[(x>>8)%uint32(len(words))]
+		w2 := words[(x>>16)%uint32(len(words))]
+		fmt.Fprintf(&large, "- [%s %s](https://example.org/%s/%d): %d\n", w1, w2, w1, i, x>>20)
+	}
+	small, big := filepath.Join(dir, "small.txt"), filepath.Join(dir, "llms.txt")
+	mcptest.WriteFile(t, small, strings.Repeat("a small file before it\n", 100))
+	mcptest.WriteFile(t, big, large.String())
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if err := newCompressor().file(big); err != nil {
+		t.Fatal(err)
+	}
+	alone := map[string][]byte{".br": read(big + ".br"), ".gz": read(big + ".gz")}
+	c := newCompressor()
+	for _, p := range []string{small, big} {
+		if err := c.file(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for suffix, want := range alone {
+		if got := read(big + suffix); !bytes.Equal(got, want) {
+			t.Errorf("llms.txt%s: %d bytes compressed after another file, %d alone", suffix, len(got), len(want))
 		}
 	}
 }

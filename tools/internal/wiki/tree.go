@@ -1,7 +1,6 @@
 package wiki
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -451,8 +450,9 @@ func folded(maps ...map[string]string) map[string]string {
 	return out
 }
 
-// readDates fills t.Updated (see lastUpdated).
-func (t *Tree) readDates(ctx context.Context) error {
+// readDates fills t.Updated (see lastUpdated) from commits, the dates of
+// t.Root's commits (commitDates).
+func (t *Tree) readDates(commits map[string]string) error {
 	paths := make([]string, 0, len(t.Docs)+2)
 	if t.Registry {
 		paths = append(paths, registryPath)
@@ -464,7 +464,7 @@ func (t *Tree) readDates(ctx context.Context) error {
 		paths = append(paths, "CONTRIBUTING.md")
 	}
 	paths = append(paths, t.skillsPaths()...)
-	updated, err := lastUpdated(ctx, t.Root, paths)
+	updated, err := datesOf(t.Root, paths, commits)
 	if err != nil {
 		return err
 	}

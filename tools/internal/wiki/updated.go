@@ -21,10 +21,21 @@ const dateFormat = "2006-01-02"
 // modification time (a tree without .git, as in the container build, a new
 // file, or one being edited). Either way two builds of the same tree agree.
 func lastUpdated(ctx context.Context, root string, paths []string) (map[string]string, error) {
+	return datesOf(root, paths, commitDates(ctx, root))
+}
+
+// commitDates is gitDates, or nil where root is not a checkout or there
+// is no git (the files' modification times are used then).
+func commitDates(ctx context.Context, root string) map[string]string {
 	commits, err := gitDates(ctx, root)
 	if err != nil {
-		commits = nil // not a checkout, or no git: modification times
+		return nil
 	}
+	return commits
+}
+
+// datesOf is lastUpdated with the commits' dates (commitDates) at hand.
+func datesOf(root string, paths []string, commits map[string]string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
 	for _, p := range paths {
 		if d, ok := commits[p]; ok {
@@ -61,8 +72,11 @@ func gitDates(ctx context.Context, root string) (map[string]string, error) {
 	// dates a change by the commit that brought it into the branch, as
 	// gitdocs dates a release's files: without it, a change made on a
 	// branch before midnight and merged after was a day older here than
-	// in the versions.
-	log, err := git("log", "--first-parent", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md", registryPath)
+	// in the versions. --no-renames: a renamed file's new name is listed
+	// by its commit either way, and finding renames (git's default) made
+	// the log of cpp-docs's 22,920 commits take 11.4 s instead of 3.4 s
+	// (same dates for all of its 13,422 files).
+	log, err := git("log", "--no-renames", "--first-parent", "-z", "--format=%x1e%cI", "--name-only", "--relative", "--", "docs", "CONTRIBUTING.md", registryPath)
 	if err != nil {
 		return nil, err
 	}

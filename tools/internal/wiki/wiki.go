@@ -417,8 +417,13 @@ func (b *builder) finish(tmp string, res *Result, versions []string) (*searchInd
 // scan reads the tree at root with its last-updated days; name is the
 // version it is ("" for the working tree), for the progress line.
 func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
+	// git's log is read while the tree is scanned (on cpp-docs it takes
+	// longer than the scan).
+	commits := make(chan map[string]string, 1)
+	go func() { commits <- commitDates(ctx, root) }()
 	tree, err := ScanTree(root)
 	if err != nil {
+		<-commits
 		return nil, err
 	}
 	if name == "" {
@@ -438,7 +443,7 @@ func (b *builder) scan(ctx context.Context, root, name string) (*Tree, error) {
 	if len(tree.Redirects) > 0 {
 		fmt.Fprintf(b.opt.progress(), "wiki: %s%d redirected doc(s) read from the site's redirect map\n", versionPrefix(name), len(tree.Redirects))
 	}
-	if err := tree.readDates(ctx); err != nil {
+	if err := tree.readDates(<-commits); err != nil {
 		return nil, err
 	}
 	return tree, nil
@@ -519,12 +524,7 @@ func (b *builder) render(ctx context.Context, res *Result, tree *Tree, repo fs.F
 			fmt.Fprintln(progress, "hugo: "+l)
 		}
 	}
-	entries, err := b.entriesDir()
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(entries)
-	if _, err := assemble(dest, entries); err != nil {
+	if err := assembleInPlace(dest); err != nil {
 		return err
 	}
 	if site != nil && site.current != "" {
