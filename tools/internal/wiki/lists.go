@@ -273,22 +273,9 @@ func newSearchPagesWriter(site string) (*searchPagesWriter, error) {
 	return w, nil
 }
 
-// add writes the search entry of the entry rel, whose bytes are b, unless
+// add writes the search entry of the entry rel, parsed as e, unless
 // written already.
-func (w *searchPagesWriter) add(rel string, b []byte) error {
-	if w.seen[rel] {
-		return nil
-	}
-	var e pageEntry
-	if err := json.Unmarshal(b, &e); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	return w.addEntry(rel, &e)
-}
-
-// addEntry writes the search entry of the entry rel, parsed as e, unless
-// written already.
-func (w *searchPagesWriter) addEntry(rel string, e *pageEntry) error {
+func (w *searchPagesWriter) add(rel string, e *pageEntry) error {
 	if w.seen[rel] {
 		return nil
 	}
@@ -317,12 +304,16 @@ func (w *searchPagesWriter) close(entries string, remove bool) error {
 		if err != nil {
 			return err
 		}
-		if !w.seen[filepath.ToSlash(rel)] {
+		if rel := filepath.ToSlash(rel); !w.seen[rel] {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			if err := w.add(filepath.ToSlash(rel), b); err != nil {
+			var e pageEntry
+			if err := json.Unmarshal(b, &e); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
+			}
+			if err := w.add(rel, &e); err != nil {
 				return err
 			}
 		}
@@ -360,7 +351,7 @@ func assemble(site, entries string) (*listsState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := writeLists(entries, site, nil, "", nil, search.addEntry)
+	st, err := writeLists(entries, site, nil, "", nil, search.add)
 	if err != nil {
 		search.f.Close()
 		return nil, err
@@ -377,7 +368,7 @@ func assembleInPlace(site string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := writeLists(site, site, nil, "", nil, search.addEntry); err != nil {
+	if _, err := writeLists(site, site, nil, "", nil, search.add); err != nil {
 		search.f.Close()
 		return err
 	}

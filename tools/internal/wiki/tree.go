@@ -464,7 +464,7 @@ func (t *Tree) readDates(commits map[string]string) error {
 		paths = append(paths, "CONTRIBUTING.md")
 	}
 	paths = append(paths, t.skillsPaths()...)
-	updated, err := datesOf(t.Root, paths, commits)
+	updated, err := lastUpdated(t.Root, paths, commits)
 	if err != nil {
 		return err
 	}

@@ -15,15 +15,6 @@ import (
 // a day, in UTC, so two builds of the same tree agree wherever they run.
 const dateFormat = "2006-01-02"
 
-// lastUpdated gives each of paths (slash paths relative to root) the day it
-// last changed: the date of the last commit that touched it when root is in
-// a git checkout and the file has no uncommitted change, else the file's
-// modification time (a tree without .git, as in the container build, a new
-// file, or one being edited). Either way two builds of the same tree agree.
-func lastUpdated(ctx context.Context, root string, paths []string) (map[string]string, error) {
-	return datesOf(root, paths, commitDates(ctx, root))
-}
-
 // commitDates is gitDates, or nil where root is not a checkout or there
 // is no git (the files' modification times are used then).
 func commitDates(ctx context.Context, root string) map[string]string {
@@ -34,8 +25,13 @@ func commitDates(ctx context.Context, root string) map[string]string {
 	return commits
 }
 
-// datesOf is lastUpdated with the commits' dates (commitDates) at hand.
-func datesOf(root string, paths []string, commits map[string]string) (map[string]string, error) {
+// lastUpdated gives each of paths (slash paths relative to root) the day it
+// last changed: the date of the last commit that touched it (commits,
+// from commitDates) when root is in a git checkout and the file has no
+// uncommitted change, else the file's modification time (a tree without
+// .git, as in the container build, a new file, or one being edited).
+// Either way two builds of the same tree agree.
+func lastUpdated(root string, paths []string, commits map[string]string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
 	for _, p := range paths {
 		if d, ok := commits[p]; ok {

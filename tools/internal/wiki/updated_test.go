@@ -36,7 +36,7 @@ func TestLastUpdated(t *testing.T) {
 	for _, f := range paths {
 		touch(f)
 	}
-	got, err := lastUpdated(context.Background(), root, paths)
+	got, err := lastUpdated(root, paths, commitDates(context.Background(), root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestLastUpdated(t *testing.T) {
 	git("2030-03-04T23:30:00-05:00", "commit", "-q", "-am", "second") // 5 March in UTC
 	mcptest.WriteFile(t, filepath.Join(root, "docs", "edited.md"), "# edited, not committed\n")
 	touch("docs/edited.md")
-	got, err = lastUpdated(context.Background(), root, paths)
+	got, err = lastUpdated(root, paths, commitDates(context.Background(), root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestLastUpdated(t *testing.T) {
 	mcptest.WriteFile(t, filepath.Join(root, "CONTRIBUTING.md"), "# guide, on the main line\n")
 	git("2030-05-06T08:00:00+00:00", "commit", "-q", "-am", "main moves on")
 	git("2030-05-06T09:00:00+00:00", "merge", "-q", "--no-ff", "-m", "merge", "side")
-	got, err = lastUpdated(context.Background(), root, paths)
+	got, err = lastUpdated(root, paths, commitDates(context.Background(), root))
 	if err != nil {
 		t.Fatal(err)
 	}
