@@ -2,6 +2,10 @@ module github.com/docs-mcp/docs-mcp/tools/hugo
 
 go 1.26.0
 
+// Hugo v0.165.0 is the newest that Go 1.26 builds (v0.166.0 and later need Go 1.27).
+// github.com/dlclark/regexp2/v2 is raised past the v2.2.1 Hugo asks for: Chroma's
+// lexers run on it, and v2.13.3 highlights cpp-docs's 19,204 C and C++ code blocks
+// in 4.9 s instead of 6.6 s on one core, to the same bytes (2026-12-07).
 tool github.com/gohugoio/hugo
 
 require (
@@ -73,7 +77,7 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.6.0 // indirect
 	github.com/cncf/xds/go v0.0.0-20260202195803-dba9d589def2 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.6 // indirect
-	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/dlclark/regexp2/v2 v2.13.3 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/envoyproxy/go-control-plane/envoy v1.37.0 // indirect
 	github.com/envoyproxy/protoc-gen-validate v1.3.3 // indirect
