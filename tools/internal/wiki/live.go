@@ -292,7 +292,7 @@ func (b *builder) publish(g *generation) (published, error) {
 	if err != nil {
 		return p, err
 	}
-	if err := compressSite(batch, nil); err != nil {
+	if err := b.compress(batch, nil); err != nil {
 		return p, err
 	}
 	p.files, err = moveInto(batch, b.out, nil)
@@ -424,8 +424,9 @@ func (b *builder) indexSearch(g *generation, dir string) error {
 	if err != nil {
 		return err
 	}
+	idx.plain = b.plain
 	from := filepath.Join(dir, searchDir)
-	if err := compressSite(from, nil); err != nil {
+	if err := b.compress(from, nil); err != nil {
 		return err
 	}
 	if err := idx.replace(b.out, from, g.search); err != nil {
@@ -553,7 +554,7 @@ func (b *builder) copyRaw(root string, rels []string) error {
 			return err
 		}
 	}
-	if err := compressSite(batch, nil); err != nil {
+	if err := b.compress(batch, nil); err != nil {
 		return err
 	}
 	_, err = moveInto(batch, b.out, nil)

@@ -23,6 +23,7 @@ type searchIndex struct {
 	// manifest no longer names, by when it stopped: removed a while
 	// after (retireAfter).
 	retired map[string]time.Time
+	plain   bool // no compressed copies of the pieces (builder.plain)
 }
 
 // retireAfter is how long a piece stays after the manifest stops naming
@@ -159,7 +160,7 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	}
 
 	// The pieces, then the manifest that names them.
-	if err := compressSite(stage, nil); err != nil {
+	if err := ix.compress(stage); err != nil {
 		return 0, err
 	}
 	n, err := moveInto(stage, dir, nil)
@@ -170,7 +171,7 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	if err := os.WriteFile(filepath.Join(stage, searchManifest), b, 0o644); err != nil {
 		return n, fmt.Errorf("search index: %w", err)
 	}
-	if err := compressSite(stage, nil); err != nil {
+	if err := ix.compress(stage); err != nil {
 		return n, err
 	}
 	m, err := moveInto(stage, dir, nil)
@@ -383,4 +384,13 @@ func (s *searchShard) edit(t string, te *termEdit) {
 	s.Terms = slices.Insert(s.Terms, i, t)
 	s.Sections = slices.Insert(s.Sections, i, encS)
 	s.Fields = slices.Insert(s.Fields, i, encF)
+}
+
+// compress writes the compressed copies of the pieces in dir, unless the
+// index is plain.
+func (ix *searchIndex) compress(dir string) error {
+	if ix.plain {
+		return nil
+	}
+	return compressSite(dir, nil)
 }

@@ -68,6 +68,21 @@ func TestServe(t *testing.T) {
 		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
 	}
 
+	// The preview's file server sends files as they are, so it has no
+	// compressed copies (which Watch writes beside each file for docs-mcp).
+	for _, asset := range []string{"getting-started/index.html", "llms.txt"} {
+		for _, ext := range []string{"", ".gz", ".br"} {
+			resp, err := http.Get("http://" + addr + "/wiki/" + asset + ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[ext == ""]; resp.StatusCode != want {
+				t.Errorf("GET /wiki/%s%s: status %d, want %d", asset, ext, resp.StatusCode, want)
+			}
+		}
+	}
+
 	// The fingerprinted stylesheet and script may be kept a year; the page
 	// is not.
 	assets := regexp.MustCompile(`/wiki/(?:css|js)/wiki\.min\.[0-9a-f]{64}\.(?:css|js)`).FindAllString(body, -1)

@@ -46,6 +46,12 @@ const DefaultPoll = 500 * time.Millisecond
 // and are reported on opt.Progress; Watch returns an error only when Hugo
 // cannot run at all.
 func Watch(ctx context.Context, opt Options, out string, poll time.Duration) error {
+	return watch(ctx, opt, out, poll, false)
+}
+
+// watch is Watch; a plain site has no compressed copies of its files
+// (builder.plain).
+func watch(ctx context.Context, opt Options, out string, poll time.Duration, plain bool) error {
 	if poll <= 0 {
 		poll = DefaultPoll
 	}
@@ -57,6 +63,7 @@ func Watch(ctx context.Context, opt Options, out string, poll time.Duration) err
 		return fmt.Errorf("watch wiki: %w", err)
 	}
 	b.params.Preview = true
+	b.plain = plain
 	if _, err := b.hugoVersion(ctx); err != nil {
 		return fmt.Errorf("watch wiki: %w", err)
 	}

@@ -200,6 +200,18 @@ type builder struct {
 	// redirects are the working tree's redirect pages, folders relative
 	// to the site (writeRedirectPages), which the sitemap leaves out.
 	redirects []string
+	// plain leaves out the compressed copies of the site's files: Serve's
+	// file server sends files as they are.
+	plain bool
+}
+
+// compress writes the compressed copies of the files under dir
+// (compressSite), unless the site is plain.
+func (b *builder) compress(dir string, leave func(name string) bool) error {
+	if b.plain {
+		return nil
+	}
+	return compressSite(dir, leave)
 }
 
 // newBuilder checks opt and out; broken is the default for opt.BrokenLinks.
@@ -374,14 +386,15 @@ func (b *builder) finish(tmp string, res *Result, versions []string) (*searchInd
 	// The search index works on its own files only (searchIndexFile): the
 	// rest of the site is compressed meanwhile, the index after.
 	compressed := make(chan error, 1)
-	go func() { compressed <- compressSite(tmp, searchIndexFile) }()
+	go func() { compressed <- b.compress(tmp, searchIndexFile) }()
 	idx, err := writeSearchIndex(tmp)
 	if err := errors.Join(err, <-compressed); err != nil {
 		return nil, err
 	}
-	if err := compressSite(filepath.Join(tmp, searchDir), nil); err != nil {
+	if err := b.compress(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
+	idx.plain = b.plain
 	var saved int64
 	if len(versions) > 0 {
 		linked, n, err := linkIdentical(tmp)
@@ -600,7 +613,8 @@ func checkReplaceable(out string) error {
 }
 
 // Serve previews opt at addr (host:port) until ctx ends: Watch builds the
-// site into a temporary folder, and a file server serves it at the base
+// site into a temporary folder, without compressed copies of its files,
+// and a file server serves it at the base
 // URL's path (http://ADDR/wiki/ by default) from the moment the first
 // build is in. An edit shows as Watch publishes it; broken references are
 // reported as file:line while it runs. The fingerprinted stylesheet and
@@ -636,7 +650,9 @@ func Serve(ctx context.Context, opt Options, addr string) error {
 	go func() { served <- srv.Serve(l) }()
 	fmt.Fprintf(opt.progress(), "wiki: preview at %s once the first build is in (edits show as they are built; Ctrl-C stops)\n", opt.baseURL())
 
-	err = Watch(ctx, opt, out, 0)
+	// Plain: the preview's file server sends files as they are, so the
+	// compressed copies Watch writes for docs-mcp would never be read.
+	err = watch(ctx, opt, out, 0, true)
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shut)
