@@ -30,7 +30,7 @@ const introWeight = 0.9
 // matter holds counts in a section's coverage (see rerank), against a
 // word of the section's passage or headings, or of the doc's title or
 // file name. Set on cpp-docs.json: 0.5 answered 23 first, 0.25 and 0.75
-// 22, 1 (the front matter as a field like the others) 20.
+// 22, 0 21, and 1 (the front matter as a field like the others) 20.
 const frontShare = 0.5
 
 // rerank scores the candidates again by the passage of each that holds
@@ -106,7 +106,11 @@ func rerank(q Question, cands []Hit, idf []float64, k int) []Hit {
 		// class's reference page lists every member in it), a passage
 		// about its section.
 		held := func(bits uint64) float64 {
-			return (1-frontShare)*q.coverage(fields|bits, weights) + frontShare*q.coverage(fields|dt.front|bits, weights)
+			c := q.coverage(fields|bits, weights)
+			if dt.front&^(fields|bits) == 0 { // the front matter adds no word
+				return c
+			}
+			return (1-frontShare)*c + frontShare*q.coverage(fields|dt.front|bits, weights)
 		}
 		best, bestLine, bestLineCov := held(0), 0, 0.0
 		var passage uint64
