@@ -128,6 +128,13 @@ func TestRules(t *testing.T) {
 		},
 		question: "LNK2019 unresolved symbol", want: "a.md#Linker errors",
 	}, {
+		rule: "a word only the doc's front matter holds counts half in a section's passage",
+		files: map[string]string{
+			"a.md": "---\ntitle: Tools\ndescription: About the cache.\n---\n# Tools\n\n## Clear\n\nClear removes the entries.\n",
+			"b.md": "# Store\n\n## Clear\n\nClear empties the cache.\n",
+		},
+		question: "clear the cache", want: "b.md#Clear",
+	}, {
 		rule: "the file name counts for the doc's sections",
 		files: map[string]string{
 			"a.md":            "# A\n\nThe quota is checked.\n",
