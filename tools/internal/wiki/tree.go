@@ -659,7 +659,7 @@ func (t *Tree) docsMounts(docs string) []mount {
 // filter on the mount does not change that), and would stop re-rendering
 // the page; and thousands of mounts, one a file, made Hugo's start take
 // minutes. The wiki command copies those files into the site itself
-// (copyRaw).
+// (copyRawFiles while Hugo builds, copyRaw for an edit).
 func (t *Tree) config(genDir, siteDir string, p siteParams) hugoConfig {
 	preview := p.Preview
 	docs := filepath.Join(t.Root, "docs")
