@@ -251,9 +251,9 @@ func (g *generation) retitled(changed []string) bool {
 }
 
 // publishAll puts the first build of a generation in place of the site:
-// the stage becomes the site, with the raw files of the tree, the search
-// index, the compressed copies and (for an absolute base URL) the sitemap,
-// as Build makes them, swapped in whole.
+// the stage becomes the site, with the raw files of the tree, the redirect
+// pages, the search index, the compressed copies and (for an absolute base
+// URL) the sitemap, as Build makes them, swapped in whole.
 func (b *builder) publishAll(g *generation) (*Result, error) {
 	<-g.rawDone
 	if g.rawErr != nil {
@@ -268,6 +268,10 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	if g.lists, err = assemble(tmp, g.entries); err != nil {
 		return nil, err
 	}
+	if b.redirects, err = g.tree.writeRedirectPages(tmp, b.opt.baseURL()); err != nil {
+		return nil, err
+	}
+	res.Redirects = len(b.redirects)
 	idx, err := b.finish(tmp, res, nil)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,10 @@ func TestServe(t *testing.T) {
 	// page is served.
 	vscode := filepath.Join(root, "docs", "clients", "vscode.md")
 	mcptest.WriteFile(t, vscode, mcptest.ReadFile(t, vscode)+"\nSee [the old page](old.md).\n")
+	// A moved doc's old address serves its redirect page, as in a build.
+	mcptest.WriteFile(t, filepath.Join(root, opsRedirectFile), `{"redirections": [
+		{"source_path": "docs/server/old-config.md", "redirect_url": "/modkit/server/configuration#flags"}
+	]}`)
 	opt := options(t, root)
 	var log mcptest.Buffer
 	opt.Progress = &log
@@ -66,6 +70,16 @@ func TestServe(t *testing.T) {
 
 	if want := `wiki: docs/clients/vscode.md:5: broken link "old.md": docs/clients/old.md does not exist`; !strings.Contains(log.String(), want) {
 		t.Errorf("the preview did not report %q; log:\n%s", want, log.String())
+	}
+
+	resp, err := http.Get("http://" + addr + "/wiki/server/old-config/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := `<meta http-equiv="refresh" content="0; url=http://` + addr + `/wiki/server/configuration/#flags">`; resp.StatusCode != http.StatusOK || !strings.Contains(string(b), want) {
+		t.Errorf("GET /wiki/server/old-config/: status %d, want 200 and %s:\n%s", resp.StatusCode, want, b)
 	}
 
 	// The preview's file server sends files as they are, so it has no
