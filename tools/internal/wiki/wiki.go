@@ -614,11 +614,11 @@ func checkReplaceable(out string) error {
 
 // Serve previews opt at addr (host:port) until ctx ends: Watch builds the
 // site into a temporary folder, without compressed copies of its files,
-// and a file server serves it at the base
-// URL's path (http://ADDR/wiki/ by default) from the moment the first
-// build is in. An edit shows as Watch publishes it; broken references are
-// reported as file:line while it runs. The fingerprinted stylesheet and
-// script may be kept by browsers; nothing else is.
+// and a file server serves it at the base URL's path (http://ADDR/wiki/ by
+// default) from the moment the first build is in. An edit shows as Watch
+// publishes it; broken references are reported as file:line while it
+// runs. The fingerprinted stylesheet and script may be kept by browsers;
+// nothing else is.
 func Serve(ctx context.Context, opt Options, addr string) error {
 	if _, err := opt.brokenLinks(BrokenLinksWarn); err != nil {
 		return fmt.Errorf("serve wiki: %w", err)
