@@ -211,11 +211,12 @@ func (g *generation) take() (string, error) {
 // structural reports whether going from tree a to tree b changes more than
 // the text of files Hugo already builds: docs, skills or other files
 // added, moved or removed, a doc that Hugo now misreads or no longer does (Copied), the
-// contribution guide added or removed. Hugo follows an edit; the rest
-// starts a new generation.
+// contribution guide added or removed, a redirect added, changed or
+// removed (whose pages the first build writes). Hugo follows an edit; the
+// rest starts a new generation.
 func structural(a, b *Tree) bool {
 	return !slices.Equal(a.Docs, b.Docs) || !slices.Equal(a.Files, b.Files) || !slices.Equal(a.Skills, b.Skills) ||
-		!slices.Equal(a.Copied, b.Copied) || a.Contributing != b.Contributing
+		!slices.Equal(a.Copied, b.Copied) || a.Contributing != b.Contributing || !slices.Equal(a.Redirects, b.Redirects)
 }
 
 // titleKey is what a doc's title is made from: its front matter and its

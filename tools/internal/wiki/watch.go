@@ -112,8 +112,9 @@ func watch(ctx context.Context, opt Options, out string, poll time.Duration, pla
 }
 
 // sources are the files outside docs/ that a build reads, by slash path
-// from the repository root.
-var sources = []string{"CONTRIBUTING.md", "framework/mod_hooks.json"}
+// from the repository root: the guide, the hook registry and the redirect
+// files.
+var sources = append([]string{"CONTRIBUTING.md", registryPath, opsRedirectFile}, mkdocsConfigs...)
 
 // watcher is Watch's state between changes.
 type watcher struct {

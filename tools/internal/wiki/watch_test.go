@@ -79,6 +79,15 @@ func TestWatch(t *testing.T) {
 		return contains(page("editors/index.html"), "Zed, the editor")
 	})
 
+	// The redirect files are followed: a redirect added gets its page at
+	// the old address, as a build writes it.
+	mcptest.WriteFile(t, filepath.Join(root, opsRedirectFile), `{"redirections": [
+		{"source_path": "docs/editors/old-zed.md", "redirect_url": "/modkit/editors/zed"}
+	]}`)
+	waitFor(t, log, "the new redirect's page", func() bool {
+		return contains(page("editors/old-zed/index.html"), `<meta http-equiv="refresh" content="0; url=/wiki/editors/zed/">`)
+	})
+
 	// A tree that cannot be built keeps the last site served; fixing it
 	// builds again.
 	taken := filepath.Join(root, "docs", "search.md")
