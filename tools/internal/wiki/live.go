@@ -269,10 +269,9 @@ func (b *builder) publishAll(g *generation) (*Result, error) {
 	if g.lists, err = assemble(tmp, g.entries); err != nil {
 		return nil, err
 	}
-	if b.redirects, err = g.tree.writeRedirectPages(tmp, b.opt.baseURL()); err != nil {
+	if err := b.redirectPages(g.tree, tmp, res); err != nil {
 		return nil, err
 	}
-	res.Redirects = len(b.redirects)
 	idx, err := b.finish(tmp, res, nil)
 	if err != nil {
 		return nil, err
@@ -308,7 +307,7 @@ func (b *builder) publish(g *generation) (published, error) {
 		return p, err
 	}
 	start = time.Now()
-	m, err := g.search.update(b.out, changed)
+	m, err := g.search.update(b.out, changed, b.compress)
 	if errors.Is(err, errWholeIndex) {
 		m, err = 0, b.indexSearch(g, batch)
 	}
@@ -431,7 +430,6 @@ func (b *builder) indexSearch(g *generation, dir string) error {
 	if err != nil {
 		return err
 	}
-	idx.plain = b.plain
 	from := filepath.Join(dir, searchDir)
 	if err := b.compress(from, nil); err != nil {
 		return err

@@ -23,7 +23,6 @@ type searchIndex struct {
 	// manifest no longer names, by when it stopped: removed a while
 	// after (retireAfter).
 	retired map[string]time.Time
-	plain   bool // no compressed copies of the pieces (builder.plain)
 }
 
 // retireAfter is how long a piece stays after the manifest stops naming
@@ -39,10 +38,10 @@ var errWholeIndex = errors.New("the search index is to be written whole")
 // update writes into the index in site's search-index/ the pages whose
 // entries changed (gather): each one's excerpt, its page table, the
 // shards that hold its words before and after, and then the manifest,
-// each piece with its compressed copies. It removes the pieces retired
-// retireAfter ago that no manifest since names. A change the index
-// cannot take in place is errWholeIndex.
-func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
+// each piece with its compressed copies (compress, the builder's). It
+// removes the pieces retired retireAfter ago that no manifest since names.
+// A change the index cannot take in place is errWholeIndex.
+func (ix *searchIndex) update(site string, changed []entryChange, compress func(dir string, leave func(string) bool) error) (int, error) {
 	type edit struct {
 		id       int
 		old, now searchPage
@@ -160,7 +159,7 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	}
 
 	// The pieces, then the manifest that names them.
-	if err := ix.compress(stage); err != nil {
+	if err := compress(stage, nil); err != nil {
 		return 0, err
 	}
 	n, err := moveInto(stage, dir, nil)
@@ -171,7 +170,7 @@ func (ix *searchIndex) update(site string, changed []entryChange) (int, error) {
 	if err := os.WriteFile(filepath.Join(stage, searchManifest), b, 0o644); err != nil {
 		return n, fmt.Errorf("search index: %w", err)
 	}
-	if err := ix.compress(stage); err != nil {
+	if err := compress(stage, nil); err != nil {
 		return n, err
 	}
 	m, err := moveInto(stage, dir, nil)
@@ -384,13 +383,4 @@ func (s *searchShard) edit(t string, te *termEdit) {
 	s.Terms = slices.Insert(s.Terms, i, t)
 	s.Sections = slices.Insert(s.Sections, i, encS)
 	s.Fields = slices.Insert(s.Fields, i, encF)
-}
-
-// compress writes the compressed copies of the pieces in dir, unless the
-// index is plain.
-func (ix *searchIndex) compress(dir string) error {
-	if ix.plain {
-		return nil
-	}
-	return compressSite(dir, nil)
 }

@@ -60,7 +60,7 @@ func TestSearchIndexUpdate(t *testing.T) {
 	old := entry(pages[300])
 	pages[300]["lines"] = []string{"# Page 300", "zebra00300 common text", "## Setup", "usage00300 of it", more(300)}
 	start := time.Now()
-	if _, err := idx.update(site, []entryChange{{rel: "p300/" + entryFile, old: old, now: entry(pages[300])}}); err != nil {
+	if _, err := idx.update(site, []entryChange{{rel: "p300/" + entryFile, old: old, now: entry(pages[300])}}, compressSite); err != nil {
 		t.Fatal(err)
 	}
 
@@ -141,7 +141,7 @@ func TestSearchIndexUpdate(t *testing.T) {
 	}
 
 	// A page that is searched now and was not cannot be written in place.
-	if _, err := idx.update(site, []entryChange{{rel: "new/" + entryFile, old: []byte(`{"llms":null,"search":null}`), now: entry(pages[1])}}); err != errWholeIndex {
+	if _, err := idx.update(site, []entryChange{{rel: "new/" + entryFile, old: []byte(`{"llms":null,"search":null}`), now: entry(pages[1])}}, compressSite); err != errWholeIndex {
 		t.Errorf("a newly searched page: err = %v, want errWholeIndex", err)
 	}
 }

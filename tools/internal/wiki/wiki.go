@@ -214,6 +214,20 @@ func (b *builder) compress(dir string, leave func(name string) bool) error {
 	return compressSite(dir, leave)
 }
 
+// redirectPages writes the working tree's redirect pages into the site at
+// dir (writeRedirectPages), for the sitemap to leave out and res to count.
+func (b *builder) redirectPages(tree *Tree, dir string, res *Result) error {
+	var err error
+	if b.redirects, err = tree.writeRedirectPages(dir, b.opt.baseURL()); err != nil {
+		return err
+	}
+	res.Redirects = len(b.redirects)
+	if len(b.redirects) > 0 {
+		fmt.Fprintf(b.opt.progress(), "wiki: %d redirect page(s) at the old addresses of redirected docs\n", len(b.redirects))
+	}
+	return nil
+}
+
 // newBuilder checks opt and out; broken is the default for opt.BrokenLinks.
 func newBuilder(opt Options, out, broken string) (*builder, error) {
 	broken, err := opt.brokenLinks(broken)
@@ -302,12 +316,8 @@ func (b *builder) build(ctx context.Context) (*Result, error) {
 	if err := b.render(ctx, res, tree, nil, tmp, base, b.params, newest); err != nil {
 		return nil, err
 	}
-	if b.redirects, err = tree.writeRedirectPages(tmp, base); err != nil {
+	if err := b.redirectPages(tree, tmp, res); err != nil {
 		return nil, err
-	}
-	res.Redirects = len(b.redirects)
-	if len(b.redirects) > 0 {
-		fmt.Fprintf(progress, "wiki: %d redirect page(s) at the old addresses of redirected docs\n", len(b.redirects))
 	}
 	if err := plan.share(tmp, ""); err != nil {
 		return nil, err
@@ -394,7 +404,6 @@ func (b *builder) finish(tmp string, res *Result, versions []string) (*searchInd
 	if err := b.compress(filepath.Join(tmp, searchDir), nil); err != nil {
 		return nil, err
 	}
-	idx.plain = b.plain
 	var saved int64
 	if len(versions) > 0 {
 		linked, n, err := linkIdentical(tmp)
