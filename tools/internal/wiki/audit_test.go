@@ -83,7 +83,7 @@ func TestAccessibility(t *testing.T) {
 					}
 					audit(b, name, axe)
 				}
-				t.Logf("%d axe runs (each fails the test on a violation) over %d pages and %d search states (tags %s)", len(pages)+len(searchStates), len(pages), len(searchStates), strings.Join(axeTags, ", "))
+				t.Logf("%d axe runs (each fails the test on a violation, or when it applied no rule) over %d pages and %d search states (tags %s)", len(pages)+len(searchStates), len(pages), len(searchStates), strings.Join(axeTags, ", "))
 			})
 		}
 	}
@@ -115,10 +115,19 @@ func audit(b browser, name, axe string) {
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	type result struct {
+		Rules      int         `json:"rules"` // the rules axe applied or found nothing to apply to
+		Violations []violation `json:"violations"`
+	}
 	run := fmt.Sprintf(`axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
-		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)})))`, tags)
+		.then(r => ({rules: r.passes.length + r.violations.length + r.incomplete.length + r.inapplicable.length,
+			violations: r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)}))}))`, tags)
 	b.do(name+": load axe", chromedp.Evaluate[chromedp.Void](axe))
-	for _, v := range get(b, name+": axe", chromedp.Evaluate[[]violation](run, chromedp.EvalAwaitPromise)) {
+	r := get(b, name+": axe", chromedp.Evaluate[result](run, chromedp.EvalAwaitPromise))
+	if r.Rules == 0 {
+		b.t.Errorf("%s: axe ran no rule of the tags %v", name, axeTags)
+	}
+	for _, v := range r.Violations {
 		b.t.Errorf("%s: %s (%s, %s): %v", name, v.ID, v.Impact, v.Help, v.Targets)
 	}
 }
