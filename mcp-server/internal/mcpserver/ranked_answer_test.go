@@ -27,10 +27,10 @@ import (
 // sections returned (three by default) the answering one was.
 //
 // Every set of questions in testdata/answers: questions.json (the weights
-// of the ranking were set on them), heldout.json and heldout2.json (each
+// of the ranking were set on them), heldout.json to heldout4.json (each
 // written from the docs alone by someone who saw neither the ranking nor
 // the other questions; heldout.json not looked at until the weights were
-// set, heldout2.json written after), and the sets named cpp-docs*.json
+// set, the others written after), and the sets named cpp-docs*.json
 // (held out likewise), about a real tree of 9,753 docs nobody here wrote
 // (MicrosoftDocs/cpp-docs, CC BY 4.0), measured when DOCS_MCP_REAL_TREE
 // names a checkout of it (a folder holding docs/):
@@ -55,9 +55,11 @@ func TestRankedAnswers(t *testing.T) {
 	// reported. heldout2.json's first run (on 91b148d's ranking): 68% (41
 	// of 60, the search way 31) at 3,532 bytes. heldout3.json's first run
 	// (on 433b468's ranking, written blind after it): 70% (53 of 75, the
-	// search way 22) at 3,408 bytes.
+	// search way 22) at 3,408 bytes. heldout4.json's first run (on
+	// e174d60's ranking, written blind after it): 72% (36 of 50, the
+	// search way 19) at 3,284 bytes.
 	floors := map[string]floor{"questions.json": {70, 3000, 10}, "heldout.json": {55, 3300, -3}, "heldout2.json": {63, 3750, 5},
-		"heldout3.json": {65, 3600, 25}}
+		"heldout3.json": {65, 3600, 25}, "heldout4.json": {66, 3450, 12}}
 	// Every set in testdata/answers is measured: a set named cpp-docs*.json
 	// asks about the real tree (see above), any other about this
 	// repository's docs. A new set is a new file.
