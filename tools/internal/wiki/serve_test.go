@@ -91,7 +91,11 @@ func TestServe(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[ext == ""]; resp.StatusCode != want {
+			want := http.StatusNotFound
+			if ext == "" {
+				want = http.StatusOK
+			}
+			if resp.StatusCode != want {
 				t.Errorf("GET /wiki/%s%s: status %d, want %d", asset, ext, resp.StatusCode, want)
 			}
 		}
